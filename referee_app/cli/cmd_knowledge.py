@@ -1,0 +1,86 @@
+"""`rulebook`, `show` and `check-kb`: reading and checking the knowledge base."""
+from __future__ import annotations
+
+import sys
+import textwrap
+
+from ..core.errors import BadInput
+from .io import print_json
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("rulebook", help="the whole rulebook in reading order")
+    p.add_argument("--source", help="only this source (see sources in check-kb)")
+    p.add_argument("--lang", choices=["fr", "it", "en"], help="reading language (translation where the original is in another)")
+    p.add_argument("--json", action="store_true", help="one JSON array of clause records")
+    p.set_defaults(func=run_rulebook)
+
+    p = sub.add_parser("show", help="one clause by id, e.g. icf-fr:3.12.e")
+    p.add_argument("id")
+    p.add_argument("--lang", choices=["fr", "it", "en"])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_show)
+
+    p = sub.add_parser("check-kb", help="validate the knowledge base and count its clauses")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_check)
+
+
+def _record(clause, lang):
+    rec = clause.record()
+    if lang:
+        text, official = clause.text_in(lang)
+        rec["reading"] = {"lang": lang if lang in clause.texts else clause.lang, "text": text, "official": official}
+    return rec
+
+
+def _print_clause(clause, lang, out=sys.stdout) -> None:
+    text, official = clause.text_in(lang or clause.lang)
+    mark = "" if official else "  [translation]"
+    out.write(f"{clause.id}  ({clause.paragraph}, {clause.title}){mark}\n")
+    out.write(textwrap.indent(textwrap.fill(text, 96), "    ") + "\n\n")
+
+
+def run_rulebook(args) -> int:
+    from ..core.knowledge import default
+
+    kb = default()
+    if args.source and args.source not in kb.sources:
+        raise BadInput("--source", f"unknown source '{args.source}' (known: {', '.join(kb.sources)})")
+    clauses = kb.by_source(args.source) if args.source else list(kb.clauses.values())
+    if args.json:
+        print_json([_record(c, args.lang) for c in clauses])
+    else:
+        for c in clauses:
+            _print_clause(c, args.lang)
+    return 0
+
+
+def run_show(args) -> int:
+    from ..core.knowledge import default
+
+    clause = default().get(args.id)
+    if clause is None:
+        raise BadInput("id", f"no clause '{args.id}' in the rulebook")
+    if args.json:
+        print_json(_record(clause, args.lang))
+    else:
+        _print_clause(clause, args.lang)
+    return 0
+
+
+def run_check(args) -> int:
+    from ..core.knowledge import load
+
+    kb, problems = load(strict=False)
+    counts = kb.counts()
+    if args.json:
+        print_json({"problems": [str(p) for p in problems], "clauses": counts, "total": sum(counts.values()),
+                    "stamp": kb.stamp})
+    else:
+        for p in problems:
+            print(p)
+        for sid, n in counts.items():
+            print(f"{sid:20} {n:4} clauses")
+        print(f"{len(problems)} problems, {sum(counts.values())} clauses in {len(counts)} sources")
+    return 1 if problems else 0

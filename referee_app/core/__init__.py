@@ -1,0 +1,1 @@
+"""The Qt-free core: knowledge, rulings, search, inspection, score sheets and records."""

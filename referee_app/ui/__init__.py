@@ -1,0 +1,1 @@
+"""PySide6 widgets, thin over the core."""
