@@ -171,8 +171,6 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
         problems.append(Problem(rel, line, f"clause {cid}: id does not start with its source '{source}:'"))
     if lang not in kb_langs:
         problems.append(Problem(rel, line, f"clause {cid}: unknown language '{lang}'"))
-    elif source in sources and lang != sources[source].lang:
-        problems.append(Problem(rel, line, f"clause {cid}: language '{lang}' is not its source's ('{sources[source].lang}')"))
     if raw.get("kind") and raw["kind"] not in kb_kinds:
         problems.append(Problem(rel, line, f"clause {cid}: unknown kind '{raw['kind']}'"))
     translations = raw.get("translations") or {}
