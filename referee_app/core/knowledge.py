@@ -96,6 +96,18 @@ class Clause:
         }
 
 
+@dataclass(frozen=True)
+class Term:
+    """A carrom concept and its words in each language; the first word is the preferred one."""
+
+    id: str
+    words: dict[str, tuple[str, ...]]
+    defined_in: tuple[str, ...]
+
+    def preferred(self, lang: str) -> str:
+        return self.words[lang][0]
+
+
 @dataclass
 class KnowledgeBase:
     root: Path
@@ -104,6 +116,7 @@ class KnowledgeBase:
     languages: tuple[str, ...]
     kinds: tuple[str, ...]
     stamp: str
+    glossary: list[Term] = field(default_factory=list)
 
     def by_source(self, source: str) -> list[Clause]:
         return [c for c in self.clauses.values() if c.source == source]
@@ -239,10 +252,45 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
                         problems.append(Problem(rel, clause.line, f"clause {clause.id} is out of order (after {prev_id})"))
                     prev_key, prev_id = key, clause.id
     _link(clauses, problems)
-    kb = KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16])
+    glossary = _read_glossary(root, clauses, langs, problems, digest)
+    kb = KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16], glossary)
     if strict and problems:
         raise KnowledgeError(problems)
     return kb, problems
+
+
+def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) -> list[Term]:
+    path = root / "glossary.yaml"
+    if not path.is_file():
+        problems.append(Problem("glossary.yaml", 0, "the glossary is missing"))
+        return []
+    digest.update(b"glossary.yaml\0" + path.read_bytes())
+    try:
+        data = load_file(path, "glossary.yaml")
+    except YamlError as exc:
+        problems.append(Problem("glossary.yaml", exc.line, exc.problem))
+        return []
+    terms, seen = [], set()
+    for raw in (data or {}).get("terms", []):
+        line = line_of(raw)
+        tid = raw.get("id")
+        if not tid:
+            problems.append(Problem("glossary.yaml", line, "term without an id"))
+            continue
+        if tid in seen:
+            problems.append(Problem("glossary.yaml", line, f"duplicate term {tid}"))
+        seen.add(tid)
+        words = {}
+        for lang in langs:
+            values = [str(w) for w in _as_list(raw.get(lang))]
+            if not values:
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: no word in '{lang}'"))
+            words[lang] = tuple(values)
+        for target in _as_list(raw.get("defined_in")):
+            if target not in clauses:
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: defined_in {target} points nowhere"))
+        terms.append(Term(tid, words, tuple(str(x) for x in _as_list(raw.get("defined_in")))))
+    return terms
 
 
 def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
