@@ -1,0 +1,120 @@
+"""`rule`, `fouls`, `rulesets` and `verify`: rulings from the knowledge base."""
+from __future__ import annotations
+
+import sys
+
+from ..core.errors import BadInput
+from .io import print_json, read_document
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("rule", help="rule one stroke (a situation file, - for standard input)")
+    p.add_argument("file")
+    p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified (default: the file's, else icf)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", choices=["fr", "it", "en"], default="en", help="language of the explanation shown")
+    p.set_defaults(func=run_rule)
+
+    p = sub.add_parser("fouls", help="the fouls a referee can call under a ruleset")
+    p.add_argument("--ruleset", default="icf")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_fouls)
+
+    p = sub.add_parser("rulesets", help="the playable rule systems and their parameters")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_rulesets)
+
+    p = sub.add_parser("verify", help="prove every situation gets exactly one ruling (gaps, conflicts)")
+    p.add_argument("--ruleset", help="one ruleset (default: all)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_verify)
+
+
+def _decision_errors(fn):
+    from ..core.decisions import Conflict, NoRule
+
+    try:
+        return fn()
+    except NoRule as exc:
+        raise BadInput("situation", f"the rules leave this case open: no clause decides the {exc.aspect}") from None
+    except Conflict as exc:
+        raise BadInput("situation", f"the rules conflict here: {exc}") from None
+
+
+def run_rule(args) -> int:
+    from ..core.rulings import rule
+
+    doc = read_document(args.file)
+    ruling = _decision_errors(lambda: rule(doc, args.ruleset))
+    if args.json:
+        print_json(ruling)
+        return 0
+    b = ruling["board"]
+    print(ruling["explanation"][args.lang])
+    if b["over"]:
+        print(f"board over: {b['winner']} wins, {b['points']['striker']}-{b['points']['opponent']}")
+    else:
+        print(f"turn {ruling['turn']}; after: {ruling['after']}")
+    print("clauses: " + ", ".join(ruling["clauses"]))
+    for note in ruling.get("notes", []):
+        print(f"note ({note['clause']}): {note.get(args.lang) or note.get('en')}")
+    return 0
+
+
+def run_fouls(args) -> int:
+    from ..core.decisions import compiled
+    from ..core.rulesets import get_ruleset
+
+    rs = compiled(get_ruleset(args.ruleset, "--ruleset").id)
+    fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", []))}
+             for f in rs.fouls.values()]
+    if args.json:
+        print_json(fouls)
+    else:
+        for f in fouls:
+            print(f"{f['id']:24} {f['names'].get('en', '')}  ({', '.join(f['clauses'])})")
+    return 0
+
+
+def run_rulesets(args) -> int:
+    from ..core.decisions import compiled
+    from ..core.rulesets import default_rulesets
+
+    out = []
+    for rid, rs in default_rulesets().items():
+        c = compiled(rid)
+        out.append({"id": rid, "names": dict(rs.name), "sources": rs.all_sources(default_rulesets()),
+                    "extends": rs.extends,
+                    "parameters": {k: {"value": v, "clause": c.param_clauses[k]} for k, v in c.params.items()}})
+    if args.json:
+        print_json(out)
+    else:
+        for r in out:
+            params = ", ".join(f"{k}={v['value']}" for k, v in r["parameters"].items())
+            print(f"{r['id']:14} {r['names'].get('en', '')}\n               {params}")
+    return 0
+
+
+def run_verify(args) -> int:
+    from ..core.rulesets import default_rulesets, get_ruleset
+    from ..core.verify import verify
+
+    ids = [get_ruleset(args.ruleset, "--ruleset").id] if args.ruleset else list(default_rulesets())
+    reports = [verify(rid) for rid in ids]
+    if args.json:
+        print_json([r.as_dict() for r in reports])
+    else:
+        for r in reports:
+            d = r.as_dict()
+            print(f"{r.ruleset}: {d['situations']} situations in {d['seconds']} s, {len(d['gaps'])} gaps, "
+                  f"{len(d['conflicts'])} conflicts, {len(d['never_decisive'])} rules never decisive")
+            for g in d["gaps"]:
+                print(f"  gap: nothing decides the {g['aspect']} in {g['count']} situations, e.g. {g['example']}")
+            for c in d["conflicts"]:
+                print(f"  conflict on the {c['aspect']} between {', '.join(c['rules'])} "
+                      f"({c['count']} situations), e.g. {c['example']}")
+            for rid in d["never_decisive"]:
+                print(f"  never decisive: {rid}")
+        ok = all(r.ok for r in reports)
+        print("verify: " + ("every situation gets exactly one ruling" if ok else "FAILED"), file=sys.stdout)
+    return 0 if all(r.ok for r in reports) else 1
