@@ -1,0 +1,63 @@
+"""The knowledge base's own worked examples: every clause that decides has them, and they hold."""
+from __future__ import annotations
+
+import pytest
+
+from referee_app.core.decisions import compiled
+from referee_app.core.knowledge import default
+from referee_app.core.rulesets import default_rulesets
+from referee_app.core.rulings import rule
+
+
+def _home_ruleset(clause) -> str:
+    for rid, rs in default_rulesets().items():
+        if clause.source in rs.sources:
+            return rid
+    raise AssertionError(f"{clause.id}: no ruleset applies its source")
+
+
+def _examples():
+    for clause in default().clauses.values():
+        for i, ex in enumerate(clause.examples):
+            yield pytest.param(clause, ex, id=f"{clause.id}#{i + 1}")
+
+
+def _subset_problems(expect, got, path=""):
+    if isinstance(expect, dict):
+        if not isinstance(got, dict):
+            return [f"{path or '.'}: expected a mapping, got {got!r}"]
+        out = []
+        for k, v in expect.items():
+            out += _subset_problems(v, got.get(k), f"{path}.{k}" if path else k)
+        return out
+    return [] if expect == got else [f"{path}: expected {expect!r}, got {got!r}"]
+
+
+@pytest.mark.parametrize("clause,example", list(_examples()))
+def test_example_holds(clause, example):
+    ruleset = example.get("ruleset") or _home_ruleset(clause)
+    ruling = rule(example["situation"], ruleset)
+    expect = dict(example["expect"])
+    if ruling["board"]["over"]:
+        expect.pop("turn", None)
+    problems = _subset_problems(expect, ruling)
+    assert not problems, f"{example.get('name')}: {problems}"
+    assert clause.id in ruling["clauses"], f"{example.get('name')}: the ruling does not cite {clause.id}: {ruling['clauses']}"
+
+
+def test_every_deciding_clause_has_an_example():
+    missing = [c.id for c in default().clauses.values() if c.decides and not c.examples]
+    assert not missing, f"clauses with decides but no worked example: {missing}"
+
+
+@pytest.mark.parametrize("ruleset", list(default_rulesets()))
+def test_every_rule_decides_in_some_example(ruleset):
+    """Each rule of the ruleset is among the deciding rules of at least one worked example."""
+    rs = compiled(ruleset)
+    shown = set()
+    for clause in default().clauses.values():
+        for ex in clause.examples:
+            if (ex.get("ruleset") or _home_ruleset(clause)) == ruleset:
+                shown |= set(rule(ex["situation"], ruleset)["rules"])
+    missing = [r.id for r in rs.rules if r.id not in shown]
+    assert not missing, f"{ruleset}: rules no worked example shows deciding: {missing}"
