@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Callable
 
 LANGUAGES = ("fr", "it", "en")
+# Each language under its own name: a user who cannot read the current interface still finds theirs.
+LANGUAGE_NAMES = {"fr": "Français", "it": "Italiano", "en": "English"}
+# The Babel locale for dates and numbers. English uses British conventions (day before month,
+# 24-hour clock), which is what carrom tournaments in Europe and India print.
+LOCALES = {"fr": "fr_FR", "it": "it_IT", "en": "en_GB"}
 DOMAIN = "carrom_referee"
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT_PO = _PACKAGE.parent / "translations"
@@ -69,6 +74,57 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog.ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """A message whose translation depends on where it is shown (`pgettext("kind", "rule")`)."""
+    return _catalog.pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks a string for extraction without translating it now (translated where it is shown)."""
     return message
+
+
+# Dates and numbers for forms and records, in the interface language's conventions. Babel is
+# imported on first use: the command line and the window's first paint do not pay for it.
+
+def babel_locale(lang: str | None = None):
+    """The Babel `Locale` of `lang` (default: the interface language)."""
+    from babel import Locale
+
+    return Locale.parse(LOCALES.get(lang or _current, LOCALES["en"]))
+
+
+def format_datetime(dt, format: str = "medium", lang: str | None = None) -> str:
+    """A date and time as the interface language writes it; an aware datetime keeps its own zone."""
+    from babel.dates import format_datetime as fmt
+
+    return fmt(dt, format=format, tzinfo=dt.tzinfo, locale=babel_locale(lang))
+
+
+def format_date(d, format: str = "medium", lang: str | None = None) -> str:
+    from babel.dates import format_date as fmt
+
+    return fmt(d, format=format, locale=babel_locale(lang))
+
+
+def format_time(t, format: str = "short", lang: str | None = None) -> str:
+    """A time of day; for an aware datetime, in its own zone."""
+    from babel.dates import format_time as fmt
+
+    return fmt(t, format=format, tzinfo=getattr(t, "tzinfo", None), locale=babel_locale(lang))
+
+
+def format_decimal(x, lang: str | None = None, digits: int | None = None) -> str:
+    """A measurement or score: `format_decimal(4.1)` is "4,1" in French. With `digits`, exactly that
+    many decimals (a gauge reading of 4.10 cm prints as read)."""
+    from babel.numbers import format_decimal as fmt
+
+    if digits is None:
+        return fmt(x, locale=babel_locale(lang))
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return fmt(x, format=pattern, locale=babel_locale(lang), decimal_quantization=True)
+
+
+def format_unit(x, unit: str, lang: str | None = None, digits: int | None = None) -> str:
+    """A number and its unit symbol, with the locale's spacing (`4,10 cm`)."""
+    return f"{format_decimal(x, lang, digits)}\u00a0{unit}"
