@@ -1,0 +1,130 @@
+"""`inspections`: the saved inspection records.
+
+    carrom-referee inspections list [--item K] [--label L] [--tournament T] [--json]
+    carrom-referee inspections show ID [--json]
+    carrom-referee inspections reinspect ID [--json]      the draft of a re-inspection
+    carrom-referee inspections approved-strikers [--tournament T] [--json]
+    carrom-referee inspections certificate ID --pdf OUT [--lang fr|it|en]
+"""
+from __future__ import annotations
+
+import sys
+
+from ..core.errors import BadInput
+from .cmd_inspect import print_verdict
+from .io import print_json
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("inspections", help="saved equipment inspections: list, show, certificates")
+    records = p.add_subparsers(dest="inspections_command", metavar="ACTION")
+    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("inspections", "name an action: list, show, "
+                                                                      "reinspect, approved-strikers, certificate")))
+
+    q = records.add_parser("list", help="every inspection, oldest first")
+    q.add_argument("--item", help="only this kind of item (striker, board, ...)")
+    q.add_argument("--label", help="only this item")
+    q.add_argument("--tournament")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_list)
+
+    q = records.add_parser("show", help="one inspection with its readings and verdicts")
+    q.add_argument("id")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_show)
+
+    q = records.add_parser("reinspect", help="the document to re-inspect an item: failed readings cleared")
+    q.add_argument("id")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_reinspect)
+
+    q = records.add_parser("approved-strikers", help="strikers whose latest inspection is compliant")
+    q.add_argument("--tournament")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_approved)
+
+    q = records.add_parser("certificate", help="write an inspection's certificate as PDF")
+    q.add_argument("id")
+    q.add_argument("--pdf", required=True, metavar="OUT", help="the PDF file to write")
+    q.add_argument("--lang", choices=["fr", "it", "en"], default="en", help="the certificate's language")
+    q.set_defaults(func=run_certificate)
+
+
+def _store():
+    from ..core.inspection_store import InspectionStore
+
+    return InspectionStore()
+
+
+def _line(r) -> str:
+    verdict = "compliant" if r.compliant else "NOT compliant: " + ", ".join(r.failed)
+    again = f" (re-inspects {r.previous_id})" if r.previous_id else ""
+    where = f" [{r.tournament}]" if r.tournament else ""
+    return f"{r.id:>5}  {r.inspected_at}  {r.item:<9} {r.label}{where} by {r.inspector}: {verdict}{again}"
+
+
+def run_list(args) -> int:
+    with _store() as store:
+        records = store.list(item=args.item, label=args.label, tournament=args.tournament)
+    if args.json:
+        print_json([r.summary() for r in records])
+    else:
+        for r in records:
+            print(_line(r))
+        if not records:
+            print("no inspections recorded")
+    return 0
+
+
+def run_show(args) -> int:
+    with _store() as store:
+        record = store.get(args.id)
+    if args.json:
+        print_json(record.to_dict())
+    else:
+        print(_line(record))
+        print_verdict(record.result)
+        for label, value in (("notes", record.notes), ("photo", record.photo)):
+            if value:
+                print(f"  {label}: {value}")
+    return 0
+
+
+def run_reinspect(args) -> int:
+    with _store() as store:
+        draft = store.reinspection_draft(args.id)
+    if args.json:
+        print_json(draft)
+    else:
+        import yaml
+
+        sys.stdout.write(f"# re-inspection of {draft['previous_id']}; measure again: "
+                         f"{', '.join(draft['to_remeasure']) or 'nothing failed'}\n")
+        sys.stdout.write(yaml.safe_dump(draft["document"], allow_unicode=True, sort_keys=False))
+    return 0
+
+
+def run_approved(args) -> int:
+    with _store() as store:
+        records = store.approved_strikers(args.tournament)
+    if args.json:
+        print_json([dict(r.summary(), readings=r.readings.get("measurements", {})) for r in records])
+    else:
+        for r in records:
+            print(_line(r))
+        if not records:
+            print("no approved striker")
+    return 0
+
+
+def run_certificate(args) -> int:
+    from .. import i18n
+    from ..core.inspection_certificate import certificate_html, certificate_title
+    from ..ui.pdf import write_pdf
+
+    i18n.set_language(args.lang)
+    with _store() as store:
+        record = store.get(args.id)
+    path = write_pdf(certificate_html(record), args.pdf, title=certificate_title(record))
+    print(path)
+    return 0
