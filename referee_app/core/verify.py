@@ -128,8 +128,11 @@ def _describe(facts: dict) -> dict:
 
 
 def verify(ruleset_id: str) -> Report:
-    rs = compiled(ruleset_id)
-    report = Report(ruleset_id)
+    return verify_compiled(compiled(ruleset_id))
+
+
+def verify_compiled(rs: CompiledRuleset) -> Report:
+    report = Report(rs.ruleset.id)
     start = time.perf_counter()
     for s, facts in situations(rs):
         report.situations += 1
