@@ -1,0 +1,398 @@
+"""Rulebook search (core/search.py): cross-lingual, accent- and typo-tolerant, filtered, and an index
+cache that rebuilds itself when stale or damaged. Every test reads the real knowledge base."""
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from referee_app.core import search as S
+from referee_app.core.errors import BadInput
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    """One searcher over the installed knowledge, its index in a temporary folder (never the user's cache)."""
+    s = S.Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s.open()
+    yield s
+    s.close()
+
+
+def ids(hits):
+    return [h["id"] for h in hits]
+
+
+def clause_with(kb, lang, word):
+    """Some clause whose original text, in `lang`, contains `word`: the tests ask the data, not a list."""
+    for c in kb.clauses.values():
+        if c.lang == lang and word in c.text.lower().split():
+            return c
+    pytest.skip(f"no {lang} clause says {word!r} yet")
+
+
+# --- Results and their fields ---------------------------------------------------------------
+
+def test_a_hit_carries_the_contract_fields_and_its_clause(searcher, kb):
+    hits = searcher.search("reine", limit=5)
+    assert hits
+    for h in hits:
+        assert {"id", "source", "lang", "title", "snippet", "score", "paragraph", "kind"} <= set(h)
+        clause = kb.clauses[h["id"]]
+        assert (h["source"], h["title"], h["paragraph"], h["kind"]) == \
+               (clause.source, clause.title, clause.paragraph, clause.kind)
+        assert h["lang"] in clause.texts
+        assert h["official"] is clause.texts[h["lang"]]["official"]
+
+
+def test_hits_are_best_first_and_each_clause_once(searcher):
+    hits = searcher.search("queen cover", limit=30)
+    assert len(ids(hits)) == len(set(ids(hits)))
+    exact = [h["score"] for h in hits if h["match"] == "exact"]
+    assert exact == sorted(exact, reverse=True)
+
+
+def test_limit_is_respected(searcher):
+    assert len(searcher.search("reine", limit=3)) == 3
+    assert len(searcher.search("reine", limit=1)) == 1
+
+
+def test_empty_and_absurd_queries_give_nothing(searcher):
+    for query in ("", "   ", "?!, …", "zzqxw", "qqqqqqqqqqqqqq xkcdzz"):
+        assert searcher.search(query) == []
+
+
+def test_stop_words_alone_give_nothing(searcher):
+    assert searcher.search("le la les des") == []
+    assert searcher.search("the of and") == []
+
+
+# --- Snippets ----------------------------------------------------------------------------------
+
+def test_snippet_marks_the_matched_words(searcher):
+    hit = searcher.search("filet", limit=1)[0]
+    assert "**filet" in hit["snippet"].lower()
+    assert "<b>filet" in hit["snippet_html"].lower()
+    assert "**" not in hit["snippet_html"]
+
+
+def test_snippet_html_escapes_the_text():
+    plain, marked = S.snippet('Le "striker" & <la> reine', "fr", {S.stem("fr", "reine")})
+    assert plain == 'Le "striker" & <la> **reine**'
+    assert marked == "Le &quot;striker&quot; &amp; &lt;la&gt; <b>reine</b>"
+
+
+def test_a_long_text_is_cut_around_its_matches(kb):
+    clause = max(kb.clauses.values(), key=lambda c: len(c.text))
+    words = [w for w in S.TOKEN.findall(clause.text) if S.stem(clause.lang, w)]
+    last = words[-1]
+    plain, _ = S.snippet(clause.text, clause.lang, {S.stem(clause.lang, last)})
+    assert len(plain) <= S.SNIPPET_CHARS + 2
+    assert plain.startswith("…") and f"**{last}**" in plain
+
+
+# --- Languages, accents, typos -----------------------------------------------------------------
+
+@pytest.mark.parametrize("query,lang", [("reine", "fr"), ("regina", "it"), ("queen", "en"),
+                                        ("pénalité", "fr"), ("arbitro", "it"), ("penalty", "en"),
+                                        ("jeton", "fr"), ("pedina", "it"), ("umpire", "en")])
+def test_a_query_in_each_language_ranks_its_own_language_first(searcher, query, lang):
+    hits = searcher.search(query, limit=5)
+    assert hits and hits[0]["lang"] == lang, [(h["id"], h["lang"]) for h in hits]
+
+
+@pytest.mark.parametrize("query,equivalents", [
+    ("queen", {"fr": "reine", "it": "regina"}),
+    ("cover", {"fr": "confirm", "it": "conferm"}),
+    ("striker", {"fr": "percuteur", "it": "striker"}),
+    ("regina", {"fr": "reine", "en": "queen"}),
+    ("reine", {"it": "regina", "en": "queen"}),
+])
+def test_a_word_finds_its_glossary_equivalents_in_the_other_languages(searcher, query, equivalents):
+    for lang, stem_word in equivalents.items():
+        hits = searcher.search(query, lang=lang, limit=5)
+        assert hits, f"{query!r} finds nothing in {lang}"
+        assert all(h["lang"] == lang for h in hits)
+        assert any(stem_word in h["snippet"].lower() for h in hits), [h["snippet"] for h in hits]
+
+
+def test_a_multi_word_glossary_term_is_one_concept(searcher):
+    """`cercle central` is one term: its Italian equivalent `cerchio centrale` is found as a phrase."""
+    hits = searcher.search("cercle central", lang="it", limit=5)
+    assert hits
+    assert any("**cerchio** **centrale**" in h["snippet"].lower() for h in hits)
+
+
+@pytest.mark.parametrize("typed,proper", [("penalite", "pénalité"), ("PENALITE", "pénalité"),
+                                          ("arbitré", "arbitre"), ("penalita", "penalità")])
+def test_accents_and_case_do_not_matter(searcher, typed, proper):
+    assert ids(searcher.search(typed, limit=10)) == ids(searcher.search(proper, limit=10))
+
+
+def test_french_feminine_endings_meet_their_verb(searcher):
+    """Folding `confirmée` before stemming must still meet `confirmer` (the -ée ending is mended)."""
+    assert S.analyse("fr", "confirmée confirmées confirmer confirmé") == ("confirm",) * 4
+    assert S.analyse("fr", "première premier") == ("premi",) * 2
+
+
+@pytest.mark.parametrize("typo,word", [("stricker", "striker"), ("regnia", "regina"),
+                                       ("arbittre", "arbitre"), ("pedinna", "pedina"),
+                                       ("penallty", "penalty"), ("confremare", "confermare")])
+def test_a_typo_of_one_or_two_letters_finds_the_word(searcher, typo, word):
+    hits = searcher.search(typo, limit=10)
+    assert hits and all(h["match"] == "fuzzy" for h in hits)
+    exact = set(ids(searcher.search(word, limit=10)))
+    assert exact & set(ids(hits)), f"{typo!r} finds none of the clauses {word!r} finds"
+
+
+def test_exact_matches_rank_above_fuzzy_ones(searcher):
+    hits = searcher.search("filet stricker", limit=100)
+    kinds = [h["match"] for h in hits]
+    assert "exact" in kinds and "fuzzy" in kinds
+    assert kinds == sorted(kinds)  # every "exact" before the first "fuzzy"
+
+
+def test_a_word_the_rulebook_has_is_not_taken_for_a_typo(searcher):
+    assert all(h["match"] == "exact" for h in searcher.search("filet", limit=20))
+
+
+def test_the_query_language_is_detected(searcher):
+    detect = lambda q: searcher._detect(S.TOKEN.findall(q.lower()))  # noqa: E731
+    assert detect("la reine et le striker") == "fr"
+    assert detect("la regina e la pedina") == "it"
+    assert detect("the queen and the cover") == "en"
+    assert detect("board") is None  # every language says it
+
+
+# --- Filters -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", S.LANGS)
+def test_lang_keeps_only_texts_in_that_language(searcher, lang):
+    hits = searcher.search("queen cover", lang=lang, limit=20)
+    assert hits and {h["lang"] for h in hits} == {lang}
+
+
+def test_ruleset_keeps_only_the_clauses_of_its_sources(searcher):
+    from referee_app.core.rulesets import default_rulesets
+
+    rulesets = default_rulesets()
+    for rid, rs in rulesets.items():
+        sources = set(rs.all_sources(rulesets))
+        hits = searcher.search("reine regina queen", ruleset=rid, limit=20)
+        assert {h["source"] for h in hits} <= sources, rid
+        assert all(rid in h["rulesets"] for h in hits)
+
+
+def test_a_ruleset_that_extends_another_searches_its_clauses_too(searcher):
+    from referee_app.core.rulesets import default_rulesets
+
+    rulesets = default_rulesets()
+    child = next((rs for rs in rulesets.values() if rs.extends), None)
+    if child is None:
+        pytest.skip("no ruleset extends another")
+    parent_sources = set(rulesets[child.extends].all_sources(rulesets)) - set(child.sources)
+    hits = searcher.search("reine regina queen", ruleset=child.id, limit=50)
+    assert {h["source"] for h in hits} & parent_sources
+
+
+def test_source_keeps_only_that_source(searcher, kb):
+    for source in kb.sources:
+        if kb.by_source(source):
+            assert {h["source"] for h in searcher.search("reine queen regina", source=source)} <= {source}
+
+
+def test_filters_combine(searcher):
+    hits = searcher.search("queen", lang="fr", source="icf-fr", ruleset="icf", limit=20)
+    assert hits
+    assert all((h["lang"], h["source"]) == ("fr", "icf-fr") and "icf" in h["rulesets"] for h in hits)
+
+
+@pytest.mark.parametrize("kwargs,field", [({"ruleset": "nope"}, "ruleset"), ({"source": "nope"}, "source"),
+                                          ({"lang": "de"}, "lang"), ({"limit": 0}, "limit")])
+def test_an_unknown_filter_is_bad_input(searcher, kwargs, field):
+    with pytest.raises(BadInput) as exc:
+        searcher.search("reine", **kwargs)
+    assert exc.value.field == field
+    with pytest.raises(BadInput):  # even with nothing to search for
+        searcher.search("", **kwargs)
+
+
+# --- Documents ---------------------------------------------------------------------------------
+
+def test_every_text_of_every_clause_is_a_document(kb):
+    from referee_app.core.rulesets import default_rulesets
+
+    docs = list(S._documents(kb, default_rulesets()))
+    assert len(docs) == sum(len(c.texts) for c in kb.clauses.values())
+    assert len({d["key"] for d in docs}) == len(docs)
+    for d in docs:
+        assert d[f"text_{d['lang']}"] == kb.clauses[d["id"]].texts[d["lang"]]["text"]
+
+
+def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
+    from referee_app.core.rulesets import default_rulesets
+
+    rulesets = default_rulesets()
+    for d in S._documents(kb, rulesets):
+        expected = {rid for rid, rs in rulesets.items() if d["source"] in rs.all_sources(rulesets)}
+        assert set(filter(None, d["rulesets"].split(","))) == expected
+
+
+# --- The index cache ---------------------------------------------------------------------------
+
+def test_the_index_lives_in_the_user_cache(user_dirs):
+    assert S.ensure_index() is True
+    folder = S.cache_dir()
+    assert folder.is_relative_to(user_dirs / "cache")
+    current = json.loads((folder / S.CURRENT).read_text())
+    assert (folder / current["dir"]).is_dir()
+    assert S.ensure_index() is False  # fresh: reused, not rebuilt
+
+
+def test_the_index_is_never_written_inside_the_package(user_dirs):
+    import referee_app
+
+    package = Path(referee_app.__file__).resolve().parent
+    before = {p for p in package.rglob("*") if "__pycache__" not in p.parts}
+    S.ensure_index()
+    S.Searcher().search("reine")
+    assert {p for p in package.rglob("*") if "__pycache__" not in p.parts} == before
+
+
+def test_a_stale_stamp_triggers_a_rebuild(user_dirs):
+    S.ensure_index()
+    path = S.cache_dir() / S.CURRENT
+    current = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(current, stamp="0" * 16)))
+    assert S.ensure_index() is True
+    rebuilt = json.loads(path.read_text())
+    assert rebuilt["stamp"] == current["stamp"] and rebuilt["dir"] != current["dir"]
+    assert S.ensure_index() is False
+
+
+def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs, tmp_path, kb):
+    from referee_app.core.knowledge import load
+
+    root = tmp_path / "knowledge"
+    shutil.copytree(kb.root, root)
+    first, _ = load(root, strict=False)
+    assert S.ensure_index(first) is True
+    assert S.ensure_index(first) is False
+    clause = next(iter(first.clauses.values()))
+    path = root / clause.file
+    text = path.read_text(encoding="utf-8")
+    word = clause.text.split()[0]
+    path.write_text(text.replace(word, "Xylophonique " + word, 1), encoding="utf-8")
+    second, _ = load(root, strict=False)
+    assert second.stamp != first.stamp
+    searcher = S.Searcher(second)
+    hits = searcher.search("xylophonique")
+    assert searcher.built and ids(hits) == [clause.id]
+
+
+def _index_files(folder: Path) -> list[Path]:
+    current = json.loads((folder / S.CURRENT).read_text())
+    return sorted(p for p in (folder / current["dir"]).iterdir() if p.is_file())
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _scramble(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for i in range(0, len(data), 97):
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", ["truncate", "scramble", "delete", "empty"])
+def test_a_damaged_index_is_rebuilt_not_crashed_on(user_dirs, damage):
+    expected = S.Searcher().search("reine confirmer")
+    folder = S.cache_dir()
+    for path in _index_files(folder):
+        {"truncate": _truncate, "scramble": _scramble, "delete": Path.unlink,
+         "empty": lambda p: p.write_bytes(b"")}[damage](path)
+    searcher = S.Searcher()
+    assert searcher.search("reine confirmer") == expected
+    assert searcher.built
+
+
+@pytest.mark.parametrize("content", [None, "", "{not json", "[]", '{"dir": "idx-gone"}', '{"dir": "../.."}'])
+def test_a_missing_or_garbled_pointer_is_rebuilt(user_dirs, content):
+    S.ensure_index()
+    path = S.cache_dir() / S.CURRENT
+    if content is None:
+        path.unlink()
+    else:
+        path.write_text(content)
+    assert S.ensure_index() is True
+    assert S.Searcher().search("filet")
+
+
+def test_a_half_written_build_is_ignored(user_dirs):
+    S.ensure_index()
+    folder = S.cache_dir()
+    current = json.loads((folder / S.CURRENT).read_text())
+    half = folder / "build-crashed"
+    shutil.copytree(folder / current["dir"], half)
+    _truncate(next(p for p in sorted(half.iterdir()) if p.suffix == ".seg"))
+    assert S.ensure_index() is False
+    assert S.Searcher().search("filet")
+
+
+def test_a_searcher_reopened_over_a_damaged_index_rebuilds_it(user_dirs):
+    searcher = S.Searcher()
+    expected = searcher.search("regina")
+    searcher.close()
+    for path in _index_files(S.cache_dir()):
+        _scramble(path)
+    assert searcher.search("regina") == expected
+
+
+def test_an_index_failing_while_open_is_rebuilt_once(user_dirs, monkeypatch):
+    searcher = S.Searcher()
+    expected = searcher.search("regina")
+    real, calls = S.Searcher._collect, []
+
+    def failing_once(self, concepts):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("the disk went away")
+        return real(self, concepts)
+
+    monkeypatch.setattr(S.Searcher, "_collect", failing_once)
+    searcher.built = False
+    assert searcher.search("regina") == expected
+    assert searcher.built and len(calls) == 2
+
+
+def test_searching_from_several_threads_at_once(searcher):
+    queries = ["reine", "regina confermare", "queen cover", "stricker", "filet", "time between sets"]
+    expected = {q: searcher.search(q) for q in queries}
+    results, errors = {}, []
+
+    def work(q):
+        try:
+            for _ in range(5):
+                results.setdefault(q, []).append(searcher.search(q))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(q,)) for q in queries]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(r == expected[q] for q, rs in results.items() for r in rs)
+
+
+def test_the_module_search_uses_one_shared_searcher(user_dirs, monkeypatch):
+    monkeypatch.setattr(S, "_shared", None)
+    assert S.search("reine") == S.Searcher().search("reine")
+    assert S.searcher() is S.searcher()
+    S.searcher().close()
