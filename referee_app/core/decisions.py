@@ -305,10 +305,16 @@ def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Proble
         seen, stack = set(), list(direct[r.id])
         while stack:
             t = stack.pop()
-            if t in seen or t == r.id:
+            if t in seen:
                 continue
             seen.add(t)
             stack.extend(direct.get(t, ()))
+        if r.id in seen:
+            # a rule that is, through exceptions, an exception to itself decides nothing sure
+            c = kb.clauses.get(r.clause)
+            problems.append(Problem(c.file if c else "?", c.line if c else 0,
+                                    f"{r.id}: exceptions form a cycle back to this rule"))
+            seen.discard(r.id)
         r.overrides = frozenset(seen)
 
 
