@@ -1,0 +1,68 @@
+"""The two areas other modules fill: Rulings (the stroke wizard) and Equipment & forms."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from ..i18n import gettext as _
+from .retranslate import follow_language
+
+
+class RulingsArea(QWidget):
+    """An empty container (objectName "rulings_area") for the rulings wizard.
+
+    Until the wizard lands it shows one line saying so; whoever fills the area removes
+    `self.placeholder` and adds to `self.layout()`.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("rulings_area")
+        layout = QVBoxLayout(self)
+        self.placeholder = QLabel(objectName="rulings_placeholder")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.placeholder)
+        follow_language(self)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.placeholder.setText(_("The rulings wizard (describe a stroke, get the ruling and its clauses) "
+                                   "is not in this version yet. Meanwhile, read the rules in the Rulebook "
+                                   "(Ctrl+2) or search them (Ctrl+F)."))
+
+
+class EquipmentArea(QWidget):
+    """The equipment inspection and the forms, one tab each (`self.tabs`)."""
+
+    def __init__(self, pages: list[tuple[QWidget, callable]] = (), parent=None):
+        super().__init__(parent)
+        self.setObjectName("equipment_area")
+        self.tabs = QTabWidget(objectName="equipment_tabs")
+        self.tabs.setDocumentMode(True)
+        self._titles = []
+        self.placeholder = QLabel(objectName="equipment_placeholder")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.placeholder, 1)
+        for page, title in pages:
+            self.add_page(page, title)
+        follow_language(self)
+        self.retranslate()
+
+    def add_page(self, page: QWidget, title) -> None:
+        """`title` is a function returning the tab's title in the current language."""
+        self._titles.append(title)
+        self.tabs.addTab(page, title())
+        self.placeholder.hide()
+        self.tabs.show()
+
+    def retranslate(self) -> None:
+        for i, title in enumerate(self._titles):
+            self.tabs.setTabText(i, title())
+        self.tabs.setVisible(self.tabs.count() > 0)
+        self.placeholder.setVisible(self.tabs.count() == 0)
+        self.placeholder.setText(_("Equipment inspection and protest forms are not in this version yet."))

@@ -1,0 +1,403 @@
+"""The referee's window: three areas, each one keystroke away (Ctrl+1, Ctrl+2, Ctrl+3).
+
+The ruleset and the interface language sit in the toolbar, always visible. The window loads the
+knowledge base once and hands it to every area; the search index is never touched here (the
+first search builds it, in a worker). What the referee chose is remembered in settings.py.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
+                               QStackedWidget, QToolBar, QWidget)
+
+from .. import i18n
+from ..core.errors import KnowledgeError
+from ..core.knowledge import KnowledgeBase, default, load
+from ..core.rulesets import Ruleset, load_rulesets
+from ..i18n import gettext as _
+from . import search_worker, settings, theme
+from .areas import EquipmentArea, RulingsArea
+from .retranslate import follow_language, install_qt_translations, system_language
+from .rulebook_view import RulebookView
+
+RULINGS, RULEBOOK, EQUIPMENT = range(3)
+DEFAULT_RULESET = "icf"
+
+
+def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
+    """The knowledge base and rulesets; a broken base is still shown, with its problems listed,
+    because a referee mid-match is better served by the readable rules than by no window."""
+    try:
+        kb, problems = default(), []
+    except KnowledgeError:
+        kb, problems = load(strict=False)
+    return kb, load_rulesets(kb), problems
+
+
+def _equipment_pages(window) -> list:
+    """The inspection and forms pages, when their modules are installed."""
+    pages = []
+    try:
+        from .inspection_page import InspectionPage
+    except ModuleNotFoundError:
+        InspectionPage = None
+    try:
+        from .forms_page import FormsPage
+    except ModuleNotFoundError:
+        FormsPage = None
+    if InspectionPage is not None:
+        pages.append((InspectionPage(), lambda: _("Equipment inspection")))
+    if FormsPage is not None:
+        pages.append((FormsPage(), lambda: _("Forms")))
+    return pages
+
+
+class MainWindow(QMainWindow):
+    ruleset_changed = Signal(str)
+
+    def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        problems = []
+        if kb is None:
+            kb, rulesets, problems = load_knowledge()
+        self.kb = kb
+        self.rulesets = rulesets if rulesets is not None else load_rulesets(kb)
+        self.kb_problems = problems
+
+        # The language first, so that every widget is built in it.
+        lang = settings.get_str(settings.LANGUAGE) or system_language()
+        if lang not in i18n.LANGUAGES:
+            lang = "en"
+        if lang != i18n.current_language():
+            i18n.set_language(lang)
+        install_qt_translations(lang)
+        theme.apply_appearance(settings.get_str(settings.APPEARANCE, "system"))
+        self._large = settings.get_bool(settings.LARGE_TYPE)
+        self._zoom = settings.get_int(settings.ZOOM)
+        theme.apply_type_size(self._large, self._zoom)
+
+        self.rulings_area = RulingsArea()
+        self.rulebook = RulebookView(kb, self.rulesets)
+        self.equipment = EquipmentArea(_equipment_pages(self))
+        self.equipment_tabs = self.equipment.tabs
+        self.stack = QStackedWidget(objectName="areas")
+        for area in (self.rulings_area, self.rulebook, self.equipment):
+            self.stack.addWidget(area)
+        self.setCentralWidget(self.stack)
+
+        self._build_toolbar()
+        self._build_menus()
+        self.rulebook.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.problems_label = QLabel(objectName="kb_problems")
+        if problems:
+            self.statusBar().addPermanentWidget(self.problems_label)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
+
+        self._restore()
+        follow_language(self)
+        self.retranslate()
+
+    # --- building -------------------------------------------------------------------------
+    def _action(self, name: str, keys: list[str], slot, checkable: bool = False) -> QAction:
+        a = QAction(self, objectName=name, checkable=checkable)
+        a.setShortcuts([QKeySequence(k) for k in keys])
+        (a.toggled if checkable else a.triggered).connect(slot)
+        self.addAction(a)  # active in the whole window, whichever area is shown
+        return a
+
+    def _build_toolbar(self) -> None:
+        self.area_group = QActionGroup(self)
+        self.area_actions = []
+        for index, (name, key) in enumerate((("rulings_action", "Ctrl+1"), ("rulebook_action", "Ctrl+2"),
+                                             ("equipment_action", "Ctrl+3"))):
+            a = self._action(name, [key], lambda _c=False, i=index: self.show_area(i))
+            a.setCheckable(True)
+            self.area_group.addAction(a)
+            self.area_actions.append(a)
+        self.search_action = self._action("search_action", ["Ctrl+F"], self.focus_search)
+        self.ruleset_action = self._action("ruleset_action", ["Ctrl+R"], lambda: self._open_combo(self.ruleset_combo))
+        self.language_action = self._action("language_action", ["Ctrl+L"], lambda: self._open_combo(self.language_combo))
+
+        self.toolbar = QToolBar(objectName="main_toolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.toolbar.setIconSize(QSize(20, 20))
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        for a in self.area_actions:
+            self.toolbar.addAction(a)
+            self.toolbar.widgetForAction(a).setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Ctrl+1/2/3 reach them
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.search_action)
+        self.toolbar.widgetForAction(self.search_action).setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.toolbar.addWidget(spacer)
+        self.ruleset_label = QLabel(objectName="ruleset_label")
+        self.ruleset_combo = QComboBox(objectName="ruleset_combo")
+        self.ruleset_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for rid in self.rulesets:
+            self.ruleset_combo.addItem(rid, rid)
+        self.ruleset_label.setBuddy(self.ruleset_combo)
+        self.language_label = QLabel(objectName="language_label")
+        self.language_combo = QComboBox(objectName="language_combo")
+        for lang in i18n.LANGUAGES:
+            self.language_combo.addItem(i18n.LANGUAGE_NAMES[lang], lang)
+        self.language_label.setBuddy(self.language_combo)
+        for w in (self.ruleset_label, self.ruleset_combo, self.language_label, self.language_combo):
+            self.toolbar.addWidget(w)
+        self.ruleset_label.setContentsMargins(8, 0, 4, 0)
+        self.language_label.setContentsMargins(12, 0, 4, 0)
+        self.ruleset_combo.currentIndexChanged.connect(self._ruleset_chosen)
+        self.language_combo.currentIndexChanged.connect(self._language_chosen)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.quit_action = self._action("quit_action", ["Ctrl+Q"], self.close)
+        self.file_menu.addAction(self.quit_action)
+
+        self.view_menu = bar.addMenu("")
+        for a in self.area_actions:
+            self.view_menu.addAction(a)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.search_action)
+        self.view_menu.addAction(self.ruleset_action)
+        self.view_menu.addAction(self.language_action)
+        self.view_menu.addSeparator()
+        self.large_type_action = self._action("large_type_action", ["Ctrl+Shift+T"], self.set_large_type, checkable=True)
+        self.zoom_in_action = self._action("zoom_in_action", ["Ctrl++", "Ctrl+="], lambda: self.zoom(+1))
+        self.zoom_out_action = self._action("zoom_out_action", ["Ctrl+-"], lambda: self.zoom(-1))
+        self.zoom_reset_action = self._action("zoom_reset_action", ["Ctrl+0"], lambda: self.zoom(0))
+        self.fullscreen_action = self._action("fullscreen_action", ["F11"], self._toggle_fullscreen, checkable=True)
+        for a in (self.large_type_action, self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action,
+                  self.fullscreen_action):
+            self.view_menu.addAction(a)
+        self.appearance_menu = self.view_menu.addMenu("")
+        self.appearance_group = QActionGroup(self)
+        self.appearance_actions = {}
+        for choice in theme.APPEARANCES:
+            a = QAction(self, objectName=f"appearance_{choice}", checkable=True)
+            a.triggered.connect(lambda _c=False, ch=choice: self.set_appearance(ch))
+            self.appearance_group.addAction(a)
+            self.appearance_menu.addAction(a)
+            self.appearance_actions[choice] = a
+
+        self.go_menu = bar.addMenu("")
+        self.bookmarks_menu = bar.addMenu("")
+        groups = self.rulebook.actions_for_menus()
+        for menu, key in ((self.go_menu, "go"), (self.bookmarks_menu, "bookmarks")):
+            for a in groups[key]:
+                menu.addAction(a)
+                self.addAction(a)
+                # Reading history or bookmarks from another area brings the Rulebook forward.
+                a.triggered.connect(lambda _c=False: self.show_area(RULEBOOK, focus=False))
+
+        self.help_menu = bar.addMenu("")
+        self.shortcuts_action = self._action("shortcuts_action", ["F1"], self.show_shortcuts)
+        self.about_action = QAction(self, objectName="about_action")
+        self.about_action.triggered.connect(self._about)
+        self.help_menu.addAction(self.shortcuts_action)
+        self.help_menu.addAction(self.about_action)
+
+    # --- settings -------------------------------------------------------------------------
+    def _restore(self) -> None:
+        geometry = settings.app_settings().value(settings.GEOMETRY)
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            pass
+        else:  # first run: most of a 1366×768 laptop screen, never more than the screen
+            screen = QGuiApplication.primaryScreen()
+            avail = screen.availableGeometry() if screen else None
+            w = min(1280, int(avail.width() * 0.95)) if avail else 1280
+            h = min(820, int(avail.height() * 0.92)) if avail else 760
+            self.resize(w, h)
+        sizes = settings.get_list(settings.SPLITTER)
+        if len(sizes) == 2 and all(s.isdigit() for s in sizes):
+            self.rulebook.splitter.setSizes([int(s) for s in sizes])
+        rid = settings.get_str(settings.RULESET, DEFAULT_RULESET)
+        if rid not in self.rulesets:
+            rid = DEFAULT_RULESET if DEFAULT_RULESET in self.rulesets else next(iter(self.rulesets), "")
+        self.ruleset_combo.blockSignals(True)
+        self.ruleset_combo.setCurrentIndex(max(0, self.ruleset_combo.findData(rid)))
+        self.ruleset_combo.blockSignals(False)
+        self._apply_ruleset(rid, save=False)
+        self.large_type_action.blockSignals(True)
+        self.large_type_action.setChecked(self._large)
+        self.large_type_action.blockSignals(False)
+        self.appearance_actions.get(settings.get_str(settings.APPEARANCE, "system"),
+                                    self.appearance_actions["system"]).setChecked(True)
+        last = settings.get_str(settings.LAST_CLAUSE)
+        if last in self.kb.clauses:
+            self.rulebook.open_clause(last)
+        area = settings.get_int(settings.AREA, RULEBOOK)
+        self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT) else RULEBOOK, focus=True)
+
+    def closeEvent(self, event):
+        settings.put(settings.GEOMETRY, self.saveGeometry())
+        settings.put(settings.AREA, self.stack.currentIndex())
+        settings.put(settings.SPLITTER, [str(s) for s in self.rulebook.splitter.sizes()])
+        super().closeEvent(event)
+
+    # --- areas ----------------------------------------------------------------------------
+    def show_area(self, index: int, focus: bool = True) -> None:
+        self.stack.setCurrentIndex(index)
+        self.area_actions[index].setChecked(True)
+        self._update_title()
+        if focus:
+            area = self.stack.currentWidget()
+            if index == RULEBOOK:
+                self.rulebook.nav.currentWidget().setFocus(Qt.FocusReason.ShortcutFocusReason)
+                if self.rulebook.nav.currentIndex() == 1:
+                    self.rulebook.search.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            else:
+                _focus_first(area)
+
+    def focus_search(self) -> None:
+        self.show_area(RULEBOOK, focus=False)
+        self.rulebook.focus_search()
+
+    def open_clause(self, clause_id: str) -> bool:
+        """Show a clause in the Rulebook (for the other areas: a ruling's cited clause)."""
+        self.show_area(RULEBOOK, focus=False)
+        return self.rulebook.open_clause(clause_id, focus_view=True)
+
+    def current_ruleset(self) -> str:
+        return self.ruleset_combo.currentData()
+
+    def _open_combo(self, combo: QComboBox) -> None:
+        combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        combo.showPopup()
+
+    # --- ruleset and language -------------------------------------------------------------
+    def _ruleset_chosen(self, _index: int) -> None:
+        self._apply_ruleset(self.ruleset_combo.currentData(), save=True)
+
+    def _apply_ruleset(self, rid: str, save: bool) -> None:
+        rs = self.rulesets.get(rid)
+        if rs is None:
+            return
+        if save:
+            settings.put(settings.RULESET, rid)
+        self.rulebook.tree.set_source_order(rs.all_sources(self.rulesets))
+        self.ruleset_changed.emit(rid)
+
+    def _language_chosen(self, _index: int) -> None:
+        lang = self.language_combo.currentData()
+        settings.put(settings.LANGUAGE, lang)
+        install_qt_translations(lang)
+        i18n.set_language(lang)  # every widget's retranslate() runs now
+
+    # --- type size and appearance ---------------------------------------------------------
+    def set_large_type(self, on: bool) -> None:
+        self._large = bool(on)
+        settings.put(settings.LARGE_TYPE, self._large)
+        theme.apply_type_size(self._large, self._zoom)
+
+    def zoom(self, step: int) -> None:
+        self._zoom = 0 if step == 0 else max(theme.ZOOM_MIN, min(theme.ZOOM_MAX, self._zoom + step))
+        settings.put(settings.ZOOM, self._zoom)
+        theme.apply_type_size(self._large, self._zoom)
+
+    def set_appearance(self, choice: str) -> None:
+        settings.put(settings.APPEARANCE, choice)
+        self.appearance_actions[choice].setChecked(True)
+        theme.apply_appearance(choice)
+        self.rulebook.search.refresh_colours()
+
+    def _system_scheme_changed(self, _scheme) -> None:
+        if settings.get_str(settings.APPEARANCE, "system") == "system":
+            self.set_appearance("system")
+
+    def _toggle_fullscreen(self, on: bool) -> None:
+        self.showFullScreen() if on else self.showNormal()
+
+    # --- help -----------------------------------------------------------------------------
+    def show_shortcuts(self) -> None:
+        from .shortcuts_dialog import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
+
+    def _about(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("carrom-referee")
+        except PackageNotFoundError:
+            v = "?"
+        QMessageBox.about(self, _("About Carrom referee"),
+                          _("Carrom referee {version}: the rules of carrom, their sources side by side, "
+                            "and the ruling for a stroke.").format(version=v)
+                          + "\n\n" + _("Knowledge base: {n} clauses from {m} sources.").format(
+                              n=len(self.kb.clauses), m=len(self.kb.sources)))
+
+    # --- strings --------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        names = (_("Rulings"), _("Rulebook"), _("Equipment & forms"))
+        self.setWindowTitle(f"{names[self.stack.currentIndex()]} — {_('Carrom referee')}")
+
+    def retranslate(self) -> None:
+        lang = i18n.current_language()
+        self.language_combo.blockSignals(True)  # the language may have been set from elsewhere
+        self.language_combo.setCurrentIndex(self.language_combo.findData(lang))
+        self.language_combo.blockSignals(False)
+        for i, rs in enumerate(self.rulesets.values()):
+            self.ruleset_combo.setItemText(i, rs.name.get(lang) or rs.id)
+            self.ruleset_combo.setItemData(i, ", ".join(self.kb.sources[s].title for s in rs.all_sources(self.rulesets)
+                                                        if s in self.kb.sources), Qt.ItemDataRole.ToolTipRole)
+        self.ruleset_label.setText(_("Ruleset:"))
+        self.language_label.setText(_("Language:"))
+        self.ruleset_combo.setToolTip(_("The rules the match is played under (Ctrl+R)"))
+        self.language_combo.setToolTip(_("Language of the interface and of the clause texts (Ctrl+L)"))
+        self.ruleset_combo.setAccessibleName(_("Ruleset"))
+        self.language_combo.setAccessibleName(_("Interface language"))
+        self.toolbar.setWindowTitle(_("Main toolbar"))
+        texts = {
+            self.area_actions[RULINGS]: (_("&Rulings"), _("Rule on a stroke")),
+            self.area_actions[RULEBOOK]: (_("Rule&book"), _("Read, search and compare the rules")),
+            self.area_actions[EQUIPMENT]: (_("&Equipment && forms"), _("Inspect the equipment, file protests")),
+            self.search_action: (_("&Search"), _("Search the rules")),
+            self.ruleset_action: (_("Choose the ruleset"), _("Choose the rules the match is played under")),
+            self.language_action: (_("Choose the language"), _("Choose the language of the interface")),
+            self.quit_action: (_("&Quit"), _("Close the window")),
+            self.large_type_action: (_("&Large type"), _("Larger text for reading at arm's length")),
+            self.zoom_in_action: (_("Larger text"), _("Make the text larger")),
+            self.zoom_out_action: (_("Smaller text"), _("Make the text smaller")),
+            self.zoom_reset_action: (_("Normal text size"), _("Back to the normal text size")),
+            self.fullscreen_action: (_("&Full screen"), _("Use the whole screen")),
+            self.shortcuts_action: (_("&Keyboard shortcuts"), _("Every action and its keys")),
+            self.about_action: (_("&About"), _("Version and knowledge base")),
+            self.appearance_actions["system"]: (_("Follow the system"), _("Light or dark as the system is set")),
+            self.appearance_actions["light"]: (_("Light"), _("Dark text on a light background, for a bright hall")),
+            self.appearance_actions["dark"]: (_("Dark"), _("Light text on a dark background")),
+        }
+        for a, (text, tip) in texts.items():
+            a.setText(text)
+            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            a.setToolTip(f"{tip} ({keys})" if keys else tip)
+            a.setStatusTip(tip)
+        self.file_menu.setTitle(_("&File"))
+        self.view_menu.setTitle(_("&View"))
+        self.appearance_menu.setTitle(_("&Appearance"))
+        self.go_menu.setTitle(_("&Go"))
+        self.bookmarks_menu.setTitle(_("&Bookmarks"))
+        self.help_menu.setTitle(_("&Help"))
+        if self.kb_problems:
+            first = self.kb_problems[0]
+            self.problems_label.setText("⚠ " + i18n.ngettext(
+                "The knowledge base has {n} problem", "The knowledge base has {n} problems",
+                len(self.kb_problems)).format(n=len(self.kb_problems)))
+            self.problems_label.setToolTip(str(first))
+        self._update_title()
+
+
+def _focus_first(area: QWidget) -> None:
+    """Give the focus to the first widget of `area` that takes it from the keyboard."""
+    w = area.nextInFocusChain()
+    for _i in range(500):  # the focus chain is a ring through the whole window
+        if w is None or w is area:
+            return
+        if area.isAncestorOf(w) and w.isVisibleTo(area) and w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            w.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        w = w.nextInFocusChain()
