@@ -192,3 +192,11 @@ def test_every_ruleset_gives_exactly_one_ruling_everywhere(ruleset):
     report = verify(ruleset)
     assert report.situations > 1000
     assert report.ok, report.as_dict()
+
+
+def test_board_points_are_capped():
+    # the opponent's last coin with the striker, the queen still in play: 9 + 3 + 1, capped at 12
+    r = rule({"before": {"own_on_board": 9, "opponent_on_board": 1}, "stroke": {"pocketed": {"opponent": 1, "striker": True}}},
+             "icf")
+    assert r["board"] == {"over": True, "winner": "opponent", "points": {"striker": 0, "opponent": 12}}
+    assert r["clauses"][0] == "icf-fr:3.7.n" and "icf-fr:3.7.d" in r["clauses"]

@@ -107,7 +107,10 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
     # The clauses that decided, most specific first: exceptions and specific rules before the
     # base cases they stand out from; "the board goes on" needs no citation of its own.
     cited: list[str] = []
-    deciding = [r for aspect in ASPECT_ORDER for r in d.rules.get(aspect, [])]
+    # once the board is over, what the stroke would have meant for the turn, the coins or the
+    # penalty is moot (icf-fr 3.7 d): only the result and the queen that shaped it are cited
+    aspects = ("board", "queen", "break_made") if board.over else ASPECT_ORDER
+    deciding = [r for aspect in aspects for r in d.rules.get(aspect, [])]
     for r in [r for r in deciding if not r.default] + [r for r in deciding if r.default]:
         if r.clause not in cited and not (r.default and "board" in r.then):
             cited.append(r.clause)
@@ -141,7 +144,7 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
         turn = v.get("turn", "passes")
     if s.own_off or s.opponent_off or s.queen_off:
         _cite_mechanic(rs, "off_board", cited)
-    notes = _notes(rs, d)
+    notes = _notes(rs, deciding)
     ruling = {
         "ruleset": rs.ruleset.id,
         "turn": turn,
@@ -164,12 +167,11 @@ def _cite_mechanic(rs, name, cited):
         cited.append(clause)
 
 
-def _notes(rs: CompiledRuleset, d: Decision) -> list[dict]:
+def _notes(rs: CompiledRuleset, deciding: list) -> list[dict]:
     notes, seen = [], set()
-    for aspect in ASPECT_ORDER:
-        for r in d.rules.get(aspect, []):
-            for key, note in ((r.id, r.note), (r.clause, rs.borrowed.get(r.clause))):
-                if note and key not in seen:
-                    seen.add(key)
-                    notes.append({"clause": r.clause, **note})
+    for r in deciding:
+        for key, note in ((r.id, r.note), (r.clause, rs.borrowed.get(r.clause))):
+            if note and key not in seen:
+                seen.add(key)
+                notes.append({"clause": r.clause, **note})
     return notes

@@ -1,0 +1,104 @@
+"""`matches`: score sheets saved stroke by stroke in the records database."""
+from __future__ import annotations
+
+import json
+
+from ..core.errors import BadInput
+from .io import print_json, read_document
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("matches", help="score sheets: new, play, undo, list, show, export")
+    msub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    n = msub.add_parser("new", help="start a match; prints its id")
+    n.add_argument("--ruleset", default="icf")
+    n.add_argument("--doubles", action="store_true")
+    for name in ("first-name", "second-name", "tournament", "round", "table-no", "referee"):
+        n.add_argument(f"--{name}", default="")
+    n.add_argument("--json", action="store_true")
+    n.set_defaults(func=run_new)
+    pl = msub.add_parser("play", help="record strokes (a stroke, or a list of strokes, in FILE)")
+    pl.add_argument("id", type=int)
+    pl.add_argument("file")
+    pl.add_argument("--json", action="store_true")
+    pl.set_defaults(func=run_play)
+    u = msub.add_parser("undo", help="take back the last stroke (kept in the history)")
+    u.add_argument("id", type=int)
+    u.add_argument("--json", action="store_true")
+    u.set_defaults(func=run_undo)
+    ls = msub.add_parser("list", help="every saved match")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=run_list)
+    for name, fn in (("show", run_show), ("export", run_export)):
+        s = msub.add_parser(name, help=f"{name} one match")
+        s.add_argument("id", type=int)
+        s.add_argument("--json", action="store_true")
+        if name == "export":
+            s.add_argument("--out", help="write the export to this file instead of standard output")
+        s.set_defaults(func=fn)
+
+
+def _store():
+    from ..core.match_store import MatchStore
+
+    return MatchStore()
+
+
+def run_new(args) -> int:
+    meta = {k: getattr(args, k) for k in ("first_name", "second_name", "tournament", "round", "table_no", "referee")}
+    match_id = _store().create(args.ruleset, args.doubles, **{k: v for k, v in meta.items() if v})
+    print_json({"id": match_id}) if args.json else print(match_id)
+    return 0
+
+
+def run_play(args) -> int:
+    doc = read_document(args.file)
+    strokes = doc if isinstance(doc, list) else [doc]
+    store, rulings = _store(), []
+    for i, stroke in enumerate(strokes, 1):
+        try:
+            rulings.append(store.add_stroke(args.id, stroke))
+        except BadInput as exc:
+            raise BadInput(f"stroke {i} of {args.file}: {exc.field}", exc.problem) from None
+    if args.json:
+        print_json(rulings)
+    else:
+        for r in rulings:
+            print(r["explanation"]["en"])
+    return 0
+
+
+def run_undo(args) -> int:
+    removed = _store().undo(args.id)
+    print_json({"undone": removed}) if args.json else print(f"undone: {json.dumps(removed)}")
+    return 0
+
+
+def run_list(args) -> int:
+    matches = _store().list()
+    if args.json:
+        print_json(matches)
+    else:
+        for m in matches:
+            print(f"{m['id']:4}  {m['created_at']}  {m['ruleset']:13} {m['first_name']} – {m['second_name']}"
+                  f"  ({m['strokes']} strokes)")
+    return 0
+
+
+def run_show(args) -> int:
+    store = _store()
+    report = {"meta": store.meta(args.id), **store.load(args.id).report()}
+    print_json(report) if args.json else print(json.dumps(report, ensure_ascii=False, indent=1))
+    return 0
+
+
+def run_export(args) -> int:
+    data = _store().export(args.id)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.out:
+        from pathlib import Path
+
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0

@@ -1,0 +1,106 @@
+"""A match as the referee keeps it: games of boards of strokes, rebuilt by replaying the strokes.
+
+The strokes as entered are the record; everything else (boards, scores, rulings) is derived by
+replaying them, so an undo or a correction can never leave the sheet inconsistent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .decisions import compiled
+from .errors import BadInput
+from .scoresheet import Game, other
+
+
+@dataclass
+class Match:
+    ruleset: str = "icf"
+    doubles: bool = False
+    strokes: list = field(default_factory=list)      # every stroke as entered, in order
+    rulings: list = field(default_factory=list)      # the ruling of each, as replayed
+    games: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.games:
+            self.games = [Game(self.ruleset, self.doubles, "first")]
+
+    @property
+    def game(self) -> Game:
+        return self.games[-1]
+
+    @property
+    def games_won(self) -> dict:
+        won = {"first": 0, "second": 0}
+        for g in self.games:
+            if g.over and g.winner:
+                won[g.winner] += 1
+        return won
+
+    @property
+    def over(self) -> bool:
+        target = compiled(self.ruleset).params.get("games_to_win_match")
+        return target is not None and max(self.games_won.values()) >= target
+
+    @property
+    def winner(self) -> str | None:
+        if not self.over:
+            return None
+        return max(self.games_won, key=self.games_won.get)
+
+    def play(self, stroke: dict, where: str | None = None) -> dict:
+        if self.over:
+            raise BadInput(where or "stroke", f"the match is over ({self.winner} won)")
+        n = len(self.strokes) + 1
+        ruling = self.game.play(stroke, where or f"stroke {n}")
+        self.strokes.append(stroke)
+        self.rulings.append(ruling)
+        if self.game.over and not self.over:
+            # the break keeps alternating from one game to the next (icf-fr 3.5 g)
+            last_breaker = self.game.boards[-1].breaker
+            self.games.append(Game(self.ruleset, self.doubles, other(last_breaker)))
+        return ruling
+
+    def preview(self, stroke: dict) -> dict:
+        """The ruling this stroke would get now, without recording it."""
+        trial = replayed(self.ruleset, self.doubles, self.strokes)
+        return trial.play(stroke)
+
+    def undo(self) -> dict:
+        if not self.strokes:
+            raise BadInput("undo", "no stroke to undo")
+        rebuilt = replayed(self.ruleset, self.doubles, self.strokes[:-1])
+        removed = self.strokes[-1]
+        self.__dict__.update(rebuilt.__dict__)
+        return removed
+
+    def correction(self, index: int, stroke: dict) -> tuple["Match", list[dict]]:
+        """The match with stroke `index` (0-based) replaced, and every later ruling that changes.
+
+        Raises BadInput naming the stroke when the correction makes a later stroke impossible.
+        """
+        if not 0 <= index < len(self.strokes):
+            raise BadInput("stroke", f"no stroke {index + 1} (the sheet has {len(self.strokes)})")
+        strokes = self.strokes[:index] + [stroke] + self.strokes[index + 1:]
+        new = replayed(self.ruleset, self.doubles, strokes)
+        changes = [{"stroke": i + 1, "before": old, "after": fresh}
+                   for i, (old, fresh) in enumerate(zip(self.rulings, new.rulings))
+                   if i >= index and _gist(old) != _gist(fresh)]
+        return new, changes
+
+    def report(self) -> dict:
+        return {"ruleset": self.ruleset, "doubles": self.doubles, "games": [g.report() for g in self.games],
+                "games_won": self.games_won, "match": {"over": self.over, "winner": self.winner},
+                "strokes": len(self.strokes)}
+
+
+def _gist(ruling: dict) -> tuple:
+    """What a referee would see change: turn, what goes back, the board after, the result."""
+    return (ruling["turn"], tuple(sorted(ruling["returned"].items())), tuple(sorted(ruling["after"].items())),
+            ruling["board"]["over"], ruling["board"]["winner"], tuple(sorted(ruling["board"]["points"].items())))
+
+
+def replayed(ruleset: str, doubles: bool, strokes: list) -> Match:
+    match = Match(ruleset, doubles)
+    for i, stroke in enumerate(strokes, 1):
+        match.play(stroke, f"stroke {i}")
+    return match
