@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import os
+import pickle
 import re
 import shutil
+import struct
 import tempfile
 import threading
 import time
@@ -34,6 +35,7 @@ from hashlib import sha256
 from pathlib import Path
 
 from whoosh import index as whoosh_index
+from whoosh.codec.base import Automata
 from whoosh.analysis import (CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter,
                              StopFilter)
 from whoosh.fields import BOOLEAN, ID, KEYWORD, STORED, TEXT, Schema
@@ -56,16 +58,15 @@ SNIPPET_CHARS = 240
 # The tokens the analysers see (whoosh's default): words, and numbers like 3.12 kept whole.
 TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 
-# Ranking weights, applied to whoosh's BM25F scores. Chosen on the public cases and their
-# translations (tests/test_search*.py), not fitted to them: each is a round value whose
-# direction the comment gives.
+# Ranking weights, applied to whoosh's BM25F scores: round values, checked against the public
+# cases and their translations (tests/test_search_cli.py); each comment says which way it pulls.
 TITLE_BOOST = 1.0         # a match in a clause's heading counts as much as one in its text
 FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
 SAME_LANG_FACTOR = 2.0    # a text in the query's language reads best
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
 UNSAYABLE_CREDIT = 0.5    # a concept a text's language has no word for half counts as present
 CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the same rule elsewhere
-STALE_BUILD_SECONDS = 600  # a temporary build folder this old was left by a crashed build
+GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
 
 
 # --- Analysis ----------------------------------------------------------------------------------
@@ -93,9 +94,8 @@ EXTRA_STOPWORDS = {"fr": ["les", "entre", "si", "cet", "cette", "dont", "lors"],
                    "en": ["shall", "may", "must"]}
 
 
-@lru_cache(maxsize=None)
 def analyzer(lang: str):
-    """The analysis chain of one language: tokens, lower case, stop words, accents folded, stems."""
+    """A new analysis chain for one language: tokens, lower case, stop words, accents folded, stems."""
     stops = StopFilter(stoplist=EXTRA_STOPWORDS[lang], lang=lang)
     chain = RegexTokenizer(TOKEN) | LowercaseFilter() | stops | CharsetFilter(accent_map)
     if lang == "fr":
@@ -103,16 +103,25 @@ def analyzer(lang: str):
     return chain | StemFilter(lang=lang)
 
 
-@lru_cache(maxsize=100_000)
-def stem(lang: str, word: str) -> str | None:
-    """The indexed form of one token in `lang`, or None when it is a stop word or too short."""
-    out = [t.text for t in analyzer(lang)(word)]
-    return out[0] if len(out) == 1 else None
+# The query side's analysers, one per language, used under a lock: whoosh's stemming cache is not
+# thread-safe. An index being built uses analysers of its own (see _schema).
+_query_analyzers: dict[str, object] = {}
+_analysis_lock = threading.Lock()
 
 
 def analyse(lang: str, text: str) -> tuple[str, ...]:
     """The indexed forms of a text in `lang`, in order."""
-    return tuple(t.text for t in analyzer(lang)(text))
+    with _analysis_lock:
+        if lang not in _query_analyzers:
+            _query_analyzers[lang] = analyzer(lang)
+        return tuple(t.text for t in _query_analyzers[lang](text))
+
+
+@lru_cache(maxsize=100_000)
+def stem(lang: str, word: str) -> str | None:
+    """The indexed form of one token in `lang`, or None when it is a stop word or too short."""
+    out = analyse(lang, word)
+    return out[0] if len(out) == 1 else None
 
 
 def fold(word: str) -> str:
@@ -226,7 +235,9 @@ def _read_current(folder: Path) -> dict | None:
         data = json.loads((folder / CURRENT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("dir"), str) else None
+    name = data.get("dir") if isinstance(data, dict) else None
+    # only a folder of ours, beside current.json: a garbled pointer must not lead elsewhere
+    return data if isinstance(name, str) and name.startswith("idx-") and Path(name).name == name else None
 
 
 def _write_current(folder: Path, data: dict) -> None:
@@ -261,8 +272,8 @@ def _intact(folder: Path, current: dict) -> bool:
     return True
 
 
-def _fresh(folder: Path, kb) -> tuple[bool, object]:
-    """Whether the index in `folder` is intact and built from this knowledge; and the loaded kb, if any.
+def _fresh(folder: Path, kb) -> bool:
+    """Whether the index in `folder` is intact and built from this knowledge.
 
     Without a kb given, a digest of the knowledge files vouches for the stamp, so that a fresh
     index is opened without parsing the YAML; only when that digest changed is the knowledge base
@@ -272,17 +283,16 @@ def _fresh(folder: Path, kb) -> tuple[bool, object]:
 
     current = _read_current(folder)
     if current is None or not _intact(folder, current):
-        return False, kb
+        return False
     if kb is None:
         fingerprint = _fingerprint(knowledge_root())
         if current.get("quick") == _quick(fingerprint, str(current.get("stamp"))):
-            return True, None
-    kb_loaded, rulesets = _load(kb)
-    if current.get("stamp") != _stamp(kb_loaded, rulesets):
-        return False, kb_loaded
+            return True
+    if current.get("stamp") != _stamp(*_load(kb)):
+        return False
     if kb is None:  # the files changed but not what the index holds: remember, skip the check next time
         _write_current(folder, dict(current, quick=_quick(fingerprint, current["stamp"])))
-    return True, kb_loaded
+    return True
 
 
 def _build(folder: Path, kb) -> dict:
@@ -322,17 +332,17 @@ def _build(folder: Path, kb) -> dict:
 
 
 def _remove_old(folder: Path, keep: str) -> None:
-    """Delete earlier indexes and abandoned builds; recent ones may still be in use by another process."""
+    """Delete earlier indexes and abandoned builds. Recent ones are left alone: another process
+    may be building one, or opening the index it has just built (they go at a later build)."""
     now = time.time()
     for path in folder.iterdir():
         if path.name == keep or not path.name.startswith(("idx-", "build-", f".{CURRENT}.")):
             continue
         try:
-            young = now - path.stat().st_mtime < STALE_BUILD_SECONDS
+            if now - path.stat().st_mtime < GRACE_SECONDS:
+                continue
         except OSError:
             continue
-        if young and path.name.startswith(("build-", f".{CURRENT}.")):
-            continue  # another process may be building right now
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
         else:
@@ -342,8 +352,7 @@ def _remove_old(folder: Path, keep: str) -> None:
 def ensure_index(kb=None, folder: Path | None = None) -> bool:
     """Build the index if it is missing, damaged or stale; True when it was (re)built."""
     folder = Path(folder) if folder else cache_dir()
-    fresh, _ = _fresh(folder, kb)
-    if fresh:
+    if _fresh(folder, kb):
         return False
     _build(folder, kb)
     return True
@@ -384,6 +393,19 @@ class _Concept:
 def _max_edits(word: str) -> int:
     """How many typing slips a word of this length may carry: short words have too many neighbours."""
     return 0 if len(word) < 5 else 1 if len(word) < 8 else 2
+
+
+@lru_cache(maxsize=256)
+def _typo_automaton(stem_: str, k: int):
+    """Whoosh's Levenshtein automaton for a stem (first letter fixed: slips there are rare, and
+    it prunes the walk). Building it is most of a fuzzy lookup's cost, and the same stem is
+    looked up in each language's field, and again as the user edits the rest of the query."""
+    return Automata.levenshtein_dfa(stem_, k, prefix=1)
+
+
+def _transpositions(word: str) -> set[str]:
+    """The word with two neighbouring letters swapped: one slip, but two edits to Levenshtein."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)} - {word}
 
 
 class _Glossary:
@@ -483,7 +505,7 @@ class Searcher:
             if self._searcher is not None:
                 return
             folder = self.folder
-            fresh, _ = _fresh(folder, self._kb)
+            fresh = _fresh(folder, self._kb)
             current = _read_current(folder) if fresh else _build(folder, self._kb)
             self.built = self.built or not fresh
             try:
@@ -539,8 +561,10 @@ class Searcher:
             self._check_filters(lang, ruleset, source, limit)
             try:
                 return self._search(query or "", lang, ruleset, source, limit)
-            except (OSError, ValueError, KeyError, EOFError, IndexError):
-                # the files changed under an open index (another process, a disk error): once more
+            except (OSError, EOFError, ValueError, KeyError, IndexError, zlib.error, struct.error,
+                    pickle.UnpicklingError):
+                # what reading changed or damaged index files raises: build anew and try once more
+                # (an error that is not the index's shows again, from the fresh one)
                 self._rebuild()
                 return self._search(query or "", lang, ruleset, source, limit)
 
@@ -636,15 +660,21 @@ class Searcher:
         concept.fuzzy = True
         k = _max_edits(fold(word))  # the word as typed: its stem may be shorter than the slip
         for lang, s in stems.items():
-            if not (k and s):
-                continue
-            near = set(self._reader.terms_within(f"text_{lang}", s, k, prefix=1))
-            near |= set(self._reader.terms_within(f"title_{lang}", s, k, prefix=1))
-            for n in near:
-                concept.add(lang, [n], FUZZY_BOOST)
+            if k and s:
+                for near in self._near_terms(f"text_{lang}", s, k):
+                    concept.add(lang, [near], FUZZY_BOOST)
         for term in self._glossary.near(fold(word)):
             self._glossary.add_equivalents(concept, term, FUZZY_BOOST)
         return concept
+
+    def _near_terms(self, fname: str, s: str, k: int) -> set[str]:
+        """The terms of a field within k slips of a stem (headings use the texts' words: not walked)."""
+        if hasattr(self._reader, "cursor"):  # one segment, as built here: reuse the automaton
+            near = set(Automata.find_matches(_typo_automaton(s, k), self._reader.cursor(fname)))
+        else:
+            near = set(self._reader.terms_within(fname, s, k, prefix=1))
+        near.update(t for t in _transpositions(s) if self._reader.doc_frequency(fname, t))
+        return near
 
     def _collect(self, concepts: list[_Concept]) -> dict[int, _Candidate]:
         """Score every document any concept reaches, reading each index term's postings once.
@@ -675,7 +705,7 @@ class Searcher:
         return out
 
     @staticmethod
-    def _calibration(candidates: dict[int, _Candidate], n: int) -> dict[str, list[float]]:
+    def _calibration(rows: dict[int, tuple[str, list[float]]], n: int) -> dict[str, list[float]]:
         """Per language and concept, the factor that brings that language's best score for the
         concept up to the best score in any language.
 
@@ -684,15 +714,17 @@ class Searcher:
         language's texts compete with the others' on how well they match among their own.
         """
         best = {lang: [0.0] * n for lang in LANGS}
-        for cand in candidates.values():
-            row = best[cand.lang]
-            for i, x in enumerate(cand.concept_scores()):
-                row[i] = max(row[i], x)
+        for lang, scores in rows.values():
+            row = best[lang]
+            for i, x in enumerate(scores):
+                if x > row[i]:
+                    row[i] = x
         top = [max(best[lang][i] for lang in LANGS) for i in range(n)]
         return {lang: [top[i] / row[i] if row[i] else 1.0 for i in range(n)]
                 for lang, row in best.items()}
 
-    def _doc_score(self, doc: int, cand: _Candidate, concepts, detected: str | None, factors) -> float:
+    def _doc_score(self, doc: int, lang: str, scores: list[float], unsayable: int, detected: str | None,
+                   factors) -> float:
         """A document's score: its concepts' sum, scaled by the share of the query it holds and by
         its language (the query's own first, the printed text before a project translation).
 
@@ -700,11 +732,10 @@ class Searcher:
         nor the texts of that language know, `temps` for an English text) counts half: the
         document may or may not speak of it.
         """
-        scores = [x * f for x, f in zip(cand.concept_scores(), factors[cand.lang])]
-        unsayable = sum(1 for c in concepts if cand.lang not in c.langs())
+        scores = [x * f for x, f in zip(scores, factors[lang])]
         coverage = (sum(1 for x in scores if x > 0) + UNSAYABLE_CREDIT * unsayable) / len(scores)
         score = sum(scores) * coverage
-        if cand.lang == detected:
+        if lang == detected:
             score *= SAME_LANG_FACTOR
         if doc in self._translations:
             score *= TRANSLATION_FACTOR
@@ -717,10 +748,12 @@ class Searcher:
         (`jetons hors du plateau` finds the Italian `Pedine fuori board` through icf-fr 3.9 a)."""
         own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
         shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
-        factors = self._calibration(candidates, len(concepts))
+        rows = {doc: (cand.lang, cand.concept_scores()) for doc, cand in candidates.items()}
+        factors = self._calibration(rows, len(concepts))
+        unsayable = {lang: sum(1 for c in concepts if lang not in c.langs()) for lang in LANGS}
         for doc, cand in candidates.items():
             cid = self._ids[doc]
-            score = self._doc_score(doc, cand, concepts, detected, factors)
+            score = self._doc_score(doc, cand.lang, rows[doc][1], unsayable[cand.lang], detected, factors)
             own[cid] = max(own.get(cid, 0.0), score)
             if allowed is not None and doc not in allowed:
                 continue
@@ -749,8 +782,10 @@ def _record(fields: dict, cand: _Candidate, score: float) -> dict:
 def snippet(text: str, lang: str, stems: set[str], width: int = SNIPPET_CHARS) -> tuple[str, str]:
     """The passage of `text` richest in matches, as plain text with matches in ** and as HTML in <b>.
 
-    Matching re-analyses each word of the text exactly as the index did (with a cache, since the
-    same words recur from clause to clause), so `pénalités` lights up for a query `penalite`.
+    Matching re-analyses each word of the text exactly as the index did, so `pénalités` lights
+    up for a query `penalite`. Not whoosh's highlighter: that one runs the whole analysis chain
+    over every hit's text and lights the terms matched by any hit; this one looks each word up
+    in the stem cache (the same words recur from clause to clause) and lights this text's own.
     """
     spans = [(m.start(), m.end()) for m in TOKEN.finditer(text) if stem(lang, m.group()) in stems]
     start, end = _window(text, spans, width)
@@ -768,18 +803,20 @@ def snippet(text: str, lang: str, stems: set[str], width: int = SNIPPET_CHARS) -
 
 
 def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
-    """Start and end of the `width` characters holding the most matches, cut at word boundaries."""
+    """Start and end of the `width` characters holding the most matches (a little context before
+    the first of them), cut at word boundaries."""
     if len(text) <= width:
         return 0, len(text)
-    best, best_count = 0, -1
-    for i, (a, _) in enumerate(spans):
-        count = sum(1 for x, y in spans[i:] if y <= a + width)
-        if count > best_count:
-            best, best_count = a, count
-    start = max(0, best - width // 5) if spans else 0  # a little context before the first match
+    lead = width // 5
+    start, first, best = 0, 0, -1
+    for a, _ in spans:
+        s = max(0, a - lead)
+        count = sum(1 for x, y in spans if x >= s and y <= s + width)
+        if count > best:
+            start, first, best = s, a, count
     if start > 0:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < best else start
+        space = text.find(" ", start, first)
+        start = space + 1 if space >= 0 else start
     end = min(len(text), start + width)
     if end < len(text):
         space = text.rfind(" ", start, end)
