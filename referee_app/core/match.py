@@ -104,3 +104,35 @@ def replayed(ruleset: str, doubles: bool, strokes: list) -> Match:
     for i, stroke in enumerate(strokes, 1):
         match.play(stroke, f"stroke {i}")
     return match
+
+
+def timeline(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
+    """Each stroke with where it stood: game, board, the side that played it, and its ruling."""
+    match = Match(ruleset, doubles)
+    out = []
+    for i, stroke in enumerate(strokes, 1):
+        game_no, board_no, side = len(match.games), len(match.game.boards), match.game.state.turn
+        ruling = match.play(stroke, f"stroke {i}")
+        out.append({"n": i, "game": game_no, "board": board_no, "side": side, "stroke": stroke, "ruling": ruling})
+    return out
+
+
+def board_rows(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
+    """The paper score sheet: one row per board, with who covered the queen."""
+    rows: dict[tuple, dict] = {}
+    for entry in timeline(ruleset, doubles, strokes):
+        key = (entry["game"], entry["board"])
+        row = rows.setdefault(key, {"game": entry["game"], "board": entry["board"], "breaker": entry["side"],
+                                    "winner": None, "points": {"first": 0, "second": 0}, "queen": None,
+                                    "strokes": 0, "dues": {"first": 0, "second": 0}})
+        row["strokes"] += 1
+        r, side = entry["ruling"], entry["side"]
+        opp = "second" if side == "first" else "first"
+        q = r["after"]["queen"]
+        row["queen"] = {"covered_by_striker": side, "covered_by_opponent": opp}.get(q)
+        row["dues"] = {side: r["after"]["dues"], opp: r["after"]["opponent_dues"]}
+        if r["board"]["over"]:
+            winner = side if r["board"]["winner"] == "striker" else opp
+            row["winner"] = winner
+            row["points"] = {side: r["board"]["points"]["striker"], opp: r["board"]["points"]["opponent"]}
+    return list(rows.values())

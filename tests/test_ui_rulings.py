@@ -1,0 +1,132 @@
+"""The Rulings area driven like a referee drives it: the keyboard alone, a whole board."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from referee_app.core.match_store import MatchStore
+from referee_app.ui.rulings_area import RulingsArea
+
+
+@pytest.fixture
+def area(qtbot, user_dirs):
+    widget = RulingsArea("icf")
+    qtbot.addWidget(widget)
+    widget.resize(1366, 740)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.activateWindow()
+    qtbot.waitUntil(widget.isActiveWindow)
+    return widget
+
+
+def type_stroke(qtbot, area, own=0, opponent=0, queen=False, striker=False):
+    """Enters a stroke with keys only: digits in the spin boxes, Alt+letter for the boxes, Enter."""
+    area.form.own.setFocus()
+    qtbot.keyClick(area.form.own, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(area.form.own, str(own))
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Tab)
+    qtbot.keyClick(area.form.opponent, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(area.form.opponent, str(opponent))
+    if queen:  # a mnemonic clicks its box after a short animation
+        qtbot.keyClick(area.form.opponent, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(area.form.queen.isChecked)
+    if striker:
+        qtbot.keyClick(area.form.opponent, Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(area.form.striker.isChecked)
+    shown = area.ruling_view.headline.text()
+    qtbot.keyClick(area.form.opponent, Qt.Key.Key_Return)
+    return shown
+
+
+def test_a_whole_board_by_keyboard_with_each_ruling_shown(qtbot, area):
+    area.first_name.setText("Anna")
+    area.second_name.setText("Bruno")
+    area.refresh()
+    assert type_stroke(qtbot, area, own=2) == "Anna plays again"
+    assert type_stroke(qtbot, area) == "Turn passes to Bruno"
+    assert type_stroke(qtbot, area, own=3) == "Bruno plays again"
+    assert type_stroke(qtbot, area) == "Turn passes to Anna"
+    assert type_stroke(qtbot, area, queen=True) == "Anna plays again"
+    assert area.match.game.state.queen == "awaiting_cover"
+    assert type_stroke(qtbot, area, own=1) == "Anna plays again"
+    assert type_stroke(qtbot, area, own=6) == "Board over: Anna wins 9 to 0"
+    assert len(area.match.strokes) == 7
+    # the paper score sheet: board 1 won by Anna 9-0, queen covered by Anna
+    sheet = area.sheet.boards
+    assert [sheet.item(0, j).text() for j in range(6)] == ["1.1", "Anna", "Anna", "9", "0", "Anna"]
+    assert "Bruno" in area.status.text() and "board 2" in area.status.text()
+    # saved as it was played
+    saved = MatchStore().load(area.match_id)
+    assert saved.strokes == area.match.strokes
+
+
+def test_the_ruling_updates_at_each_tick_and_cites_clickable_clauses(qtbot, area):
+    opened = []
+    area.open_clause.connect(opened.append)
+    area.form.own.setValue(1)
+    assert area.ruling_view.headline.text().endswith("plays again")
+    area.form.striker.setChecked(True)
+    assert "it:53" in area.ruling_view.details.text()
+    area.ruling_view.details.linkActivated.emit("clause:it:53")
+    assert opened == ["it:53"]
+
+
+def test_undo_takes_back_the_last_stroke(qtbot, area):
+    type_stroke(qtbot, area, own=2)
+    type_stroke(qtbot, area)
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(area.match.strokes) == 1 and len(MatchStore().load(area.match_id).strokes) == 1
+    assert area.sheet.strokes.rowCount() == 1
+
+
+def test_a_correction_that_changes_a_later_ruling_is_shown_before_it_is_accepted(qtbot, area, monkeypatch):
+    for own, queen in ((1, False), (0, True), (1, False)):
+        type_stroke(qtbot, area, own=own, queen=queen)
+    assert area.match.game.state.queen == "covered"
+    asked = []
+
+    def answer(parent, title, text, *args):
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    area.sheet.correct_stroke.emit(1)
+    assert "Correcting stroke 1" in area.status.text()
+    area.form.own.setValue(0)  # the first stroke in fact pocketed nothing
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Return)
+    assert asked and "Stroke 2" in asked[0] and "Stroke 3" in asked[0]
+    assert area.match.game.state.queen == "on_board"
+    assert MatchStore().load(area.match_id).strokes[0]["pocketed"]["own"] == 0
+
+
+def test_what_if_rules_without_recording(qtbot, area):
+    qtbot.keyClick(area, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    assert area.what_if.isChecked() and area.situation.isVisible()
+    area.situation.break_.setChecked(False)
+    area.situation.own.setValue(1)
+    area.situation.queen.setCurrentIndex(area.situation.queen.findData("covered_by_striker"))
+    area.form.own.setValue(1)
+    assert area.ruling_view.headline.text().startswith("Board over")
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Return)
+    assert area.match.strokes == [] and area.match_id is None
+
+
+def test_compare_rulesets_marks_what_differs(qtbot, area):
+    area.form.own.setValue(1)
+    area.form.queen.setChecked(True)
+    area.compare()
+    dialog = area.compare_dialog
+    qtbot.addWidget(dialog)
+    headers = [dialog.table.horizontalHeaderItem(j).text() for j in range(dialog.table.columnCount())]
+    assert len(headers) == 4
+    assert dialog.differing(), "queen with one coin: the 2009 Indian rules need no cover, the others do"
+
+
+def test_an_impossible_stroke_shows_a_message_and_records_nothing(qtbot, area):
+    area.form.striker.setChecked(True)
+    area.form.striker_off.setChecked(True)
+    assert area.ruling_view.headline.text() == "Cannot rule this stroke"
+    assert "stroke.off_board.striker" in area.ruling_view.details.text()
+    assert not area.record_button.isEnabled()
