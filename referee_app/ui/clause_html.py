@@ -83,22 +83,23 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
     meta = [esc(clause.title), esc(kind_label(clause.kind))]
     if bookmarked:
         meta.append("★ " + esc(_("Bookmarked")))
-    parts.append(f'<p class="muted">{" · ".join(meta)}<br>{esc(_("Source:"))} {esc(src.title if src else clause.source)}</p>')
+    source_label = _("Source:")  # (Babel does not see strings marked inside f-strings)
+    parts.append(f'<p class="muted">{" · ".join(meta)}<br>{esc(source_label)} {esc(src.title if src else clause.source)}</p>')
     parts.append(_text_block(clause, lang, c))
     if clause.note:
-        parts.append(f'<p class="muted"><i>{esc(_("Note:"))}</i> {esc(clause.note)}</p>')
+        parts.append('<p class="muted"><i>' + esc(_("Note:")) + f"</i> {esc(clause.note)}</p>")
     if clause.exception_to:
         links = ", ".join(_link(kb, t) for t in clause.exception_to)
-        parts.append(f"<h3>{esc(_('Exception to'))}</h3><p>{links}</p>")
+        parts.append("<h3>" + esc(_("Exception to")) + f"</h3><p>{links}</p>")
     if clause.corresponds_to:
         links = ", ".join(_link(kb, t) for t in clause.corresponds_to)
-        compare = f'<a href="action:compare">{esc(_("Compare side by side"))}</a> <span class="muted">(Ctrl+M)</span>'
-        parts.append(f"<h3>{esc(_('Corresponds to'))}</h3><p>{links}<br>{compare}</p>")
+        compare = '<a href="action:compare">' + esc(_("Compare side by side")) + '</a> <span class="muted">(Ctrl+M)</span>'
+        parts.append("<h3>" + esc(_("Corresponds to")) + f"</h3><p>{links}<br>{compare}</p>")
     if clause.differs:
-        parts.append(f"<h3>{esc(_('Differences between the sources'))}</h3>")
+        parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
         parts.append(_differs_table(kb, clause, c))
     if clause.examples:
-        parts.append(f"<h3>{esc(_('Worked examples'))}</h3>")
+        parts.append("<h3>" + esc(_("Worked examples")) + "</h3>")
         parts.extend(_example_html(i, ex, lang, c) for i, ex in enumerate(clause.examples, 1))
     return "".join(parts)
 
@@ -174,10 +175,10 @@ def _example_html(n: int, example, lang: str, c: Colors) -> str:
         return f"<p><b>{n}.</b> {esc(example)}</p>"
     title = example.get("name") or example.get("title") or example.get("id") or ""
     out = [f'<table width="100%" cellpadding="6" style="background-color: {c.panel};"><tr><td>'
-           f"<b>{esc(_('Example {n}').format(n=n))}</b>" + (f" — {esc(title)}" if title else "")]
+           "<b>" + esc(_("Example {n}").format(n=n)) + "</b>" + (f" — {esc(title)}" if title else "")]
     for key in ("situation", "expect"):
         if key in example:
-            out.append(f"<p><i>{esc(_(EXAMPLE_LABELS[key]))}</i></p>{_block(example[key], lang)}")
+            out.append("<p><i>" + esc(_(EXAMPLE_LABELS[key])) + f"</i></p>{_block(example[key], lang)}")
     for key, value in example.items():
         if key not in ("situation", "expect", "name", "title", "id"):
             out.append(f"<p><i>{esc(_label(key))}:</i> {_data_html(value, lang)}</p>")
@@ -216,9 +217,9 @@ def corresponding(kb: KnowledgeBase, clause: Clause) -> dict[str, list[Clause]]:
 
 def compare_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors) -> str:
     by_source = corresponding(kb, clause)
-    parts = [_style(c), f"<h1>{esc(_('Compare: {citation}').format(citation=citation(kb, clause)))}</h1>"]
+    parts = [_style(c), "<h1>" + esc(_("Compare: {citation}").format(citation=citation(kb, clause))) + "</h1>"]
     if len(by_source) < 2 and len(by_source.get(clause.source, [])) < 2:
-        parts.append(f'<p class="muted">{esc(_("No corresponding clause in the other sources yet."))}</p>')
+        parts.append('<p class="muted">' + esc(_("No corresponding clause in the other sources yet.")) + "</p>")
     width = max(1, 100 // max(1, len(by_source)))
     cells = []
     for sid, members in by_source.items():
@@ -232,7 +233,7 @@ def compare_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors) -> str
                 label = _("Original ({language})").format(language=language_label(cl.lang))
                 cell.append(f'<p class="muted"><i>{esc(label)}:</i> {esc(cl.text)}</p>')
             elif lang != cl.lang:
-                cell.append(f'<p class="note">{esc(_("Original text: no translation yet."))}</p>')
+                cell.append('<p class="note">' + esc(_("Original text: no translation yet.")) + "</p>")
             for d in cl.differs:
                 others = d.get("with") or []
                 others = others if isinstance(others, list) else [others]

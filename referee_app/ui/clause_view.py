@@ -53,7 +53,8 @@ class ClauseView(QTextBrowser):
             title, ids = self.key
             html = clause_html.section_html(self.kb, title, [self.kb.clauses[i] for i in ids], lang, c)
         else:
-            html = (f"<p style='color: {c.muted};'>{clause_html.esc(_('Choose a clause in the contents, or search with Ctrl+F.'))}</p>")
+            hint = _("Choose a clause in the contents, or search with Ctrl+F.")
+            html = f"<p style='color: {c.muted};'>{clause_html.esc(hint)}</p>"
         same_page = self._rendered == (self.mode, self.key)
         self.setHtml(html)
         self._rendered = (self.mode, self.key)

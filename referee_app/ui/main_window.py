@@ -334,7 +334,8 @@ class MainWindow(QMainWindow):
     # --- strings --------------------------------------------------------------------------
     def _update_title(self) -> None:
         names = (_("Rulings"), _("Rulebook"), _("Equipment & forms"))
-        self.setWindowTitle(f"{names[self.stack.currentIndex()]} — {_('Carrom referee')}")
+        app_name = _("Carrom referee")
+        self.setWindowTitle(f"{names[self.stack.currentIndex()]} — {app_name}")
 
     def retranslate(self) -> None:
         lang = i18n.current_language()
