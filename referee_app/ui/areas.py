@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from ..i18n import gettext as _
 from .retranslate import follow_language
@@ -41,6 +41,7 @@ class EquipmentArea(QWidget):
         self.tabs = QTabWidget(objectName="equipment_tabs")
         self.tabs.setDocumentMode(True)
         self._titles = []
+        self.pages: list[QWidget] = []  # the pages themselves (each tab holds its page's scroll area)
         self.placeholder = QLabel(objectName="equipment_placeholder")
         self.placeholder.setWordWrap(True)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -54,9 +55,17 @@ class EquipmentArea(QWidget):
         self.retranslate()
 
     def add_page(self, page: QWidget, title) -> None:
-        """`title` is a function returning the tab's title in the current language."""
+        """`title` is a function returning the tab's title in the current language.
+
+        The page sits in a scroll area: a long form then scrolls on a 768-pixel-high laptop
+        (or in large type) instead of making the whole window taller than the screen."""
         self._titles.append(title)
-        self.tabs.addTab(page, title())
+        scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
+        scroll.setWidget(page)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.pages.append(page)
+        self.tabs.addTab(scroll, title())
         self.placeholder.hide()
         self.tabs.show()
 
