@@ -1,0 +1,199 @@
+"""Fixtures and helpers shared by the GUI tests (imported by tests/test_ui_*.py; no tests here).
+
+Every GUI test gets its own settings file (QSettings pointed at a temporary folder), starts in
+English with normal type and the system appearance, and leaves no search running behind it.
+"""
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from referee_app import i18n
+from referee_app.core.knowledge import load
+from referee_app.core.rulesets import load_rulesets
+from referee_app.ui import search_worker, settings, theme
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+MINI_SOURCES = """
+sources:
+  - id: alpha
+    lang: fr
+    title: "Règles Alpha"
+    short: ALPHA
+    numbered: true
+    order: '^(\\d+)\\.(\\d+)$'
+  - id: beta
+    lang: it
+    title: "Regolamento Beta"
+    short: BETA
+    numbered: true
+    order: '^(\\d+)$'
+languages: [fr, it, en]
+kinds: [preface, rule, definition, equipment, procedure, conduct, penalty, scoring, tournament, commentary]
+"""
+MINI_ALPHA = """
+source: alpha
+lang: fr
+clauses:
+  - id: alpha:1.1
+    paragraph: "1.1 a)"
+    title: "La reine"
+    kind: rule
+    text: "Le joueur <b>loge</b> la reine & la confirme."
+    corresponds_to: [beta:7]
+    differs:
+      - with: beta:7
+        note: "Beta gives the turn to the opponent."
+    translations: {en: "The player pockets the queen & covers it."}
+    examples:
+      - name: queen and own coin together
+        situation: {before: {own_on_board: 5, queen: on_board}, stroke: {pocketed: {own: 1, queen: true}}}
+        expect: {turn: continues, after: {queen: covered_by_striker}}
+  - id: alpha:1.2
+    paragraph: "1.2"
+    title: "La reine"
+    kind: penalty
+    text: "Deuxième paragraphe sur la reine."
+  - id: alpha:2.1
+    paragraph: "2.1"
+    title: "Le striker"
+    kind: equipment
+    text: "Le striker mesure au plus 4,13 cm."
+"""
+MINI_BETA = """
+source: beta
+lang: it
+clauses:
+  - id: beta:7
+    paragraph: "7"
+    title: "La regina"
+    kind: rule
+    text: "Se un giocatore imbuca la Regina, il turno passa."
+"""
+MINI_GLOSSARY = """
+terms:
+  - id: queen
+    fr: [reine]
+    it: [regina]
+    en: [queen]
+    defined_in: [alpha:1.1]
+"""
+MINI_RULESETS = {
+    "ra.yaml": "id: ra\nname: {fr: Règles A, it: Regole A, en: Rules A}\nsources: [alpha]\n",
+    "rb.yaml": "id: rb\nname: {fr: Règles B, it: Regole B, en: Rules B}\nsources: [beta]\n",
+}
+
+
+def write_mini_kb(root: Path) -> Path:
+    (root / "alpha").mkdir(parents=True)
+    (root / "beta").mkdir()
+    (root / "rulesets").mkdir()
+    (root / "sources.yaml").write_text(textwrap.dedent(MINI_SOURCES), encoding="utf-8")
+    (root / "alpha" / "01-alpha.yaml").write_text(MINI_ALPHA, encoding="utf-8")
+    (root / "beta" / "01-beta.yaml").write_text(MINI_BETA, encoding="utf-8")
+    (root / "glossary.yaml").write_text(MINI_GLOSSARY, encoding="utf-8")
+    for name, text in MINI_RULESETS.items():
+        (root / "rulesets" / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="session")
+def mini_kb(tmp_path_factory):
+    kb, problems = load(write_mini_kb(tmp_path_factory.mktemp("mini-kb")), strict=False)
+    assert not problems, problems
+    return kb
+
+
+@pytest.fixture(scope="session")
+def search_cache(tmp_path_factory):
+    """One search index for the whole session: building it is the first search's business,
+    tested on its own; the other tests should not pay for it again."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def gui_env(qapp, tmp_path, monkeypatch, search_cache):
+    """A private settings file, English, normal type; and a clean state afterwards."""
+    config = tmp_path / "config"
+    config.mkdir()
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(config))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(search_cache))
+    settings.put(settings.LANGUAGE, "en")
+    i18n.set_language("en")
+    yield config
+    search_worker.wait_for_searches()
+    i18n.set_language("en")
+    theme.apply_type_size(False, 0)
+    theme.apply_appearance("system")
+    QApplication.clipboard().clear()
+
+
+def make_window(qtbot, kb=None, rulesets=None, size=(1366, 740)):
+    from referee_app.ui.main_window import MainWindow
+
+    if kb is not None and rulesets is None:
+        rulesets = load_rulesets(kb)
+    w = MainWindow(kb=kb, rulesets=rulesets)
+    qtbot.addWidget(w)
+    if size:  # a laptop's screen; None keeps the geometry the window restored from its settings
+        w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)  # window shortcuts only work in the active window
+    return w
+
+
+@pytest.fixture
+def window(qtbot, gui_env):
+    """The app's window over the real knowledge base."""
+    return make_window(qtbot)
+
+
+@pytest.fixture
+def mini_window(qtbot, gui_env, mini_kb):
+    """The window over a three-clause knowledge base whose content the tests know exactly."""
+    return make_window(qtbot, mini_kb)
+
+
+def key(widget, keys: str) -> None:
+    """Press a key combination (e.g. "Ctrl+F") on `widget`, as a user would."""
+    from PySide6.QtGui import QKeySequence
+
+    combo = QKeySequence(keys)[0]
+    QTest.keyClick(widget, combo.key(), combo.keyboardModifiers())
+
+
+def type_text(widget, text: str) -> None:
+    """Type text one character at a time; non-ASCII characters go through sendKeyEvent, since
+    keyClicks aborts the process on them."""
+    for ch in text:
+        if ch.isascii():
+            QTest.keyClicks(widget, ch)
+        else:
+            QTest.sendKeyEvent(QTest.KeyAction.Press, widget, Qt.Key.Key_unknown, ch, Qt.KeyboardModifier.NoModifier)
+            QTest.sendKeyEvent(QTest.KeyAction.Release, widget, Qt.Key.Key_unknown, ch, Qt.KeyboardModifier.NoModifier)
+
+
+def focused():
+    return QApplication.focusWidget()
+
+
+def wait_for(qtbot, predicate, timeout: int = 10000) -> None:
+    qtbot.waitUntil(predicate, timeout=timeout)
+
+
+def spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.005)
