@@ -41,11 +41,11 @@ STYLE = f"""
 SIGN = "_" * 30
 
 
-def when(iso_text: str, lang: str | None = None) -> str:
+def when(iso_text: str, lang: str | None = None, length: str = "long") -> str:
     """A record's date and time as the language writes them (Babel, the app's locale for the
     language: British English), in the zone it was recorded in."""
     moment = datetime.fromisoformat(iso_text)
-    return format_datetime(moment, format="long", tzinfo=moment.tzinfo, locale=babel_locale(lang))
+    return format_datetime(moment, format=length, tzinfo=moment.tzinfo, locale=babel_locale(lang))
 
 
 def _row(cells, cls: str = "") -> str:

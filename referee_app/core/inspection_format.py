@@ -93,3 +93,21 @@ def localized(texts: dict | None, lang: str | None = None) -> str:
     from ..i18n import current_language
 
     return texts.get(lang or current_language()) or texts.get("en") or next(iter(texts.values()))
+
+
+def notices(check: dict, lang: str | None = None) -> list[str]:
+    """Where the limits the sources print disagree about this reading: said in the language,
+    from the check's data (the core's own `notices` are English, for the command line)."""
+    out = []
+    for other in check.get("also", []):
+        if other.get("ok") is None or other["ok"] == check.get("ok"):
+            continue
+        if other.get("basis") == "inches":
+            text = (_("Within the printed limit but outside its inch equivalent ({inches} in = {bounds}); "
+                      "the printed metric figure applies.") if check.get("ok") else
+                    _("Outside the printed limit but within its inch equivalent ({inches} in = {bounds}); "
+                      "the printed metric figure applies."))
+            out.append(text.format(inches=other["inches"], bounds=bounds(other["min"], other["max"], other["unit"], lang)))
+        elif other.get("note"):
+            out.append(localized(other["note"], lang))
+    return out
