@@ -120,7 +120,7 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
         # the loser's coins are those on the surface once its own pocketed coins that go back are back
         own_left += s.own_pocketed if v.get("own") == "returned" else 0
         points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, cited)
-        if s.dues or s.opponent_dues or v.get("penalty"):
+        if s.dues or s.opponent_dues:
             _cite_mechanic(rs, "dues_cancelled", cited)
         ruling_board = {"over": True, "winner": board.winner, "points": points}
         after = {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
@@ -153,7 +153,7 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
         "after": after,
         "board": ruling_board,
         "clauses": cited,
-        "rules": [r.id for r in deciding],
+        "rules": list(dict.fromkeys(r.id for r in deciding)),
     }
     ruling["explanation"] = explain(s, ruling)
     if notes:
