@@ -33,14 +33,20 @@ class RulingsArea(QWidget):
 
 
 class EquipmentArea(QWidget):
-    """The equipment inspection and the forms, one tab each (`self.tabs`)."""
+    """The equipment inspection and the forms, one tab each (`self.tabs`).
 
-    def __init__(self, pages: list[tuple[QWidget, callable]] = (), parent=None):
+    The pages are built the first time the area is shown, not at startup: a referee opening the
+    app for a ruling does not wait for the inspection forms (see benchmarks/bench_startup.py).
+    """
+
+    def __init__(self, factories=(), parent=None):
+        """`factories`: (function building a page, function returning its tab title), in tab order."""
         super().__init__(parent)
         self.setObjectName("equipment_area")
         self.tabs = QTabWidget(objectName="equipment_tabs")
         self.tabs.setDocumentMode(True)
         self._titles = []
+        self._factories = list(factories)
         self.pages: list[QWidget] = []  # the pages themselves (each tab holds its page's scroll area)
         self.placeholder = QLabel(objectName="equipment_placeholder")
         self.placeholder.setWordWrap(True)
@@ -49,10 +55,19 @@ class EquipmentArea(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.placeholder, 1)
-        for page, title in pages:
-            self.add_page(page, title)
         follow_language(self)
         self.retranslate()
+
+    def ensure_pages(self) -> None:
+        """Build the pages not built yet."""
+        while self._factories:
+            factory, title = self._factories.pop(0)
+            self.add_page(factory(), title)
+        self.retranslate()
+
+    def showEvent(self, event):
+        self.ensure_pages()
+        super().showEvent(event)
 
     def add_page(self, page: QWidget, title) -> None:
         """`title` is a function returning the tab's title in the current language.
@@ -66,12 +81,11 @@ class EquipmentArea(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.pages.append(page)
         self.tabs.addTab(scroll, title())
-        self.placeholder.hide()
-        self.tabs.show()
 
     def retranslate(self) -> None:
         for i, title in enumerate(self._titles):
             self.tabs.setTabText(i, title())
-        self.tabs.setVisible(self.tabs.count() > 0)
-        self.placeholder.setVisible(self.tabs.count() == 0)
+        empty = self.tabs.count() == 0 and not self._factories
+        self.tabs.setVisible(not empty)
+        self.placeholder.setVisible(empty)
         self.placeholder.setText(_("Equipment inspection and protest forms are not in this version yet."))

@@ -6,6 +6,8 @@ first search builds it, in a worker). What the referee chose is remembered in se
 """
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
@@ -35,21 +37,25 @@ def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
     return kb, load_rulesets(kb), problems
 
 
-def _equipment_pages(window) -> list:
-    """The inspection and forms pages, when their modules are installed."""
+def _inspection_page():
+    from .inspection_page import InspectionPage  # imported when the area is first shown
+
+    return InspectionPage()
+
+
+def _forms_page():
+    from .forms_page import FormsPage
+
+    return FormsPage()
+
+
+def _equipment_pages() -> list:
+    """How to build the inspection and forms pages, built when the area is first shown."""
     pages = []
-    try:
-        from .inspection_page import InspectionPage
-    except ModuleNotFoundError:
-        InspectionPage = None
-    try:
-        from .forms_page import FormsPage
-    except ModuleNotFoundError:
-        FormsPage = None
-    if InspectionPage is not None:
-        pages.append((InspectionPage(), lambda: _("Equipment inspection")))
-    if FormsPage is not None:
-        pages.append((FormsPage(), lambda: _("Forms")))
+    if find_spec(f"{__package__}.inspection_page"):
+        pages.append((_inspection_page, lambda: _("Equipment inspection")))
+    if find_spec(f"{__package__}.forms_page"):
+        pages.append((_forms_page, lambda: _("Forms")))
     return pages
 
 
@@ -80,7 +86,7 @@ class MainWindow(QMainWindow):
 
         self.rulings_area = RulingsArea()
         self.rulebook = RulebookView(kb, self.rulesets)
-        self.equipment = EquipmentArea(_equipment_pages(self))
+        self.equipment = EquipmentArea(_equipment_pages())
         self.equipment_tabs = self.equipment.tabs
         self.stack = QStackedWidget(objectName="areas")
         for area in (self.rulings_area, self.rulebook, self.equipment):
