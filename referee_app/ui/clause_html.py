@@ -154,20 +154,44 @@ def _value(value, lang: str) -> str:
     return str(value)
 
 
-def _data_html(value, lang: str) -> str:
-    """A nested mapping as an indented list of "label: value" lines."""
-    if isinstance(value, dict):
-        if value and set(value) <= set(LANGUAGE_LABELS):  # {fr: ..., it: ..., en: ...}: the reader's language
-            text = value.get(lang) or next(iter(value.values()))
-            return esc(text)
-        items = []
-        for k, v in value.items():
-            if isinstance(v, dict) and not (v and set(v) <= set(LANGUAGE_LABELS)):
-                items.append(f"<li>{esc(_label(k))}:{_data_html(v, lang)}</li>")
-            else:
-                items.append(f"<li>{esc(_label(k))}: <b>{_data_html(v, lang)}</b></li>")
-        return "<ul>" + "".join(items) + "</ul>"
-    return esc(_value(value, lang))
+def _is_texts(value) -> bool:
+    """{fr: ..., it: ..., en: ...}: one text in several languages."""
+    return isinstance(value, dict) and bool(value) and set(value) <= set(LANGUAGE_LABELS)
+
+
+def _pair(label: str, value_html: str) -> str:
+    # A template, so that French writes its colon with a space before it.
+    return esc(_("{label}: {value}")).format(label=esc(label), value=value_html)
+
+
+def _inline(value, lang: str) -> str:
+    """A mapping as one readable line: "own coins 1, queen" (true shows the label alone)."""
+    if _is_texts(value):
+        return esc(value.get(lang) or next(iter(value.values())))
+    if not isinstance(value, dict):
+        return f"<b>{esc(_value(value, lang))}</b>"
+    parts = []
+    for key, item in value.items():
+        if item is True:
+            parts.append(f"<b>{esc(_label(key))}</b>")
+        elif isinstance(item, dict) and not _is_texts(item):
+            parts.append(f"{esc(_label(key))} ({_inline(item, lang)})")
+        else:
+            parts.append(_pair(_label(key), _inline(item, lang)))
+    return ", ".join(parts)
+
+
+def _block(value, lang: str) -> str:
+    """A situation or a ruling: one line per part (before the stroke, the stroke, the turn…)."""
+    if not isinstance(value, dict) or _is_texts(value):
+        return f"<p>{_inline(value, lang)}</p>"
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, dict) and not _is_texts(item):
+            lines.append(f"<li><i>{esc(_label(key))}</i> — {_inline(item, lang)}</li>")
+        else:
+            lines.append(f"<li>{_pair(_label(key), _inline(item, lang))}</li>")
+    return "<ul>" + "".join(lines) + "</ul>"
 
 
 def _example_html(n: int, example, lang: str, c: Colors) -> str:
@@ -178,16 +202,13 @@ def _example_html(n: int, example, lang: str, c: Colors) -> str:
            "<b>" + esc(_("Example {n}").format(n=n)) + "</b>" + (f" — {esc(title)}" if title else "")]
     for key in ("situation", "expect"):
         if key in example:
-            out.append("<p><i>" + esc(_(EXAMPLE_LABELS[key])) + f"</i></p>{_block(example[key], lang)}")
+            out.append('<p style="margin-bottom: 0px;"><i>' + esc(_(EXAMPLE_LABELS[key])) + "</i></p>"
+                       + _block(example[key], lang))
     for key, value in example.items():
         if key not in ("situation", "expect", "name", "title", "id"):
-            out.append(f"<p><i>{esc(_label(key))}:</i> {_data_html(value, lang)}</p>")
+            out.append(f"<p>{_pair(_label(key), _inline(value, lang))}</p>")
     out.append("</td></tr></table>")
     return "".join(out)
-
-
-def _block(value, lang: str) -> str:
-    return _data_html(value, lang) if isinstance(value, dict) else f"<p>{esc(_value(value, lang))}</p>"
 
 
 def section_html(kb: KnowledgeBase, title: str, clauses: list[Clause], lang: str, c: Colors) -> str:
