@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Regenerate the screenshots of docs/screenshots/: each area of the window in each language.
+
+    .venv/bin/python tools/screenshots.py                 # all of them, offscreen
+    .venv/bin/python tools/screenshots.py --lang fr --out /tmp/shots
+
+Runs offscreen at the size of a 1366×768 laptop screen (less the taskbar), with empty settings
+and a private search cache in a temporary folder: the referee's own settings are never touched.
+Files: <area>-<lang>.png for rulings, rulebook, compare, search and equipment, plus
+rulebook-dark-<lang>.png and rulebook-large-<lang>.png.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SIZE = (1366, 728)
+CLAUSE = "icf-fr:3.12.c"  # the queen pocketed too early: several sources say it, differently
+QUERIES = {"en": "queen cover", "fr": "reine confirmer", "it": "regina confermare"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", action="append", choices=["fr", "it", "en"])
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="carrom-shots-")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        os.environ[var] = f"{tmp}/{var.lower()}"
+    sys.path.insert(0, str(REPO))
+
+    import referee_app.ui  # noqa: F401  (the interpreter fix before any Qt call)
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, f"{tmp}/settings")
+    app = QApplication(["carrom-referee"])
+    app.setApplicationName("carrom-referee")
+
+    from referee_app import i18n
+    from referee_app.ui import search_worker, settings, theme
+    from referee_app.ui.main_window import EQUIPMENT, RULEBOOK, RULINGS, MainWindow
+
+    def settle(seconds: float = 0.3) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.01)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lang in args.lang or ["en", "fr", "it"]:
+        settings.put(settings.LANGUAGE, lang)
+        window = MainWindow()
+        window.resize(*SIZE)
+        window.show()
+        settle()
+
+        def shot(name: str) -> None:
+            settle()
+            path = args.out / f"{name}-{lang}.png"
+            window.grab().save(str(path))
+            written.append(path)
+
+        window.show_area(RULINGS)
+        shot("rulings")
+        window.rulebook.open_clause(CLAUSE)
+        window.rulebook.nav.setCurrentIndex(0)
+        window.show_area(RULEBOOK, focus=False)
+        shot("rulebook")
+        window.rulebook.compare_action.setChecked(True)
+        shot("compare")
+        window.focus_search()
+        window.rulebook.search.search_box.setText(QUERIES[lang])
+        deadline = time.monotonic() + 60  # the first search builds the index
+        while window.rulebook.search._status[0] not in ("results", "none", "failed") and time.monotonic() < deadline:
+            settle(0.05)
+        window.rulebook.search.results.setFocus()
+        window.rulebook.open_clause(window.rulebook.search.results.item(0).data(256) or CLAUSE)
+        shot("search")
+        window.show_area(EQUIPMENT)
+        shot("equipment")
+        window.show_area(RULEBOOK, focus=False)
+        window.rulebook.nav.setCurrentIndex(0)
+        window.rulebook.open_clause(CLAUSE)
+        window.set_appearance("dark")
+        shot("rulebook-dark")
+        window.set_appearance("system")
+        window.set_large_type(True)
+        shot("rulebook-large")
+        window.set_large_type(False)
+        window.close()
+        search_worker.wait_for_searches()
+    i18n.set_language("en")
+    theme.apply_type_size(False, 0)
+    for path in written:
+        print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
