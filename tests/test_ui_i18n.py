@@ -36,8 +36,8 @@ def english_strings(lang: str) -> tuple[list[re.Pattern], set[str]]:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         translated |= {_plain(t) for t in strings if t}
         for msgid, msgstr in zip(ids, strings):
-            if msgid == msgstr:
-                continue
+            if msgid == msgstr or not re.search(r"[A-Za-z]", re.sub(r"\{\w*\}", "", msgid)):
+                continue  # the same in both, or only placeholders and punctuation ("{label}: {value}")
             pattern = re.escape(_plain(msgid))
             pattern = re.sub(r"\\\{\w+\\\}", ".+", pattern)  # {n}, {citation}: anything
             out.append(re.compile(pattern))
