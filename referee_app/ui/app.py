@@ -7,6 +7,7 @@ import sys
 def run_app(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
+    from . import search_worker
     from .main_window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
@@ -14,4 +15,7 @@ def run_app(argv: list[str] | None = None) -> int:
     app.setOrganizationName("carrom-referee")
     window = MainWindow()
     window.show()
-    return app.exec()
+    status = app.exec()
+    # A search may still be building the index: let it finish before Python shuts down under it.
+    search_worker.wait_for_searches(15000)
+    return status
