@@ -18,7 +18,8 @@ from . import inspection_format as fmt
 from .inspection_spec import Specs, default_specs
 from .inspection_store import InspectionRecord
 
-# ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels.
+# ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels,
+# set on every element that holds text (Qt's rich text does not pass the body's size into tables).
 PDF_DPI = 300
 
 
@@ -29,6 +30,7 @@ def _pt(points: float) -> str:
 STYLE = f"""
 <style>
  body {{ font-family: 'DejaVu Sans', sans-serif; font-size: {_pt(10)}; }}
+ p, td, th, li {{ font-size: {_pt(10)}; }}
  .title {{ font-size: {_pt(17)}; font-weight: bold; }}
  .verdict {{ font-size: {_pt(14)}; font-weight: bold; margin-top: {_pt(6)}; }}
  .section {{ font-size: {_pt(12)}; font-weight: bold; margin-top: {_pt(10)}; }}
