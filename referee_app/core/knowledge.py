@@ -24,13 +24,13 @@ KNOWN = set(REQUIRED) | {
 
 
 def knowledge_root() -> Path:
-    """The knowledge folder: the repository's when running from a checkout, else the packaged one."""
-    checkout = Path(__file__).resolve().parents[2] / "knowledge"
+    """The knowledge folder: the repository's when running from a checkout, else the one shipped
+    inside the package (a wheel installs it as referee_app/knowledge, and so does the bundle)."""
+    package = Path(__file__).resolve().parents[1]
+    checkout = package.parent / "knowledge"
     if (checkout / "sources.yaml").is_file():
         return checkout
-    from importlib.resources import files
-
-    return Path(str(files("referee_app.knowledge")))
+    return package / "knowledge"
 
 
 @dataclass(frozen=True)

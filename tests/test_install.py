@@ -1,0 +1,49 @@
+"""A plain (non-editable) install ships the knowledge base: `rulebook --json` works anywhere."""
+from __future__ import annotations
+
+import json
+import os
+import site
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The package built and installed from the repository into a folder of its own, and a
+    Python that sees it and the dependencies but not the editable checkout."""
+    root = tmp_path_factory.mktemp("install")
+    target = root / "lib"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--target", str(target), str(REPO)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    purelib = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    # the dependencies, as a plain path: the checkout's editable-install hooks there are not run
+    deps = [p for p in site.getsitepackages() if p.endswith("site-packages")] or [sysconfig.get_paths()["purelib"]]
+    with open(os.path.join(purelib, "deps.pth"), "w") as f:
+        f.write("\n".join(deps) + "\n")
+    return venv / "bin" / "python", target, root
+
+
+def test_rulebook_works_from_any_directory_after_a_plain_install(installed):
+    python, target, root = installed
+    env = dict(os.environ, PYTHONPATH=str(target))
+    code = "import sys; from referee_app.cli import main; sys.exit(main(['rulebook', '--json']))"
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=env, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    records = json.loads(done.stdout)
+    assert len(records) > 500 and records[0]["id"].startswith(("fr-simplified", "icf-fr"))
+    where = subprocess.run([str(python), "-c", "import referee_app; print(referee_app.__file__)"],
+                           capture_output=True, text=True, env=env, cwd=root).stdout
+    assert where.startswith(str(target)), f"imported the checkout, not the install: {where}"
+    assert (target / "referee_app" / "knowledge" / "sources.yaml").is_file()
+    assert list((target / "referee_app" / "locale").glob("*/LC_MESSAGES/carrom_referee.mo")), \
+        "the catalogs are compiled at build time and shipped"
