@@ -205,3 +205,27 @@ def test_shortcuts_help_lists_every_shortcut(window):
     assert rows["Back"] == "Alt+Left"
     assert rows["Search"] == "Ctrl+F"
     assert "Ctrl+2" in rows.values() and "Ctrl+Shift+C" in rows.values()
+
+
+def test_f1_opens_the_list_of_shortcuts(window):
+    from PySide6.QtCore import QTimer
+
+    seen = {}
+
+    def look():
+        dialog = QApplication.activeModalWidget()
+        seen.update(title=dialog.windowTitle(), rows=dialog.table.rowCount())
+        dialog.reject()
+
+    QTimer.singleShot(50, look)
+    key(window, "F1")
+    assert seen["title"] == "Keyboard shortcuts" and seen["rows"] >= 15
+
+
+def test_following_the_system_gives_the_palette_back_to_the_platform(mini_window):
+    platform = QApplication.palette().color(QPalette.ColorRole.Window).name()
+    mini_window.set_appearance("dark")
+    assert QApplication.palette().color(QPalette.ColorRole.Window).name() != platform
+    mini_window.set_appearance("system")
+    assert QApplication.palette().color(QPalette.ColorRole.Window).name() == platform
+    assert QApplication.palette().resolveMask() == 0  # nothing of ours left: the platform decides

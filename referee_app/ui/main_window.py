@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_menus()
         self.rulebook.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.statusBar()  # there from the start, so the first message does not shift the layout
         self.problems_label = QLabel(objectName="kb_problems")
         if problems:
             self.statusBar().addPermanentWidget(self.problems_label)

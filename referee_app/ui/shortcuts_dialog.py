@@ -23,10 +23,8 @@ class ShortcutsDialog(QDialog):
     def __init__(self, window):
         super().__init__(window)
         self.setObjectName("shortcuts_dialog")
-        self.setWindowTitle(_("Keyboard shortcuts"))
         rows = shortcut_rows(window)
-        table = QTableWidget(len(rows), 2, self)
-        table.setHorizontalHeaderLabels([_("Action"), _("Keys")])
+        self.table = table = QTableWidget(len(rows), 2, self)
         table.verticalHeader().hide()
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -40,3 +38,9 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(table)
         layout.addWidget(buttons)
         self.resize(520, 560)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        # A modal dialog: the language cannot change while it is open, so no listener is needed.
+        self.setWindowTitle(_("Keyboard shortcuts"))
+        self.table.setHorizontalHeaderLabels([_("Action"), _("Keys")])

@@ -101,14 +101,15 @@ def apply_appearance(choice: str) -> None:
     wanted = {"light": Qt.ColorScheme.Light, "dark": Qt.ColorScheme.Dark}.get(choice, Qt.ColorScheme.Unknown)
     if hasattr(hints, "setColorScheme"):  # Qt 6.8: the platform repaints natively where it can
         hints.setColorScheme(wanted)
+    # An empty palette hands the colours back to the platform theme (KDE's, Windows', macOS'),
+    # which also lets Qt follow a later change of the system's scheme.
+    app.setPalette(QPalette())
     effective = wanted if wanted != Qt.ColorScheme.Unknown else hints.colorScheme()
-    # Start from the style's own palette so that leaving a forced scheme really leaves it.
-    palette = app.style().standardPalette()
-    if effective == Qt.ColorScheme.Dark and not _is_dark(palette):
-        palette = _dark_palette()
-    elif effective == Qt.ColorScheme.Light and _is_dark(palette):
-        palette = QStyleFactory.create("Fusion").standardPalette()
-    app.setPalette(palette)
+    current = app.palette()
+    if effective == Qt.ColorScheme.Dark and not _is_dark(current):
+        app.setPalette(_dark_palette())  # the platform has no dark palette of its own
+    elif effective == Qt.ColorScheme.Light and _is_dark(current):
+        app.setPalette(QStyleFactory.create("Fusion").standardPalette())
 
 
 def apply_type_size(large: bool, zoom: int) -> float:
