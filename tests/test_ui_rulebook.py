@@ -19,7 +19,7 @@ def page(w) -> str:
 def open_with_keys(w, source_row: int, path: list[int]):
     """Walk the contents tree with the arrow keys, as a referee would."""
     tree = w.rulebook.tree
-    key(w, "Ctrl+T")
+    key(w, "Ctrl+E")
     tree.setCurrentItem(tree.topLevelItem(0))
     for _ in range(source_row):
         key(tree, "Down")

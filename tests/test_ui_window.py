@@ -83,7 +83,7 @@ def test_tab_goes_from_search_box_to_results_and_from_contents_to_the_text(windo
     key(window, "Ctrl+F")
     key(focused(), "Tab")
     assert focused() is window.rulebook.search.results
-    key(focused(), "Ctrl+T")
+    key(focused(), "Ctrl+E")
     assert focused() is window.rulebook.tree
     key(focused(), "Tab")
     assert focused() is window.rulebook.view
@@ -229,3 +229,20 @@ def test_following_the_system_gives_the_palette_back_to_the_platform(mini_window
     mini_window.set_appearance("system")
     assert QApplication.palette().color(QPalette.ColorRole.Window).name() == platform
     assert QApplication.palette().resolveMask() == 0  # nothing of ours left: the platform decides
+
+
+def test_no_two_shortcuts_of_the_window_clash(window):
+    """Qt fires neither of two shortcuts on the same keys: each key does one thing."""
+    from PySide6.QtGui import QAction, QShortcut
+
+    window.show_area(EQUIPMENT)  # builds the pages of every area
+    window.show_area(RULINGS)
+    owners: dict[str, set] = {}
+    for action in window.findChildren(QAction):
+        for keys in action.shortcuts():
+            owners.setdefault(keys.toString(), set()).add(action.objectName() or action.text())
+    for shortcut in window.findChildren(QShortcut):
+        for keys in shortcut.keys():
+            owners.setdefault(keys.toString(), set()).add(f"QShortcut of {shortcut.parent().objectName()}")
+    clashes = {k: v for k, v in owners.items() if len(v) > 1}
+    assert not clashes, clashes

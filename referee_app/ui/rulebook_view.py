@@ -101,7 +101,8 @@ class RulebookView(QWidget):
         self.bookmark_action = action("bookmark_action", ["Ctrl+D"], self.toggle_bookmark, checkable=True)
         self.citation_action = action("citation_action", ["Ctrl+Shift+C"], self.copy_citation)
         self.compare_action = action("compare_action", ["Ctrl+M"], self._compare_toggled, checkable=True)
-        self.contents_action = action("contents_action", ["Ctrl+T"], self.focus_contents)
+        # Not Ctrl+T: the Rulings area restarts the stroke clock with it.
+        self.contents_action = action("contents_action", ["Ctrl+E"], self.focus_contents)
         self.bookmarks_action = action("bookmarks_action", ["Ctrl+B"], self.focus_bookmarks)
         for a in (self.back_action, self.forward_action, self.bookmark_action, self.citation_action,
                   self.compare_action):
@@ -116,9 +117,13 @@ class RulebookView(QWidget):
         self.nav.setTabText(CONTENTS_TAB, _("Contents"))
         self.nav.setTabText(SEARCH_TAB, _("Search"))
         self.nav.setTabText(BOOKMARKS_TAB, _("Bookmarks"))
-        self.nav.setTabToolTip(CONTENTS_TAB, _("Every source, section by section (Ctrl+T)"))
+        keys = {a: a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                for a in (self.contents_action, self.bookmarks_action)}
+        self.nav.setTabToolTip(CONTENTS_TAB, _("Every source, section by section ({keys})").format(
+            keys=keys[self.contents_action]))
         self.nav.setTabToolTip(SEARCH_TAB, _("Search the rules (Ctrl+F)"))
-        self.nav.setTabToolTip(BOOKMARKS_TAB, _("Your bookmarked clauses (Ctrl+B)"))
+        self.nav.setTabToolTip(BOOKMARKS_TAB, _("Your bookmarked clauses ({keys})").format(
+            keys=keys[self.bookmarks_action]))
         self.bookmarks_hint.setText(_("Ctrl+D bookmarks the clause shown; Delete removes the selected bookmark."))
         texts = {
             self.back_action: (_("Back"), _("Previous clause read")),
