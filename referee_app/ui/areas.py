@@ -8,7 +8,7 @@ from ..i18n import gettext as _
 from .retranslate import follow_language
 
 
-class RulingsArea(QWidget):
+class RulingsContainer(QWidget):
     """An empty container (objectName "rulings_area") for the rulings wizard.
 
     Until the wizard lands it shows one line saying so; whoever fills the area removes

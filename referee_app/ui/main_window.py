@@ -19,7 +19,7 @@ from ..core.knowledge import KnowledgeBase, default, load
 from ..core.rulesets import Ruleset, load_rulesets
 from ..i18n import gettext as _
 from . import search_worker, settings, theme
-from .areas import EquipmentArea, RulingsArea
+from .areas import EquipmentArea, RulingsContainer
 from .retranslate import follow_language, install_qt_translations, system_language
 from .rulebook_view import RulebookView
 
@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self._zoom = settings.get_int(settings.ZOOM)
         theme.apply_type_size(self._large, self._zoom)
 
-        self.rulings_area = RulingsArea()
+        self.rulings_area = RulingsContainer()
         self.rulebook = RulebookView(kb, self.rulesets)
         self.equipment = EquipmentArea(_equipment_pages())
         self.equipment_tabs = self.equipment.tabs
