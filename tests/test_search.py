@@ -26,14 +26,6 @@ def ids(hits):
     return [h["id"] for h in hits]
 
 
-def clause_with(kb, lang, word):
-    """Some clause whose original text, in `lang`, contains `word`: the tests ask the data, not a list."""
-    for c in kb.clauses.values():
-        if c.lang == lang and word in c.text.lower().split():
-            return c
-    pytest.skip(f"no {lang} clause says {word!r} yet")
-
-
 # --- Results and their fields ---------------------------------------------------------------
 
 def test_a_hit_carries_the_contract_fields_and_its_clause(searcher, kb):
@@ -270,6 +262,27 @@ def test_a_stale_stamp_triggers_a_rebuild(user_dirs):
     assert S.ensure_index() is True
     rebuilt = json.loads(path.read_text())
     assert rebuilt["stamp"] == current["stamp"] and rebuilt["dir"] != current["dir"]
+    assert S.ensure_index() is False
+
+
+def test_a_fresh_index_opens_without_parsing_the_knowledge(user_dirs, monkeypatch):
+    S.ensure_index()
+
+    def no_yaml(kb):
+        raise AssertionError("the knowledge base was loaded")
+
+    monkeypatch.setattr(S, "_load", no_yaml)
+    assert S.ensure_index() is False
+
+
+def test_files_changed_but_not_what_the_index_holds_is_no_rebuild(user_dirs, monkeypatch):
+    """A knowledge file the index does not read changed (say an equipment limit): the stamp is
+    compared once, found equal, and remembered."""
+    S.ensure_index()
+    real = S._fingerprint
+    monkeypatch.setattr(S, "_fingerprint", lambda root: "changed:" + real(root))
+    assert S.ensure_index() is False
+    monkeypatch.setattr(S, "_load", lambda kb: pytest.fail("the stamp was compared again"))
     assert S.ensure_index() is False
 
 

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from conftest import SHARED, run_cli
+from referee_app.core.search import LANGS
 
 # Each public query, as a referee would type it in the two other languages. A public case without
 # its two translations here fails test_every_public_case_has_its_translations.
@@ -96,10 +97,8 @@ def test_public_case_in_another_language(shared_dir, cli_cache, case):
 def test_every_public_case_has_its_translations(shared_dir):
     cases = yaml.safe_load((shared_dir / "cases" / "search.yaml").read_text(encoding="utf-8"))
     for case in cases:
-        from referee_app.core import search as S
-
         given = set(TRANSLATIONS.get(case["query"], {}))
-        assert len(given) == 2 and given <= set(S.LANGS), f"translate {case['query']!r} into two languages"
+        assert len(given) == 2 and given <= set(LANGS), f"translate {case['query']!r} into two languages"
 
 
 # --- Formats -----------------------------------------------------------------------------------
