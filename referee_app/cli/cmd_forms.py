@@ -1,0 +1,274 @@
+"""`forms`: protest and disqualification forms in the records database, and the incidents behind them.
+
+    forms new protest|disqualification [--draft] [--json] FILE   record a form (filed unless --draft)
+    forms list [--tournament T] [--status S] [--kind K] [--json]
+    forms show ID [--json]                   every field, the deadline and the history
+    forms set ID FIELD VALUE [--json]        change one field (VALUE is YAML; '' clears it)
+    forms file ID [--json]                   a draft handed in
+    forms decide ID upheld|rejected [--director NAME] [--json]
+    forms delete ID  (or: withdraw ID)       only a draft; an announced protest never
+    forms export ID --pdf OUT [--lang L]
+    forms blank protest|disqualification --pdf OUT [--lang L] [--ruleset R]
+    forms incident [--json] FILE             record an incident (e.g. a disturbance)
+    forms incidents [--tournament T] [--round R] [--table N] [--player P] [--json]
+"""
+from __future__ import annotations
+
+from ..core.errors import BadInput
+from .io import print_json, read_document
+
+KINDS = ("protest", "disqualification")
+LANGS = ("fr", "it", "en")
+
+
+def add_parsers(sub) -> None:
+    forms = sub.add_parser("forms", help="protest and disqualification forms")
+    fsub = forms.add_subparsers(dest="forms_command", metavar="ACTION", parser_class=type(forms))
+    forms.set_defaults(func=_no_action)
+
+    p = fsub.add_parser("new", help="record a form from a YAML or JSON file ('-' = standard input)")
+    p.add_argument("kind", choices=KINDS)
+    p.add_argument("file")
+    p.add_argument("--draft", action="store_true", help="keep it as a draft (incomplete fields allowed)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_new)
+
+    p = fsub.add_parser("list", help="the forms, filtered by tournament, status or kind")
+    p.add_argument("--tournament")
+    p.add_argument("--status", choices=("draft", "filed", "decided"))
+    p.add_argument("--kind", choices=KINDS)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_list)
+
+    p = fsub.add_parser("show", help="one form: every field, the deadline and the history")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_show)
+
+    p = fsub.add_parser("set", help="change one field (e.g. board_ended_at when the board ends)")
+    p.add_argument("id")
+    p.add_argument("field")
+    p.add_argument("value", help="a YAML value; '' clears the field")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_set)
+
+    p = fsub.add_parser("file", help="a draft handed in: checks it is complete")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_file)
+
+    p = fsub.add_parser("decide", help="the tournament director's decision")
+    p.add_argument("id")
+    p.add_argument("outcome", choices=("upheld", "rejected"))
+    p.add_argument("--director", help="who decided")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_decide)
+
+    p = fsub.add_parser("delete", aliases=["withdraw"], help="remove a draft (an announced protest never)")
+    p.add_argument("id")
+    p.set_defaults(func=run_delete)
+
+    p = fsub.add_parser("export", help="the form as PDF")
+    p.add_argument("id")
+    p.add_argument("--pdf", required=True, metavar="OUT")
+    p.add_argument("--lang", choices=LANGS, help="default: the form's language, else the interface's")
+    p.set_defaults(func=run_export)
+
+    p = fsub.add_parser("blank", help="a blank form to fill in by hand, as PDF")
+    p.add_argument("kind", choices=KINDS)
+    p.add_argument("--pdf", required=True, metavar="OUT")
+    p.add_argument("--lang", choices=LANGS)
+    p.add_argument("--ruleset", help="whose deadline and grounds it prints")
+    p.set_defaults(func=run_blank)
+
+    p = fsub.add_parser("incident", help="record an incident of a match from a YAML or JSON file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_incident)
+
+    p = fsub.add_parser("incidents", help="the recorded incidents")
+    p.add_argument("--tournament")
+    p.add_argument("--round")
+    p.add_argument("--table")
+    p.add_argument("--player")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_incidents)
+
+
+def _no_action(args) -> int:
+    raise BadInput("forms", "which action? new, list, show, set, file, decide, delete, export, blank, "
+                            "incident, incidents")
+
+
+def _store():
+    from ..core.forms_store import FormsStore
+
+    return FormsStore()
+
+
+def _rules(form) -> dict:
+    """What the form's ruleset says, for the answers of new/show (with the borrowed-rules notes)."""
+    from ..core.forms import disqualification_rules, protest_rules
+
+    if form.kind == "protest":
+        rules = protest_rules(form.fields)
+        return {"deadline_minutes": rules.deadline_minutes, "deadline_clause": rules.deadline_clause,
+                "clauses": rules.steps, "notes": list(rules.notes)}
+    rules = disqualification_rules(form.fields)
+    ground = rules.ground(form.fields.get("ground") or "")
+    out = {"consequence": rules.consequence, "grounds": [g.clause for g in rules.grounds], "notes": list(rules.notes)}
+    if ground and ground.count:
+        out["count"] = {"incident": ground.count.incident, "more_than": ground.count.more_than}
+    return out
+
+
+def _answer(form) -> dict:
+    return {**form.summary(), "rules": _rules(form)}
+
+
+def _print(form, as_json: bool) -> None:
+    if as_json:
+        print_json(_answer(form))
+        return
+    s = form.summary()
+    line = f"{form.kind} {form.id}: {form.status}" + (f" ({form.outcome})" if form.outcome else "")
+    if s["deadline"]:
+        line += f", written report due by {s['deadline']}" + (" (LATE)" if s["late"] else "")
+    print(line)
+
+
+def run_new(args) -> int:
+    doc = read_document(args.file)
+    store = _store()
+    form = store.create(args.kind, doc, file=not args.draft)
+    _print(form, args.json)
+    return 0
+
+
+def run_list(args) -> int:
+    forms = _store().list(args.tournament, args.status, args.kind)
+    if args.json:
+        print_json([f.summary() for f in forms])
+        return 0
+    for f in forms:
+        s = f.summary()
+        late = " LATE" if s["late"] else ""
+        print(f"{f.id:5}  {f.kind:16} {f.status:8}{late:5} {s['tournament'] or '':24} "
+              f"r{s['round'] or '?'} t{s['table'] or '?'}  {s['subject']}")
+    return 0
+
+
+def _show_record(store, form) -> dict:
+    timing = form.timing()
+    return {"id": form.id, "kind": form.kind, "status": form.status, "outcome": form.outcome,
+            "decided_at": form.decided_at, "created_at": form.created_at, "updated_at": form.updated_at,
+            **form.fields, "ruleset": form.ruleset, **timing, "rules": _rules(form),
+            "incidents": store.counted_incidents(form.kind, form.fields), "history": store.history(form.id)}
+
+
+def run_show(args) -> int:
+    store = _store()
+    record = _show_record(store, store.get(args.id))
+    if args.json:
+        print_json(record)
+        return 0
+    for key, value in record.items():
+        if key in ("history", "rules", "incidents") or value is None:
+            continue
+        print(f"{key:16} {value}")
+    print("history:")
+    for h in record["history"]:
+        print(f"  {h['at']}  {h['field']}: {h['old']!r} -> {h['new']!r}")
+    return 0
+
+
+def run_set(args) -> int:
+    from ..core.forms import spec
+    from ..core.yamlio import load_text
+
+    store = _store()
+    kind = store.get(args.id).kind
+    if not args.value.strip():
+        value = None
+    elif spec(kind, args.field).type in ("text", "clause", "ruleset"):
+        value = args.value          # as typed: YAML would read "no" as false and "1.10" as a number
+    else:
+        value = load_text(args.value, "VALUE")
+    form = store.set_field(args.id, args.field, value)
+    _print(form, args.json)
+    return 0
+
+
+def run_file(args) -> int:
+    form = _store().file(args.id)
+    _print(form, args.json)
+    return 0
+
+
+def run_decide(args) -> int:
+    form = _store().decide(args.id, args.outcome, args.director)
+    _print(form, args.json)
+    return 0
+
+
+def run_delete(args) -> int:
+    _store().delete(args.id)
+    print(f"form {args.id} deleted")
+    return 0
+
+
+def _interface_language() -> str:
+    from ..i18n import current_language
+
+    return current_language()
+
+
+def run_export(args) -> int:
+    from ..core.forms_document import form_html, title
+    from ..ui.pdf import write_pdf
+
+    store = _store()
+    form = store.get(args.id)
+    lang = args.lang or form.fields.get("lang") or _interface_language()
+    html = form_html(form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
+    path = write_pdf(html, args.pdf, title(form, form.kind, lang))
+    print(path)
+    return 0
+
+
+def run_blank(args) -> int:
+    from ..core.forms_document import form_html, title
+    from ..core.rulesets import get_ruleset
+    from ..ui.pdf import write_pdf
+
+    if args.ruleset:
+        get_ruleset(args.ruleset, "--ruleset")
+    lang = args.lang or _interface_language()
+    path = write_pdf(form_html(None, args.kind, lang, args.ruleset), args.pdf, title(None, args.kind, lang))
+    print(path)
+    return 0
+
+
+def run_incident(args) -> int:
+    incident = _store().record_incident(read_document(args.file))
+    if args.json:
+        print_json(incident)
+    else:
+        print(f"incident {incident['id']} recorded")
+    return 0
+
+
+def run_incidents(args) -> int:
+    from ..core.forms import normalize
+
+    # the same normalisation as the stored rows, so that --round 3 finds round "3"
+    rnd = normalize("disqualification", "round", args.round)
+    table = normalize("disqualification", "table", args.table)
+    found = _store().incidents(args.tournament, rnd, table, args.player)
+    if args.json:
+        print_json(found)
+        return 0
+    for i in found:
+        print(f"{i['id']:5}  {i['at']}  {i['tournament']} r{i['round']} t{i['table']}  {i['player']}: {i['kind']}"
+              + (f" – {i['note']}" if i["note"] else ""))
+    return 0
