@@ -217,35 +217,25 @@ def run_delete(args) -> int:
     return 0
 
 
-def _interface_language() -> str:
-    from ..i18n import current_language
-
-    return current_language()
-
-
 def run_export(args) -> int:
-    from ..core.forms_document import form_html, title
+    from ..core.forms_document import form_document
     from ..ui.pdf import write_pdf
 
     store = _store()
-    form = store.get(args.id)
-    lang = args.lang or form.fields.get("lang") or _interface_language()
-    html = form_html(form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
-    path = write_pdf(html, args.pdf, title(form, form.kind, lang))
-    print(path)
+    html, title = form_document(store, store.get(args.id), args.lang)
+    print(write_pdf(html, args.pdf, title))
     return 0
 
 
 def run_blank(args) -> int:
-    from ..core.forms_document import form_html, title
+    from ..core.forms_document import blank_document
     from ..core.rulesets import get_ruleset
     from ..ui.pdf import write_pdf
 
     if args.ruleset:
         get_ruleset(args.ruleset, "--ruleset")
-    lang = args.lang or _interface_language()
-    path = write_pdf(form_html(None, args.kind, lang, args.ruleset), args.pdf, title(None, args.kind, lang))
-    print(path)
+    html, title = blank_document(args.kind, args.lang, args.ruleset)
+    print(write_pdf(html, args.pdf, title))
     return 0
 
 

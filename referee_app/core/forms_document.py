@@ -6,7 +6,7 @@ Every piece of user text goes through `esc`, so a `<b>` typed in a field prints 
 """
 from __future__ import annotations
 
-from ..i18n import format_datetime
+from ..i18n import current_language, format_datetime
 from ..ui.pdf import esc  # a pure function: importing it loads no Qt
 from .forms import FIELDS, SIDES, disqualification_rules, parse_time, protest_rules
 from .forms_rules import forms_data
@@ -206,7 +206,19 @@ def form_html(form: Form | None, kind: str | None = None, lang: str | None = Non
     return "<html><body>" + "\n".join(parts) + "</body></html>"
 
 
-def title(form: Form | None, kind: str, lang: str | None) -> str:
+def _title(form: Form | None, kind: str, lang: str) -> str:
     data = forms_data()
-    lang = _lang(lang or (form.fields.get("lang") if form else None))
     return data.label(kind, lang) + (f" – {data.label('form_no', lang, id=form.id)}" if form else "")
+
+
+def form_document(store, form: Form, lang: str | None = None) -> tuple[str, str]:
+    """The HTML and title of a filled-in form: in `lang`, else the form's language, else the interface's."""
+    lang = _lang(lang or form.fields.get("lang") or current_language())
+    html = form_html(form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
+    return html, _title(form, form.kind, lang)
+
+
+def blank_document(kind: str, lang: str | None = None, ruleset: str | None = None) -> tuple[str, str]:
+    """The HTML and title of a blank form of `kind` under `ruleset`, in `lang` or the interface's."""
+    lang = _lang(lang or current_language())
+    return form_html(None, kind, lang, ruleset), _title(None, kind, lang)

@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateTimeEdit, QFileDialog,
 
 from .. import i18n
 from ..core.errors import BadInput, KnowledgeError
-from ..core.forms import FIELDS, LANGS, SIDES, STATUSES, check_kind, disqualification_rules, now, parse_time
+from ..core.forms import (FIELDS, LANGS, SIDES, STATUSES, check_kind, disqualification_rules, now, parse_time,
+                          protest_rules)
 from ..core.forms_rules import forms_data
 from ..i18n import gettext as _
 from .retranslate import follow_language
@@ -807,8 +808,6 @@ class FormsPage(QWidget):
         lang = i18n.current_language()
         try:
             if form.kind == "protest":
-                from ..core.forms import protest_rules
-
                 return "\n".join(protest_rules(form.fields).note_texts(lang))
             rules = disqualification_rules(form.fields)
             ground = rules.ground(form.fields.get("ground") or "")
@@ -935,33 +934,32 @@ class FormsPage(QWidget):
 
     def export_pdf(self, path: str | None = None) -> Path | None:
         """The current form as PDF, in the form's language (else the interface's)."""
-        from ..core.forms_document import form_html, title
+        from ..core.forms_document import form_document
         from .pdf import write_pdf
 
         form = self.current
         path = path or self._ask_path(f"{form.kind}-{form.id}.pdf")
         if not path:
             return None
-        lang = form.fields.get("lang") or i18n.current_language()
         try:
-            html = form_html(form, lang=lang, incidents=self.store.counted_incidents(form.kind, form.fields))
-            return write_pdf(html, path, title(form, form.kind, lang))
+            html, title = form_document(self.store, form)
+            return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
             self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))
             return None
 
     def print_blank(self, kind: str, path: str | None = None) -> Path | None:
         """A blank form in the interface language, under the current form's ruleset (or the default)."""
-        from ..core.forms_document import form_html, title
+        from ..core.forms_document import blank_document
         from .pdf import write_pdf
 
         path = path or self._ask_path(f"{kind}-blank.pdf")
         if not path:
             return None
-        lang = i18n.current_language()
         ruleset = self.current.fields.get("ruleset") if self.current else None
         try:
-            return write_pdf(form_html(None, kind, lang, ruleset), path, title(None, kind, lang))
+            html, title = blank_document(kind, ruleset=ruleset)
+            return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
             self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))
             return None
