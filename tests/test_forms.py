@@ -428,17 +428,33 @@ def test_protest_pdf_holds_every_field_the_cited_clause_and_signature_lines(db_p
     assert "____" in text                                     # blank signature lines
 
 
-def test_pdf_in_another_language_says_the_clause_is_the_original(db_path, tmp_path):
+def test_pdf_in_another_language_prints_the_clause_in_that_language(db_path, tmp_path, kb):
     form_id = str(new("protest", {**PROTEST, "lang": "it", "ruleset": "it"})["id"])
     out = tmp_path / "reclamo.pdf"
     assert cli("forms", "export", form_id, "--pdf", str(out)).returncode == 0
     text = pdf_text(out)
     assert "Reclamo" in text and "Torneo" in text
-    assert "testo originale (fr)" in text and "Si la reine a été logé correctement" in text
+    italian, official = kb.get("icf-fr:3.12.d").text_in("it")
+    assert re.sub(r"\s+", " ", italian)[:60] in text
+    if not official:
+        assert "traduzione del progetto, non ufficiale" in text
     assert "Il regolamento italiano non contiene norme sui reclami" in text
     en = tmp_path / "protest-en.pdf"
     assert cli("forms", "export", form_id, "--pdf", str(en), "--lang", "en").returncode == 0
     assert "Paragraph relied on" in pdf_text(en)
+
+
+def test_a_clause_without_a_translation_prints_its_original_and_says_so(store, kb, monkeypatch):
+    from referee_app.core.forms_document import form_document
+
+    clause = kb.get("icf-fr:3.12.d")
+    monkeypatch.setattr(clause, "translations", {})
+    form = store.create("protest", {**PROTEST, "lang": "it", "facts": "<b>x</b> & y"}, file=True)
+    html, title = form_document(store, form)
+    assert "testo originale (fr): nessuna traduzione disponibile" in html
+    assert "Si la reine a été logé correctement" in html
+    assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "<b>x</b>" not in html
+    assert title == f"Reclamo – Modulo n. {form.id}"
 
 
 def test_decided_forms_print_the_decision(db_path, tmp_path):
@@ -451,12 +467,13 @@ def test_decided_forms_print_the_decision(db_path, tmp_path):
     assert "Zoé Directrice" in text
 
 
-def test_disqualification_pdf(db_path, tmp_path):
+def test_disqualification_pdf(db_path, tmp_path, kb):
     form_id = str(new("disqualification", {**DISQUALIFICATION, "facts": "Ha lasciato la sedia <i>due</i> volte"})["id"])
     out = tmp_path / "squalifica.pdf"
     assert cli("forms", "export", form_id, "--pdf", str(out)).returncode == 0
     text = pdf_text(out)
-    for expected in ("Squalifica", "A. Rossi", "C. Martin", "icf-fr:4.2.b", "Quitter sa chaise",
+    ground = kb.get("icf-fr:4.2.b").text_in("it")[0][:40]       # in Italian when the knowledge base has it
+    for expected in ("Squalifica", "A. Rossi", "C. Martin", "icf-fr:4.2.b", ground,
                      "Ha lasciato la sedia <i>due</i> volte", "Firme", "perde l'intero match (icf-fr 4.2)"):
         assert expected in text, expected
 
