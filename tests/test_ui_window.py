@@ -29,13 +29,19 @@ def test_rulings_area_is_an_empty_container_saying_what_comes(window):
     assert placeholder.isVisible() and "not in this version yet" in placeholder.text()
 
 
-def test_equipment_area_holds_a_tab_widget(window):
+def test_equipment_area_holds_inspection_and_forms(window):
+    from referee_app.ui.forms_page import FormsPage
+    from referee_app.ui.inspection_page import InspectionPage
+
     assert isinstance(window.equipment_tabs, QTabWidget)
+    assert window.equipment_tabs.count() == 0  # not built at startup
     key(window, "Ctrl+3")
-    if window.equipment_tabs.count() == 0:
-        assert window.findChild(QLabel, "equipment_placeholder").isVisible()
-    else:
-        assert window.equipment_tabs.isVisible()
+    tabs = window.equipment_tabs
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Equipment inspection", "Forms"]
+    assert [type(p) for p in window.equipment.pages] == [InspectionPage, FormsPage]
+    assert tabs.isVisible() and not window.findChild(QLabel, "equipment_placeholder").isVisible()
+    window.language_combo.setCurrentIndex(window.language_combo.findData("fr"))
+    assert tabs.tabText(1) == "Formulaires"
 
 
 def test_ctrl_f_reaches_the_search_box_from_every_area(window):

@@ -6,7 +6,6 @@ first search builds it, in a worker). What the referee chose is remembered in se
 """
 from __future__ import annotations
 
-from importlib.util import find_spec
 
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
@@ -38,7 +37,9 @@ def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
 
 
 def _inspection_page():
-    from .inspection_page import InspectionPage  # imported when the area is first shown
+    # Imported when the Equipment area is first shown: a referee opening the app for a ruling
+    # does not wait for the inspection and forms modules (benchmarks/bench_startup.py).
+    from .inspection_page import InspectionPage
 
     return InspectionPage()
 
@@ -49,14 +50,7 @@ def _forms_page():
     return FormsPage()
 
 
-def _equipment_pages() -> list:
-    """How to build the inspection and forms pages, built when the area is first shown."""
-    pages = []
-    if find_spec(f"{__package__}.inspection_page"):
-        pages.append((_inspection_page, lambda: _("Equipment inspection")))
-    if find_spec(f"{__package__}.forms_page"):
-        pages.append((_forms_page, lambda: _("Forms")))
-    return pages
+EQUIPMENT_PAGES = ((_inspection_page, lambda: _("Equipment inspection")), (_forms_page, lambda: _("Forms")))
 
 
 class MainWindow(QMainWindow):
@@ -86,7 +80,7 @@ class MainWindow(QMainWindow):
 
         self.rulings_area = RulingsContainer()
         self.rulebook = RulebookView(kb, self.rulesets)
-        self.equipment = EquipmentArea(_equipment_pages())
+        self.equipment = EquipmentArea(EQUIPMENT_PAGES)
         self.equipment_tabs = self.equipment.tabs
         self.stack = QStackedWidget(objectName="areas")
         for area in (self.rulings_area, self.rulebook, self.equipment):
