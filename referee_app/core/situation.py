@@ -189,10 +189,17 @@ def check_possible(s: Situation, allow_empty_side: bool = False) -> None:
     if s.break_:
         if s.own_on_board != COINS_PER_SIDE or s.opponent_on_board != COINS_PER_SIDE or s.queen != "on_board":
             raise BadInput("before.break", "true, but the board is not in its opening position (all coins and the queen on it)")
-    if s.own_on_board == 0 or s.opponent_on_board == 0:
-        if not (allow_empty_side and s.queen == "on_board" and (s.own_on_board or s.opponent_on_board)):
-            raise BadInput("before.own_on_board" if s.own_on_board == 0 else "before.opponent_on_board",
-                           "0: that side has no coin left, so the board is already over")
+    if (s.own_on_board == 0 or s.opponent_on_board == 0) and not allow_empty_side:
+        raise BadInput("before.own_on_board" if s.own_on_board == 0 else "before.opponent_on_board",
+                       "0: that side has no coin left, so the board is already over")
+    # Where a side may have no coin left and play on for the queen (aicf-2009 13), it is that
+    # side's queen still to pocket: had the other side taken it, or failed after taking it while
+    # finishing, the board would be over. A side with coins left may hold the queen it pocketed
+    # first, while the other side has none.
+    if allow_empty_side and s.own_on_board == 0 and s.queen != "on_board":
+        raise BadInput("before.queen", f"{s.queen} while the striking side has no coin left: the board is over")
+    if allow_empty_side and s.opponent_on_board == 0 and s.queen not in ("on_board", "covered_by_striker"):
+        raise BadInput("before.queen", f"{s.queen} while the opponent has no coin left: the board is over")
     if s.dues and s.own_on_board < COINS_PER_SIDE and s.own_pocketed_earlier is None:
         # A due is paid as soon as a pocketed coin is there to pay it (icf-fr 3.11.a, g):
         # owing one while holding a pocketed coin is a score-sheet slip, not a position.
