@@ -103,6 +103,9 @@ class Term:
     id: str
     words: dict[str, tuple[str, ...]]
     defined_in: tuple[str, ...]
+    # words that also have an ordinary sense ("partie", "proprio"): a search may use them, but
+    # they do not prove the concept is meant
+    loose: tuple[str, ...] = ()
 
     def preferred(self, lang: str) -> str:
         return self.words[lang][0]
@@ -289,7 +292,11 @@ def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) 
         for target in _as_list(raw.get("defined_in")):
             if target not in clauses:
                 problems.append(Problem("glossary.yaml", line, f"term {tid}: defined_in {target} points nowhere"))
-        terms.append(Term(tid, words, tuple(str(x) for x in _as_list(raw.get("defined_in")))))
+        loose = tuple(str(w) for w in _as_list(raw.get("loose")))
+        for word in loose:
+            if not any(word in ws for ws in words.values()):
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: loose word '{word}' is none of its words"))
+        terms.append(Term(tid, words, tuple(str(x) for x in _as_list(raw.get("defined_in"))), loose))
     return terms
 
 
