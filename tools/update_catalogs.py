@@ -86,8 +86,17 @@ def extract() -> None:
     catalog = Catalog(project="carrom-referee", copyright_holder="carrom-referee", charset="utf-8")
     for filename, _line, message, comments, context in extracted():
         catalog.add(message, None, [(filename, None)], auto_comments=comments, context=context)
+    if POT.exists():
+        with POT.open("rb") as f:
+            if _entries(catalog) == _entries(read_po(f)):
+                return  # nothing new: keep the file, and its date, as it is
     with POT.open("wb") as f:
         write_po(f, catalog, width=76, sort_output=True, include_lineno=False)
+
+
+def _entries(catalog) -> list[tuple]:
+    return sorted((str(m.context), str(m.id), tuple(sorted(f for f, _ in m.locations)), tuple(m.auto_comments))
+                  for m in catalog if m.id)
 
 
 def update(lang: str) -> None:
