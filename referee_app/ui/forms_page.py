@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QDateTime, Qt, QTimer, Signal
-from PySide6.QtGui import QIntValidator
+from PySide6.QtGui import QColor, QIntValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateTimeEdit, QFileDialog, QFormLayout, QFrame,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QStackedWidget,
@@ -517,7 +517,7 @@ class FormsPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(2, 120)
+        header.resizeSection(2, 110)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)   # who: the widest, most useful
         self.table.setWordWrap(False)
         self.new_protest = QPushButton(objectName="new_protest")
@@ -704,19 +704,19 @@ class FormsPage(QWidget):
 
     def _fill_row(self, row: int, form) -> None:
         s = form.summary(self.clock())
-        deadline = ""
-        if s["deadline"]:
-            deadline = _time(s["deadline"])
-            if s["late"]:
-                deadline += " " + _label("late")
         outcome = self._outcome_text(form.kind, form.outcome) if form.outcome else ""
         for col, text in enumerate((str(form.id), _label(form.kind), s["tournament"] or "", s["subject"],
-                                    _label(form.status), deadline)):
+                                    _label(form.status), _time(s["deadline"]) if s["deadline"] else "")):
             item = QTableWidgetItem(str(text))
             item.setData(ID_ROLE, form.id)
             if outcome:
                 item.setToolTip(outcome)
             self.table.setItem(row, col, item)
+        if s["late"]:  # in red rather than in words: the narrow column leaves "who" its room
+            late = self.table.item(row, 5)
+            late.setForeground(QColor("#b00020"))
+            late.setText(f"{late.text()} !")
+            late.setToolTip(_label("late"))
 
     def _update_row(self) -> None:
         for row in range(self.table.rowCount()):
