@@ -131,8 +131,7 @@ class ChoiceField(QComboBox):
         return self.currentData()
 
     def set_value(self, value) -> None:
-        index = self.findData(value)
-        self.setCurrentIndex(index if index >= 0 else (0 if self.optional or self.count() else -1))
+        self.setCurrentIndex(max(self.findData(value), 0))   # unknown: "none", or the first choice
 
 
 class PairField(QWidget):
@@ -184,23 +183,24 @@ class TimeField(QWidget):
         self.now_button.clicked.connect(self.set_now)
         self.set_value(None)
 
+    def _show(self, moment: datetime) -> None:
+        """Shows `moment` in this computer's zone, without it counting as an edit."""
+        self.edit.blockSignals(True)
+        self.edit.setDateTime(QDateTime(moment.astimezone().replace(tzinfo=None)))
+        self.edit.blockSignals(False)
+
     def _toggled(self, on: bool) -> None:
         self.edit.setEnabled(on)
-        if on and not self._loading:
-            self.edit.blockSignals(True)
-            self.edit.setDateTime(QDateTime(self.clock().astimezone().replace(tzinfo=None)))
-            self.edit.blockSignals(False)
         if not self._loading:
+            if on:
+                self._show(self.clock())
             self.edited.emit()
 
     def set_now(self) -> None:
         self._loading = True
         self.known.setChecked(True)
-        self.edit.setEnabled(True)
-        self.edit.blockSignals(True)
-        self.edit.setDateTime(QDateTime(self.clock().astimezone().replace(tzinfo=None)))
-        self.edit.blockSignals(False)
         self._loading = False
+        self._show(self.clock())
         self.edited.emit()
 
     def value(self):
@@ -210,13 +210,10 @@ class TimeField(QWidget):
 
     def set_value(self, value) -> None:
         self._loading = True
-        self.edit.blockSignals(True)
         self.known.setChecked(bool(value))
         self.edit.setEnabled(bool(value))
-        moment = parse_time(value, "time").astimezone() if value else self.clock().astimezone()
-        self.edit.setDateTime(QDateTime(moment.replace(tzinfo=None)))
-        self.edit.blockSignals(False)
         self._loading = False
+        self._show(parse_time(value, "time") if value else self.clock())
 
     def retranslate(self) -> None:
         self.known.setToolTip(_("Tick when the time is known"))
