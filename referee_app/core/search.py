@@ -49,7 +49,7 @@ from .errors import BadInput
 LANGS = ("fr", "it", "en")
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CURRENT = "current.json"
 # Matches are wrapped in these in "snippet": readable in a terminal, and the GUI, which wants
 # bold, gets "snippet_html" (escaped text, matches in <b></b>) instead of parsing them.
@@ -88,15 +88,18 @@ class _FrenchFoldedEndings(Filter):
             yield t
 
 
-# Words the Snowball stop lists lack that are as empty in rule texts: `les` (!), and the
-# `shall` of every AICF rule.
-EXTRA_STOPWORDS = {"fr": ["les", "entre", "si", "cet", "cette", "dont", "lors"], "it": [],
-                   "en": ["shall", "may", "must"]}
+# The stop words: Snowball's lists, with what they lack for rule texts (`les` (!), the `shall`
+# of every AICF rule) and without the words that carry a rule (`off` the board, as `hors du`
+# plateau and `fuori` board do; and `out`, as in playing out of turn).
+EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors"}, "it": set(),
+                   "en": {"shall", "may", "must"}}
+MEANINGFUL = {"fr": set(), "it": set(), "en": {"off", "out"}}
+STOPWORDS = {lang: frozenset((set(stoplists[lang]) | EXTRA_STOPWORDS[lang]) - MEANINGFUL[lang]) for lang in LANGS}
 
 
 def analyzer(lang: str):
     """A new analysis chain for one language: tokens, lower case, stop words, accents folded, stems."""
-    stops = StopFilter(stoplist=EXTRA_STOPWORDS[lang], lang=lang)
+    stops = StopFilter(stoplist=STOPWORDS[lang])
     chain = RegexTokenizer(TOKEN) | LowercaseFilter() | stops | CharsetFilter(accent_map)
     if lang == "fr":
         chain = chain | _FrenchFoldedEndings()
@@ -128,7 +131,7 @@ def fold(word: str) -> str:
     return word.lower().translate(accent_map)
 
 
-_STOPWORDS = {lang: frozenset(fold(w) for w in [*stoplists[lang], *EXTRA_STOPWORDS[lang]]) for lang in LANGS}
+_FOLDED_STOPWORDS = {lang: frozenset(fold(w) for w in STOPWORDS[lang]) for lang in LANGS}
 
 
 # --- Documents ---------------------------------------------------------------------------------
@@ -618,7 +621,7 @@ class Searcher:
         return winners[0] if best > 0 and len(winners) == 1 else None
 
     def _belongs(self, word: str, lang: str) -> bool:
-        if fold(word) in _STOPWORDS[lang]:
+        if fold(word) in _FOLDED_STOPWORDS[lang]:
             return True
         s = stem(lang, word)
         return bool(s) and (s in self._glossary.stems[lang] or self._in_index(lang, s))
@@ -637,7 +640,7 @@ class Searcher:
                     self._glossary.add_equivalents(concept, term)
                 concepts.append(concept)
         for i, word in enumerate(words):
-            if i in covered or (detected and fold(word) in _STOPWORDS[detected]):
+            if i in covered or (detected and fold(word) in _FOLDED_STOPWORDS[detected]):
                 continue
             concept = self._word_concept(word)
             if concept.leaves:
