@@ -51,12 +51,25 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(ch))
 
 
-def _word_pattern(phrase: str, stem: bool) -> re.Pattern:
+def _stem(word: str) -> str:
+    """A rough stem, enough to accept inflected forms of the preferred word in a translation."""
+    for ending in ("are", "ere", "ire", "er"):  # imbucare/imbuca, confermare/confermata, confirmer/confirmé
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[:-len(ending)]
+    return word[:-1] if len(word) > 3 and word[-1] in "aeio" else word  # pedina/pedine, reine/reines
+
+
+def _word_pattern(phrase: str, stem: bool, lang: str = "en") -> re.Pattern:
+    """With `stem`, any inflection of each word; without, the word or its plural only (a French
+    "tir" is not "tiré", a "coup" not a "coupe")."""
     words = []
     for w in _fold(phrase).split():
-        if stem and len(w) > 3 and w[-1] in "aeio":
-            w = w[:-1]  # pedina/pedine, regina/regine, reine/reines
-        words.append(re.escape(w) + (r"\w*" if stem else r"(?:s|x|es|e|i)?"))
+        if stem:
+            words.append(re.escape(_stem(w)) + r"\w*")
+        elif lang == "it" and w[-1] in "aeio":
+            words.append(re.escape(w[:-1]) + "[aeio]")
+        else:
+            words.append(re.escape(w) + r"(?:s|x)?")
     return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)")
 
 
@@ -68,7 +81,7 @@ def _detectors(kb):
         for lang in LANGS:
             for w in term.words[lang]:
                 if owners[(lang, _fold(w))] == 1 and _fold(w) not in loose:
-                    yield term, lang, _word_pattern(w, stem=False)
+                    yield term, lang, _word_pattern(w, stem=False, lang=lang)
 
 
 def concepts_named(text: str, lang: str, detectors) -> set:
