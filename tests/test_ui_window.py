@@ -21,12 +21,16 @@ def test_each_area_is_one_keystroke_away(window, qtbot):
         assert window.area_actions[index].isChecked()
 
 
-def test_rulings_area_is_an_empty_container_saying_what_comes(window):
-    area = window.findChild(object, "rulings_area")
-    assert area is window.rulings_area and area.layout() is not None
+def test_the_rulings_area_rules_a_stroke_and_opens_its_clauses(window, qtbot):
     key(window, "Ctrl+1")
-    placeholder = area.findChild(QLabel, "rulings_placeholder")
-    assert placeholder.isVisible() and "not in this version yet" in placeholder.text()
+    area = window.rulings_area
+    assert area.objectName() == "rulings_area" and area.form.isVisible()
+    area.form.own.setValue(2)
+    assert area.ruling_view.headline.text().endswith("plays again")
+    area.ruling_view.details.linkActivated.emit("clause:icf-fr:3.6.a")
+    assert window.stack.currentIndex() == RULEBOOK
+    window.ruleset_combo.setCurrentIndex(window.ruleset_combo.findData("aicf-2009"))
+    assert area.match.ruleset == "aicf-2009"  # no stroke recorded yet: the new match follows the toolbar
 
 
 def test_equipment_area_holds_inspection_and_forms(window):

@@ -1,4 +1,4 @@
-"""The two areas other modules fill: Rulings (the stroke wizard) and Equipment & forms."""
+"""The Equipment & forms area: the inspection and forms pages, built when first shown."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -6,30 +6,6 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayo
 
 from ..i18n import gettext as _
 from .retranslate import follow_language
-
-
-class RulingsContainer(QWidget):
-    """An empty container (objectName "rulings_area") for the rulings wizard.
-
-    Until the wizard lands it shows one line saying so; whoever fills the area removes
-    `self.placeholder` and adds to `self.layout()`.
-    """
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setObjectName("rulings_area")
-        layout = QVBoxLayout(self)
-        self.placeholder = QLabel(objectName="rulings_placeholder")
-        self.placeholder.setWordWrap(True)
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(self.placeholder)
-        follow_language(self)
-        self.retranslate()
-
-    def retranslate(self) -> None:
-        self.placeholder.setText(_("The rulings wizard (describe a stroke, get the ruling and its clauses) "
-                                   "is not in this version yet. Meanwhile, read the rules in the Rulebook "
-                                   "(Ctrl+2) or search them (Ctrl+F)."))
 
 
 class EquipmentArea(QWidget):
@@ -75,12 +51,8 @@ class EquipmentArea(QWidget):
         The page sits in a scroll area: a long form then scrolls on a 768-pixel-high laptop
         (or in large type) instead of making the whole window taller than the screen."""
         self._titles.append(title)
-        scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
-        scroll.setWidget(page)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.pages.append(page)
-        self.tabs.addTab(scroll, title())
+        self.tabs.addTab(scrolling(page), title())
 
     def retranslate(self) -> None:
         for i, title in enumerate(self._titles):
@@ -89,3 +61,13 @@ class EquipmentArea(QWidget):
         self.tabs.setVisible(not empty)
         self.placeholder.setVisible(empty)
         self.placeholder.setText(_("Equipment inspection and protest forms are not in this version yet."))
+
+
+def scrolling(page: QWidget) -> QScrollArea:
+    """The page in a scroll area: on a 768-pixel-high laptop, or in large type, it scrolls
+    instead of making the whole window taller than the screen."""
+    scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
+    scroll.setWidget(page)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    return scroll

@@ -18,9 +18,10 @@ from ..core.knowledge import KnowledgeBase, default, load
 from ..core.rulesets import Ruleset, load_rulesets
 from ..i18n import gettext as _
 from . import search_worker, settings, theme
-from .areas import EquipmentArea, RulingsContainer
+from .areas import EquipmentArea, scrolling
 from .retranslate import follow_language, install_qt_translations, system_language
 from .rulebook_view import RulebookView
+from .rulings_area import RulingsArea
 
 RULINGS, RULEBOOK, EQUIPMENT = range(3)
 DEFAULT_RULESET = "icf"
@@ -78,12 +79,14 @@ class MainWindow(QMainWindow):
         self._zoom = settings.get_int(settings.ZOOM)
         theme.apply_type_size(self._large, self._zoom)
 
-        self.rulings_area = RulingsContainer()
+        self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
+        self.rulings_area.open_clause.connect(self.open_clause)
+        self.ruleset_changed.connect(self.rulings_area.set_ruleset)
         self.rulebook = RulebookView(kb, self.rulesets)
         self.equipment = EquipmentArea(EQUIPMENT_PAGES)
         self.equipment_tabs = self.equipment.tabs
         self.stack = QStackedWidget(objectName="areas")
-        for area in (self.rulings_area, self.rulebook, self.equipment):
+        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment):
             self.stack.addWidget(area)
         self.setCentralWidget(self.stack)
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, Q
 from ..core.decisions import Conflict, NoRule, compiled
 from ..core.errors import BadInput
 from ..core.match import Match, replayed
+from ..core.rulesets import default_rulesets
 from ..core.rulings import rule
 from ..core.situation import QUEEN_STATES
 from ..core.knowledge import knowledge_root
@@ -101,6 +102,8 @@ class RulingsArea(QWidget):
     def __init__(self, ruleset: str = "icf", store=None, parent=None):
         super().__init__(parent)
         self.setObjectName("rulings_area")
+        if ruleset not in default_rulesets():
+            ruleset = "icf"
         self._store = store
         self.match_id: int | None = None
         self.ruleset = ruleset
@@ -205,6 +208,8 @@ class RulingsArea(QWidget):
 
     def set_ruleset(self, ruleset: str) -> None:
         """The toolbar's ruleset: it rules what-if strokes, and a match not yet begun."""
+        if ruleset not in default_rulesets():
+            return  # a rulebook-only ruleset (no decisions to rule with): keep ruling as before
         self.ruleset = ruleset
         if not self.match.strokes and self.match_id is None:
             self.match = Match(ruleset)
@@ -442,5 +447,8 @@ class RulingsArea(QWidget):
         self.stroke_clock.set_title(lambda: _("Stroke clock"))
         self.break_clock.set_title(lambda: _("Break clock"))
         self.match_clock.set_title(lambda: _("Match clock"))
+        # the parts are plain widgets: the area re-translates them with itself
+        for part in (self.form, self.situation, self.sheet, self.ruling_view):
+            part.retranslate()
         if hasattr(self, "sheet"):
             self.refresh()
