@@ -335,10 +335,14 @@ def inspect_measurements(item: Item, measurements, prefix: str = "measurements")
             missing.append(m.name)
     known = {m.name for m in item.measurements}
     unknown = [str(k) for k in measurements if k not in known]
+    # Optional requirements nobody looked at: they do not fail the item, but are never passed in silence.
+    unchecked = [m.name for m in item.measurements
+                 if not m.required and m.name not in readings and not m.condition_for and m.quantity != "text"]
     remarks = [f"'{k}': no rule speaks of a {item.name} {k}; reported, not checked{_did_you_mean(k, known)}"
                for k in unknown]
+    remarks += [f"'{k}' not stated: not checked" for k in unchecked]
     return {"compliant": all(c["ok"] for c in checks) and not missing, "checks": checks,
-            "missing": missing, "unknown": unknown, "remarks": remarks}
+            "missing": missing, "unknown": unknown, "unchecked": unchecked, "remarks": remarks}
 
 
 def _item_of(document, specs: Specs) -> Item:
@@ -370,7 +374,8 @@ def inspect(document, specs: Specs | None = None) -> dict:
     clauses = _unique([c for chk in result["checks"] for c in chk.get("clauses", [])] + list(item.clauses)
                       + (item.approval["clauses"] if item.approval else []))
     answer = {"item": item.name, "compliant": result["compliant"], "checks": result["checks"],
-              "missing": result["missing"], "unknown": result["unknown"], "remarks": result["remarks"],
+              "missing": result["missing"], "unknown": result["unknown"], "unchecked": result["unchecked"],
+              "remarks": result["remarks"],
               "clauses": clauses, "spec": specs.stamp}
     if item.approval:
         answer["approval"] = {"required": True, "clauses": item.approval["clauses"], "note": item.approval["note"]}
@@ -388,7 +393,7 @@ def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
         raise BadInput("coins", f"a {item.name} needs 'coins': a list of coins, each with its colour and measurements")
     if not isinstance(coins, list) or not coins:
         raise BadInput("coins", "must be a non-empty list of coins")
-    per_coin, missing, unknown, remarks = [], [], [], []
+    per_coin, missing, unknown, unchecked, remarks = [], [], [], [], []
     for i, coin in enumerate(coins):
         field = f"coins[{i}]"
         if not isinstance(coin, dict):
@@ -412,12 +417,13 @@ def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
         res["unknown"] += [str(k) for k in stray]
         per_coin.append({"index": i, "colour": colour, "spare": spare, "compliant": res["compliant"] and not stray,
                          "checks": res["checks"], "missing": res["missing"], "unknown": res["unknown"]})
+        unchecked += [f"{field}.{k}" for k in res["unchecked"]]
         missing += [f"{field}.{k}" for k in res["missing"]]
         unknown += [f"{field}.{k}" for k in res["unknown"]]
         remarks += [f"{field}: {r}" for r in res["remarks"]]
     checks = _count_checks(item, per_coin) + _per_dimension_checks(member, per_coin)
     return {"compliant": all(c["ok"] for c in checks) and not missing, "checks": checks, "coins": per_coin,
-            "missing": missing, "unknown": unknown, "remarks": remarks}
+            "missing": missing, "unknown": unknown, "unchecked": unchecked, "remarks": remarks}
 
 
 def _count_checks(item: Item, per_coin: list[dict]) -> list[dict]:

@@ -121,6 +121,10 @@ def certificate_html(record: InspectionRecord, specs: Specs | None = None) -> st
             parts.append(f"<p>{esc(_('Coin {number} ({colour}): {problems}').format(number=coin['index'] + 1, colour=colour, problems=', '.join(bad) or _('see above')))}</p>")
     if result.get("missing"):
         parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(result['missing']))}</p>")
+    if result.get("unchecked"):
+        names = [_measurement_label(specs, f"{record.item if not item or not item.each else item.each}.{n.split('.')[-1]}", lang)
+                 for n in result["unchecked"]]
+        parts.append(f"<p><b>{esc(_('Not checked (not stated):'))}</b> {esc(', '.join(dict.fromkeys(names)))}</p>")
     if result.get("unknown"):
         parts.append(f"<p><b>{esc(_('Readings no rule speaks of (not checked):'))}</b> {esc(', '.join(result['unknown']))}</p>")
     reinspection = result.get("reinspection")

@@ -192,8 +192,10 @@ class ReadingRow:
                 number=self.remeasure_from), "fail")
         elif self.m.required:
             _show(self.verdict, "— " + _("required"), "muted")
-        else:
+        elif self.m.condition_for or self.m.quantity == "text":
             _show(self.verdict, "", "muted")
+        else:
+            _show(self.verdict, "— " + _("not checked"), "muted")
 
 
 class MeasurementForm(QWidget):
