@@ -35,7 +35,6 @@ def main() -> int:
         os.environ[var] = f"{tmp}/{var.lower()}"
     sys.path.insert(0, str(REPO))
 
-    import referee_app.ui  # noqa: F401  (the interpreter fix before any Qt call)
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -69,7 +68,16 @@ def main() -> int:
             written.append(path)
 
         window.show_area(RULINGS)
+        area = window.rulings_area
+        area.first_name.setText("A. Rossi")
+        area.second_name.setText("B. Dubois")
+        for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}}):
+            area.form.load(stroke)
+            area.record()
+        # a disputed stroke, ticked but not yet recorded: one own coin, the queen and the striker
+        area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
         shot("rulings")
+        area.new_match()
         window.rulebook.open_clause(CLAUSE)
         window.rulebook.nav.setCurrentIndex(0)
         window.show_area(RULEBOOK, focus=False)

@@ -3,7 +3,7 @@ optional match clock of a tournament (40 + 5 minutes). Silent: a clock turns red
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..i18n import gettext as _
 
@@ -29,10 +29,17 @@ class Countdown(QWidget):
         self.toggle.clicked.connect(self.start_pause)
         self.reset_button = QPushButton(objectName=f"{name}_reset")
         self.reset_button.clicked.connect(self.reset)
-        layout = QHBoxLayout(self)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for w in (self.title, self.display, self.toggle, self.reset_button):
-            layout.addWidget(w)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.display)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.toggle)
+        buttons.addWidget(self.reset_button)
+        layout.addLayout(top)
+        layout.addLayout(buttons)
         self._title_fn = lambda: name
         self.retranslate()
 

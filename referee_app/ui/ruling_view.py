@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ..i18n import current_language
@@ -30,9 +30,11 @@ class RulingView(QWidget):
         self.details.setWordWrap(True)
         self.details.setTextFormat(self.details.textFormat().RichText)
         self.details.linkActivated.connect(lambda href: self.open_clause.emit(href.removeprefix("clause:")))
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         layout = QVBoxLayout(self)
         layout.addWidget(self.headline)
-        layout.addWidget(self.details, 1)
+        layout.addWidget(self.details)
+        layout.addStretch(1)
         self._ruling = None
         self._error = None
         self._sides = None

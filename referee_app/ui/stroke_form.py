@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout, QGroupBox, QLabel, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QGroupBox, QLabel, QSpinBox,
                                QVBoxLayout, QWidget)
 
 from ..i18n import current_language
@@ -65,17 +65,19 @@ class StrokeForm(QWidget):
         grid.addWidget(self.own, 0, 1)
         grid.addWidget(self.opponent_label, 1, 0)
         grid.addWidget(self.opponent, 1, 1)
-        grid.addWidget(self.queen, 2, 0, 1, 2)
-        grid.addWidget(self.striker, 3, 0, 1, 2)
+        grid.addWidget(self.queen, 2, 0)
+        grid.addWidget(self.striker, 2, 1)
         self.off_box = QGroupBox(objectName="off_box")
-        off = QFormLayout(self.off_box)
+        off = QGridLayout(self.off_box)
         self.own_off_label, self.opponent_off_label = QLabel(), QLabel()
         self.own_off_label.setBuddy(self.own_off)
         self.opponent_off_label.setBuddy(self.opponent_off)
-        off.addRow(self.own_off_label, self.own_off)
-        off.addRow(self.opponent_off_label, self.opponent_off)
-        off.addRow(self.queen_off)
-        off.addRow(self.striker_off)
+        off.addWidget(self.own_off_label, 0, 0)
+        off.addWidget(self.own_off, 0, 1)
+        off.addWidget(self.opponent_off_label, 0, 2)
+        off.addWidget(self.opponent_off, 0, 3)
+        off.addWidget(self.queen_off, 1, 0, 1, 2)
+        off.addWidget(self.striker_off, 1, 2, 1, 2)
         self.foul_label = QLabel()
         self.foul_label.setBuddy(self.foul)
         layout = QVBoxLayout(self)
