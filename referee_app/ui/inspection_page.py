@@ -89,7 +89,7 @@ class ReadingRow:
             self.input.currentIndexChanged.connect(lambda _i: on_change(self))
         else:
             self.input = QLineEdit(objectName=f"field_{m.name}")
-            self.input.setMinimumWidth(140)
+            self.input.setMinimumWidth(110)
             self.input.textChanged.connect(lambda _t: on_change(self))
             if m.numeric and len(m.units()) > 1:
                 self.unit = QComboBox(objectName=f"unit_{m.name}")
@@ -100,7 +100,7 @@ class ReadingRow:
         self.label.setBuddy(self.input)
         self.limit = QLabel(objectName=f"limit_{m.name}")
         self.verdict = QLabel(objectName=f"verdict_{m.name}")
-        self.verdict.setMinimumWidth(150)
+        self.verdict.setMinimumWidth(120)
         grid.addWidget(self.label, row, 0)
         grid.addWidget(self.input, row, 1)
         if self.unit is not None:
@@ -208,9 +208,10 @@ class MeasurementForm(QWidget):
         self.item = item
         self.setObjectName(f"form_{item.name}")
         grid = QGridLayout(self)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(1, 3)
-        grid.setColumnStretch(3, 3)
+        grid.setColumnStretch(0, 2)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 2)
+        grid.setColumnMinimumWidth(0, 170)   # a measurement's name on one or two lines, not four
         grid.setHorizontalSpacing(10)
         self.rows: dict[str, ReadingRow] = {}
         for i, m in enumerate(item.measurements):
@@ -636,9 +637,9 @@ class InspectionPage(QWidget):
         row.addStretch(1)
         history.addLayout(row)
         splitter.addWidget(right)
-        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(0, 5)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([900, 520])
+        splitter.setSizes([1000, 400])
 
     # -- the store ----------------------------------------------------------------------------
     @property
