@@ -99,7 +99,7 @@ def test_each_carrom_term_is_translated_by_the_glossarys_preferred_word(kb):
     terms = {t.id: t for t in kb.glossary}
     wrong = []
     for c in kb.clauses.values():
-        for term_id in sorted(concepts_named(c.text, c.lang, detectors)):
+        for term_id in sorted(concepts_named(c.text, c.lang, detectors) - set(c.plain_words)):
             term = terms[term_id]
             for target in LANGS:
                 if target == c.lang or target not in c.translations:

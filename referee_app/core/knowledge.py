@@ -20,6 +20,7 @@ REQUIRED = ("id", "paragraph", "title", "text", "kind")
 KNOWN = set(REQUIRED) | {
     "source", "lang", "corresponds_to", "differs", "translations", "mended", "also_in",
     "decides", "examples", "exception_to", "parameters", "note",
+    "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
 }
 
 
@@ -73,6 +74,7 @@ class Clause:
     exception_to: list[str] = field(default_factory=list)
     mended: list = field(default_factory=list)
     note: str = ""
+    plain_words: list[str] = field(default_factory=list)
 
     @property
     def texts(self) -> dict[str, dict]:
@@ -204,6 +206,7 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
         decides=_as_list(raw.get("decides")), examples=_as_list(raw.get("examples")),
         exception_to=[str(x) for x in _as_list(raw.get("exception_to"))],
         mended=_as_list(raw.get("mended")), note=str(raw.get("note") or ""),
+        plain_words=[str(x) for x in _as_list(raw.get("plain_words"))],
     )
 
 
