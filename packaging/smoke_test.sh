@@ -6,6 +6,11 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUNDLE=$(cd "${1:-$ROOT/dist/carrom-referee}" && pwd)
 EXE="$BUNDLE/carrom-referee"
+for tool in desktop-file-validate:desktop-file-utils appstreamcli:appstream; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 && continue
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${tool##*:}"
+done
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export QT_QPA_PLATFORM=offscreen XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"

@@ -73,6 +73,7 @@ def run_check(args) -> int:
     from ..core.knowledge import load
 
     kb, problems = load(strict=False)
+    problems = list(problems) + _other_problems(kb)
     counts = kb.counts()
     if args.json:
         print_json({"problems": [str(p) for p in problems], "clauses": counts, "total": sum(counts.values()),
@@ -84,3 +85,28 @@ def run_check(args) -> int:
             print(f"{sid:20} {n:4} clauses")
         print(f"{len(problems)} problems, {sum(counts.values())} clauses in {len(counts)} sources")
     return 1 if problems else 0
+
+
+def _other_problems(kb) -> list:
+    """What else the knowledge base holds: the rulesets' rules as data, the equipment specifications."""
+    from ..core.decisions import compile_ruleset
+    from ..core.errors import KnowledgeError
+    from ..core.inspection_spec import dangling_clauses, load_specs
+    from ..core.knowledge import Problem
+    from ..core.rulesets import load_rulesets
+
+    problems = []
+    try:
+        rulesets = load_rulesets(kb)
+        for rid in rulesets:
+            try:
+                compile_ruleset(kb, rulesets, rid)
+            except KnowledgeError as exc:
+                problems += exc.problems
+    except KnowledgeError as exc:
+        problems += exc.problems
+    specs, spec_problems = load_specs(strict=False)
+    problems += spec_problems
+    problems += [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")
+                 for cid in dangling_clauses(specs, kb.clauses)]
+    return problems

@@ -1,6 +1,7 @@
 """Starts the desktop app."""
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -15,6 +16,15 @@ def run_app(argv: list[str] | None = None) -> int:
     app.setOrganizationName("carrom-referee")
     window = MainWindow()
     window.show()
+    if os.environ.get("CARROM_REFEREE_QUIT_WHEN_SHOWN"):
+        # for smoke tests of a build: prove the window opens and paints, then leave
+        from PySide6.QtCore import QTimer
+
+        def shown():
+            print(f"window shown: {window.windowTitle()}", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, shown)
     status = app.exec()
     # A search may still be building the index: let it finish before Python shuts down under it.
     search_worker.wait_for_searches(15000)
