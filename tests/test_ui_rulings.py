@@ -130,3 +130,26 @@ def test_an_impossible_stroke_shows_a_message_and_records_nothing(qtbot, area):
     assert area.ruling_view.headline.text() == "Cannot rule this stroke"
     assert "stroke.off_board.striker" in area.ruling_view.details.text()
     assert not area.record_button.isEnabled()
+
+
+def test_the_score_sheet_prints_to_pdf_in_the_interface_language(qtbot, area, tmp_path):
+    import shutil
+    import subprocess
+
+    from referee_app import i18n
+
+    area.first_name.setText("Éloïse")
+    area.second_name.setText("<b>Bruno</b>")
+    area.refresh()
+    for own, queen in ((1, False), (0, True), (1, False), (7, False)):
+        type_stroke(qtbot, area, own=own, queen=queen)
+    i18n.set_language("fr")
+    try:
+        path = tmp_path / "feuille.pdf"
+        area.sheet.save_pdf(str(path), {"tournament": "Open de Cannes", "referee": "C. Martin"})
+    finally:
+        i18n.set_language("en")
+    assert shutil.which("pdftotext"), "pdftotext (poppler-utils) is needed to read the PDF back"
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Feuille de match" in text and "Éloïse" in text and "<b>Bruno</b>" in text
+    assert "Open de Cannes" in text and "12" in text  # Éloïse's board: 9 coins and the queen, capped at 12
