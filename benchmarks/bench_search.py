@@ -51,7 +51,7 @@ TRANSLATIONS = {
     "reine confirmer": ["regina confermare", "queen cover"],
     "queen": ["reine", "regina"],
     "pedine fuori board": ["jetons hors du plateau", "coins off the board"],
-    "time between sets": ["temps entre les sets", "intervallo tra i set"],
+    "time between sets": ["temps entre les sets", "tempo tra i set"],
     "filet": ["retina", "net"],
 }
 

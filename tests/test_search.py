@@ -221,7 +221,10 @@ def test_every_text_of_every_clause_is_a_document(kb):
     assert len(docs) == sum(len(c.texts) for c in kb.clauses.values())
     assert len({d["key"] for d in docs}) == len(docs)
     for d in docs:
-        assert d[f"text_{d['lang']}"] == kb.clauses[d["id"]].texts[d["lang"]]["text"]
+        clause = kb.clauses[d["id"]]
+        assert d["body"] == clause.texts[d["lang"]]["text"]
+        assert d[f"text_{d['lang']}"].endswith(d["body"])
+        assert d[f"text_{d['lang']}"].startswith(clause.title) == (d["lang"] == clause.lang)
 
 
 def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):

@@ -29,6 +29,7 @@ import threading
 import time
 import uuid
 import zlib
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from hashlib import sha256
@@ -41,6 +42,7 @@ from whoosh.analysis import (CharsetFilter, Filter, LowercaseFilter, RegexTokeni
 from whoosh.fields import BOOLEAN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
 from whoosh.query import Phrase, Term
+from whoosh.scoring import bm25
 from whoosh.support.charset import accent_map
 from whoosh.support.levenshtein import distance
 
@@ -49,7 +51,7 @@ from .errors import BadInput
 LANGS = ("fr", "it", "en")
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CURRENT = "current.json"
 # Matches are wrapped in these in "snippet": readable in a terminal, and the GUI, which wants
 # bold, gets "snippet_html" (escaped text, matches in <b></b>) instead of parsing them.
@@ -60,7 +62,6 @@ TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 
 # Ranking weights, applied to whoosh's BM25F scores: round values, checked against the public
 # cases and their translations (tests/test_search_cli.py); each comment says which way it pulls.
-TITLE_BOOST = 1.0         # a match in a clause's heading counts as much as one in its text
 FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
 SAME_LANG_FACTOR = 2.0    # a text in the query's language reads best
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
@@ -151,7 +152,6 @@ def _schema() -> Schema:
     )
     for lang in LANGS:
         fields[f"text_{lang}"] = TEXT(analyzer=analyzer(lang))
-        fields[f"title_{lang}"] = TEXT(analyzer=analyzer(lang))
     return Schema(**fields)
 
 
@@ -173,9 +173,9 @@ def _documents(kb, rulesets: dict):
             doc = dict(key=f"{c.id}|{lang}", id=c.id, source=c.source, kind=c.kind, lang=lang,
                        paragraph=c.paragraph, title=c.title, rulesets=",".join(by_source.get(c.source, [])),
                        official=bool(entry["official"]), body=entry["text"])
-            doc[f"text_{lang}"] = entry["text"]
-            if lang == c.lang:  # the heading is printed in the original's language only
-                doc[f"title_{lang}"] = c.title
+            # The heading says what a clause is about (`Pedine fuori board` over rules that say
+            # `pedina` and `fuori` but never `board`); it is printed in the original's language only.
+            doc[f"text_{lang}"] = f"{c.title}\n{entry['text']}" if lang == c.lang else entry["text"]
             yield doc
 
 
@@ -379,8 +379,8 @@ class _Concept:
         stems = tuple(stems)
         if not stems:
             return
-        for fname, w in ((f"text_{lang}", weight), (f"title_{lang}", weight * TITLE_BOOST)):
-            self.leaves[(fname, stems)] = max(self.leaves.get((fname, stems), 0.0), w)
+        key = (f"text_{lang}", stems)
+        self.leaves[key] = max(self.leaves.get(key, 0.0), weight)
 
     def langs(self) -> set[str]:
         """The languages this concept can be found in."""
@@ -404,6 +404,22 @@ def _typo_automaton(stem_: str, k: int):
     it prunes the walk). Building it is most of a fuzzy lookup's cost, and the same stem is
     looked up in each language's field, and again as the user edits the rest of the query."""
     return Automata.levenshtein_dfa(stem_, k, prefix=1)
+
+
+def _automaton_matches(dfa, terms: list[str]) -> list[str]:
+    """The sorted `terms` the automaton accepts: whoosh's Automata.find_matches, over a list."""
+    out, i = [], 0
+    match = dfa.next_valid_string(terms[0]) if terms else None
+    while match is not None:
+        i = bisect_left(terms, match, i)
+        if i == len(terms):
+            break
+        term = terms[i]
+        if term == match:
+            out.append(term)
+            term += "\0"  # the next string after it
+        match = dfa.next_valid_string(term)
+    return out
 
 
 def _transpositions(word: str) -> set[str]:
@@ -466,18 +482,14 @@ class _Glossary:
 
 @dataclass
 class _Candidate:
-    """A document's evidence: per concept, its best text match and its best heading match (a
-    concept's synonyms do not add up: a French text that says `reine` and `pion rouge` is no more
-    about the queen than an English one that says `queen`); and which stems matched, for snippets."""
+    """A document's evidence: per concept, its best match (a concept's synonyms do not add up: a
+    French text that says `reine` and `pion rouge` is no more about the queen than an English
+    one that says `queen`); and which stems matched, for snippets."""
 
-    text: list
-    title: list
+    scores: list
     lang: str
     exact: bool = False
     stems: set = field(default_factory=set)
-
-    def concept_scores(self) -> list[float]:
-        return [a + b for a, b in zip(self.text, self.title)]
 
 
 # --- The searcher ------------------------------------------------------------------------------
@@ -529,6 +541,8 @@ class Searcher:
         self._reader = self._searcher.reader()
         self._glossary = _Glossary(aux["glossary"])
         self._filters: dict[tuple[str, object], frozenset] = {}
+        self._lexicons: dict[str, list[str]] = {}
+        self._field_lengths: dict[str, list[int]] = {}
         self.rulesets: dict[str, list[str]] = aux["rulesets"]
         self.sources: list[str] = aux["sources"]
         self._translations = self._docs("official", False)
@@ -638,6 +652,7 @@ class Searcher:
                 concept = _Concept(" ".join(words[p] for p in positions))
                 for term in terms:
                     self._glossary.add_equivalents(concept, term)
+                self._add_as_typed(concept, [words[p] for p in positions])
                 concepts.append(concept)
         for i, word in enumerate(words):
             if i in covered or (detected and fold(word) in _FOLDED_STOPWORDS[detected]):
@@ -647,19 +662,25 @@ class Searcher:
                 concepts.append(concept)
         return concepts
 
+    def _add_as_typed(self, concept: _Concept, words: list[str]) -> None:
+        """The words as typed, in every language whose texts have them: a French translation
+        says `sets` though the glossary's French for a set is `game` or `partie`."""
+        for lang in LANGS:
+            stems = [s for s in (stem(lang, w) for w in words) if s]
+            if stems and all(self._in_index(lang, s) for s in stems):
+                concept.add(lang, stems)
+
     def _in_index(self, lang: str, s: str) -> bool:
-        return bool(self._reader.doc_frequency(f"text_{lang}", s) or self._reader.doc_frequency(f"title_{lang}", s))
+        return bool(self._reader.doc_frequency(f"text_{lang}", s))
 
     def _word_concept(self, word: str) -> _Concept:
         """A word the glossary does not know: itself in every language where the rulebook has it;
         if it has it nowhere, a typo: the words within a slip or two of it, and their equivalents."""
         concept = _Concept(word)
-        stems = {lang: stem(lang, word) for lang in LANGS}
-        for lang, s in stems.items():
-            if s and self._in_index(lang, s):
-                concept.add(lang, [s])
+        self._add_as_typed(concept, [word])
         if concept.leaves:
             return concept
+        stems = {lang: stem(lang, word) for lang in LANGS}
         concept.fuzzy = True
         k = _max_edits(fold(word))  # the word as typed: its stem may be shorter than the slip
         for lang, s in stems.items():
@@ -672,40 +693,67 @@ class Searcher:
 
     def _near_terms(self, fname: str, s: str, k: int) -> set[str]:
         """The terms of a field within k slips of a stem (headings use the texts' words: not walked)."""
-        if hasattr(self._reader, "cursor"):  # one segment, as built here: reuse the automaton
-            near = set(Automata.find_matches(_typo_automaton(s, k), self._reader.cursor(fname)))
-        else:
-            near = set(self._reader.terms_within(fname, s, k, prefix=1))
+        near = set(_automaton_matches(_typo_automaton(s, k), self._lexicon(fname)))
         near.update(t for t in _transpositions(s) if self._reader.doc_frequency(fname, t))
         return near
+
+    def _lexicon(self, fname: str) -> list[str]:
+        """A field's terms, sorted, read once: a few thousand words, and walking them in memory is
+        several times faster than seeking in the on-disk term table for every automaton step."""
+        if fname not in self._lexicons:
+            self._lexicons[fname] = [t.decode("utf-8") for t in self._reader.lexicon(fname)]
+        return self._lexicons[fname]
 
     def _collect(self, concepts: list[_Concept]) -> dict[int, _Candidate]:
         """Score every document any concept reaches, reading each index term's postings once.
 
-        Whoosh scores each term (BM25F); combining them is ours. Walking the postings directly
-        costs a few microseconds a document, where whoosh's tree of union matchers over the
-        dozens of terms a cross-lingual query expands to costs tens; and the ranking needs
-        per-concept evidence that a matcher tree does not report.
+        Whoosh's BM25F scores each term, from whoosh's own statistics; combining them is ours.
+        Walking the postings directly costs a few microseconds a document, where whoosh's tree
+        of union matchers over the dozens of terms a cross-lingual query expands to costs tens;
+        and the ranking needs per-concept evidence that a matcher tree does not report.
         """
         out: dict[int, _Candidate] = {}
         n = len(concepts)
         for ci, concept in enumerate(concepts):
             for query, weight, fname, stems in concept.queries():
-                in_text = fname.startswith("text_")
-                weight /= len(stems)  # whoosh scores a phrase as the sum of its words
-                m = query.matcher(self._searcher)
-                while m.is_active():
-                    doc = m.id()
+                lang = fname[-2:]
+                for doc, score in self._scores(query, fname, stems):
                     cand = out.get(doc)
                     if cand is None:
-                        cand = out[doc] = _Candidate([0.0] * n, [0.0] * n, fname[-2:])
-                    slot = cand.text if in_text else cand.title
-                    slot[ci] = max(slot[ci], weight * m.score())
+                        cand = out[doc] = _Candidate([0.0] * n, lang)
+                    if weight * score > cand.scores[ci]:
+                        cand.scores[ci] = weight * score
                     cand.exact = cand.exact or not concept.fuzzy
-                    if in_text:
-                        cand.stems.update(stems)
-                    m.next()
+                    cand.stems.update(stems)
         return out
+
+    def _scores(self, query, fname: str, stems: tuple[str, ...]):
+        """(document, BM25F score) for each document a term or phrase is in."""
+        if len(stems) > 1:
+            m = query.matcher(self._searcher)
+            while m.is_active():
+                yield m.id(), m.score() / len(stems)  # whoosh scores a phrase as the sum of its words
+                m.next()
+            return
+        if not self._reader.doc_frequency(fname, stems[0]):
+            return
+        # whoosh's BM25F formula and statistics, without its per-posting chain of calls
+        idf = self._searcher.idf(fname, stems[0])
+        avgfl = self._searcher.avg_field_length(fname) or 1
+        k1, b = self._searcher.weighting.K1, self._searcher.weighting.B
+        lengths = self._lengths(fname)
+        m = self._reader.postings(fname, stems[0])
+        while m.is_active():
+            doc = m.id()
+            yield doc, bm25(idf, m.weight(), lengths[doc], avgfl, b, k1)
+            m.next()
+
+    def _lengths(self, fname: str) -> list[int]:
+        """Each document's length in a field (as whoosh stores it), read once per field."""
+        if fname not in self._field_lengths:
+            length = self._reader.doc_field_length
+            self._field_lengths[fname] = [length(d, fname, 0) or 0 for d in range(self._reader.doc_count_all())]
+        return self._field_lengths[fname]
 
     @staticmethod
     def _calibration(rows: dict[int, tuple[str, list[float]]], n: int) -> dict[str, list[float]]:
@@ -751,7 +799,7 @@ class Searcher:
         (`jetons hors du plateau` finds the Italian `Pedine fuori board` through icf-fr 3.9 a)."""
         own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
         shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
-        rows = {doc: (cand.lang, cand.concept_scores()) for doc, cand in candidates.items()}
+        rows = {doc: (cand.lang, cand.scores) for doc, cand in candidates.items()}
         factors = self._calibration(rows, len(concepts))
         unsayable = {lang: sum(1 for c in concepts if lang not in c.langs()) for lang in LANGS}
         for doc, cand in candidates.items():
