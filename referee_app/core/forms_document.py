@@ -7,7 +7,8 @@ Every piece of user text goes through `esc`, so a `<b>` typed in a field prints 
 from __future__ import annotations
 
 from ..i18n import current_language, format_datetime
-from ..ui.pdf import esc  # a pure function: importing it loads no Qt
+from .printing import esc
+from .printing import pt as _pt
 from .forms import FIELDS, SIDES, disqualification_rules, parse_time, protest_rules
 from .forms_rules import forms_data
 from .forms_store import Form
@@ -15,11 +16,7 @@ from .forms_store import Form
 # ui/pdf.py lays the document out in the device pixels of its 300 dpi writer, where a size in
 # points would be taken at screen resolution (96 dpi) and print a third of its size: sizes are
 # therefore given in those pixels.
-PDF_DPI = 300
 
-
-def _pt(points: float) -> str:
-    return f"{round(points * PDF_DPI / 72)}px"
 
 
 STYLE = f"""

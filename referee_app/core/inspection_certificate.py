@@ -13,18 +13,15 @@ from babel.dates import format_datetime
 
 from ..i18n import babel_locale, current_language
 from ..i18n import gettext as _
-from ..ui.pdf import esc  # a pure function: importing it loads no Qt
+from .printing import esc
+from .printing import pt as _pt
 from . import inspection_format as fmt
 from .inspection_spec import Specs, default_specs
 from .inspection_store import InspectionRecord
 
 # ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels,
 # set on every element that holds text (Qt's rich text does not pass the body's size into tables).
-PDF_DPI = 300
 
-
-def _pt(points: float) -> str:
-    return f"{round(points * PDF_DPI / 72)}px"
 
 
 STYLE = f"""

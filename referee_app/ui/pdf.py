@@ -5,14 +5,10 @@ Documents are built as HTML by the caller with every piece of user text passed t
 """
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 
-
-def esc(value) -> str:
-    """User text as literal HTML (line breaks kept)."""
-    return html.escape("" if value is None else str(value)).replace("\n", "<br>")
+from ..core.printing import esc  # noqa: F401  (the one escaping every document uses)
 
 
 def ensure_gui_app():
@@ -40,8 +36,11 @@ def write_pdf(document_html: str, path: str | Path, title: str = "") -> Path:
     writer.setCreator("carrom-referee")
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait, QMarginsF(15, 15, 15, 15),
                                      QPageLayout.Millimeter))
-    writer.setResolution(300)
+    # Laid out at screen resolution, so point and pixel sizes print as they show on screen;
+    # the text itself stays vector in the PDF whatever this number is.
+    writer.setResolution(96)
     doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(writer)  # points convert at the writer's resolution
     doc.setHtml(document_html)
     layout = writer.pageLayout().paintRectPixels(writer.resolution())
     doc.setPageSize(QSizeF(layout.width(), layout.height()))
