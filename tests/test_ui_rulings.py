@@ -153,3 +153,21 @@ def test_the_score_sheet_prints_to_pdf_in_the_interface_language(qtbot, area, tm
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     assert "Feuille de match" in text and "Éloïse" in text and "<b>Bruno</b>" in text
     assert "Open de Cannes" in text and "12" in text  # Éloïse's board: 9 coins and the queen, capped at 12
+
+
+def test_the_clocks_follow_the_ruleset_and_start_pause_and_reset(qtbot, area):
+    assert area.stroke_clock.seconds == 15            # icf-fr 3.6 b
+    area.set_ruleset("aicf-2009")
+    assert area.stroke_clock.seconds == 10            # aicf-2009 6
+    assert area.match_clock.seconds == 40 * 60 and area.match_clock.extra == 5 * 60  # ffc-tournament
+    clock = area.stroke_clock
+    qtbot.mouseClick(clock.toggle, Qt.MouseButton.LeftButton)
+    assert clock.running
+    qtbot.wait(250)
+    qtbot.mouseClick(clock.toggle, Qt.MouseButton.LeftButton)
+    spent = clock.elapsed_ms()
+    assert not clock.running and spent >= 200
+    qtbot.wait(100)
+    assert clock.elapsed_ms() == spent                # paused: time stands still
+    qtbot.mouseClick(clock.reset_button, Qt.MouseButton.LeftButton)
+    assert clock.elapsed_ms() == 0 and clock.display.text().strip() == "10.0"
