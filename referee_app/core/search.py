@@ -6,6 +6,12 @@ fields, so a French text is stemmed as French. A query word also searches its gl
 equivalents in the three languages (queen -> reine, regina), and a word the rulebook does not
 contain at all is treated as a typo and searched fuzzily.
 
+Ranking (Searcher._rank): exact matches before guessed spellings; then whoosh's BM25F scores,
+made comparable across the three languages' fields, weighted by the share of the query a text
+holds, favouring the language the query is written in (guessed from its words), and lifted by
+the clauses that state the same rule in other sources. Each clause is one hit, through its
+best text in the languages allowed.
+
 The index lives in the user cache folder, never in the installed package. `current.json` there
 names the index folder in use, the stamp of the knowledge it was built from and a checksum of
 each of its files: a stale stamp or a damaged file means a rebuild, never a crash. A build goes
@@ -36,9 +42,9 @@ from hashlib import sha256
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.codec.base import Automata
 from whoosh.analysis import (CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter,
                              StopFilter)
+from whoosh.codec.base import Automata
 from whoosh.fields import BOOLEAN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang.stopwords import stoplists
 from whoosh.query import Phrase, Term
@@ -680,10 +686,10 @@ class Searcher:
         self._add_as_typed(concept, [word])
         if concept.leaves:
             return concept
-        stems = {lang: stem(lang, word) for lang in LANGS}
         concept.fuzzy = True
         k = _max_edits(fold(word))  # the word as typed: its stem may be shorter than the slip
-        for lang, s in stems.items():
+        for lang in LANGS:
+            s = stem(lang, word)
             if k and s:
                 for near in self._near_terms(f"text_{lang}", s, k):
                     concept.add(lang, [near], FUZZY_BOOST)
@@ -692,7 +698,7 @@ class Searcher:
         return concept
 
     def _near_terms(self, fname: str, s: str, k: int) -> set[str]:
-        """The terms of a field within k slips of a stem (headings use the texts' words: not walked)."""
+        """The terms of a field within k slips of a stem."""
         near = set(_automaton_matches(_typo_automaton(s, k), self._lexicon(fname)))
         near.update(t for t in _transpositions(s) if self._reader.doc_frequency(fname, t))
         return near
