@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 
 def default_path() -> Path:
@@ -47,3 +49,29 @@ def transaction(conn: sqlite3.Connection):
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def local_now() -> datetime:
+    """The time on the referee's clock, to the second, with its offset."""
+    return datetime.now().astimezone().replace(microsecond=0)
+
+
+class Store:
+    """One part of the records (matches, forms, inspections): its tables in the shared database,
+    and a clock that tests may set."""
+
+    SCHEMA = ""
+
+    def __init__(self, conn: sqlite3.Connection | None = None, clock: Callable[[], datetime] = local_now):
+        self.conn = conn or connect()
+        self.clock = clock
+        ensure_schema(self.conn, self.SCHEMA)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

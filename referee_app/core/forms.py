@@ -82,8 +82,7 @@ def spec(kind: str, name: str) -> FieldSpec:
 
 # -- shapes --------------------------------------------------------------------------------------
 
-def now() -> datetime:
-    return datetime.now().astimezone().replace(microsecond=0)
+from .db import local_now as now  # noqa: E402  (one clock for every record)
 
 
 def parse_time(value, field_name: str) -> datetime:

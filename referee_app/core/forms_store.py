@@ -15,12 +15,11 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
 
 from . import db
 from .errors import BadInput
 from .forms import (OUTCOMES, STATUSES, check_complete, check_kind, disqualification_rules, iso, normalize,
-                    normalize_all, now, parse_time, protest_rules, subject, timing, times_of)
+                    normalize_all, parse_time, protest_rules, subject, timing, times_of)
 from .forms_rules import forms_data
 
 # Consecutive edits of one field of a draft closer together than this are one change in the history.
@@ -113,16 +112,10 @@ def _dump(value) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
-class FormsStore:
+class FormsStore(db.Store):
     """The forms and incidents of one records database."""
 
-    def __init__(self, conn: sqlite3.Connection | None = None, clock: Callable[[], datetime] = now):
-        self.conn = conn or db.connect()
-        self.clock = clock
-        db.ensure_schema(self.conn, SCHEMA)
-
-    def close(self) -> None:
-        self.conn.close()
+    SCHEMA = SCHEMA
 
     def _stamp(self) -> str:
         return iso(self.clock())

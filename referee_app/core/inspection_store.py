@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Callable
 
 from . import db
 from .errors import BadInput
@@ -43,8 +41,7 @@ CREATE TRIGGER IF NOT EXISTS inspections_never_deleted BEFORE DELETE ON inspecti
 """
 
 
-def now() -> datetime:
-    return datetime.now().astimezone().replace(microsecond=0)
+now = db.local_now
 
 
 @dataclass
@@ -98,22 +95,10 @@ def _measurement_name(check_id: str) -> str:
     return check_id.split(".", 1)[1] if "." in check_id else check_id
 
 
-class InspectionStore:
+class InspectionStore(db.Store):
     """The inspection records of one records database."""
 
-    def __init__(self, conn: sqlite3.Connection | None = None, clock: Callable[[], datetime] = now):
-        self.conn = conn or db.connect()
-        self.clock = clock
-        db.ensure_schema(self.conn, SCHEMA)
-
-    def close(self) -> None:
-        self.conn.close()
-
-    def __enter__(self) -> "InspectionStore":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+    SCHEMA = SCHEMA
 
     # -- reading --------------------------------------------------------------------------------
     def get(self, record_id) -> InspectionRecord:

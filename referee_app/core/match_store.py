@@ -7,7 +7,6 @@ whole history stays readable.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 
 from . import db
 from .errors import BadInput
@@ -41,13 +40,13 @@ META = ("ruleset", "doubles", "first_name", "second_name", "tournament", "round"
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return db.local_now().isoformat()
 
 
-class MatchStore:
-    def __init__(self, conn=None):
-        self.conn = conn or db.connect()
-        db.ensure_schema(self.conn, SCHEMA)
+class MatchStore(db.Store):
+    """The matches of one records database, stroke by stroke."""
+
+    SCHEMA = SCHEMA
 
     def create(self, ruleset: str = "icf", doubles: bool = False, **meta) -> int:
         unknown = set(meta) - set(META)

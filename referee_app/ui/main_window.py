@@ -17,7 +17,7 @@ from ..core.errors import KnowledgeError
 from ..core.knowledge import KnowledgeBase, default, load
 from ..core.rulesets import Ruleset, load_rulesets
 from ..i18n import gettext as _
-from . import search_worker, settings, theme
+from . import settings, theme
 from .areas import EquipmentArea, scrolling
 from .retranslate import follow_language, install_qt_translations, system_language
 from .rulebook_view import RulebookView

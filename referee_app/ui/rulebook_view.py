@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QToolButton, QVBoxLayout,
+from PySide6.QtWidgets import (QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout,
                                QWidget)
 
 from ..core.knowledge import KnowledgeBase
