@@ -133,3 +133,12 @@ def test_check_kb_reports_zero_problems_and_counts_every_source():
                    "ffc-tournament", "icf-proposal-2009"):
         line = next(l for l in done.stdout.splitlines() if l.startswith(source + " "))
         assert int(line.split()[1]) > 0
+
+
+def test_a_heading_translation_over_no_clause_is_refused(tmp_path):
+    root = make_kb(tmp_path)
+    (root / "headings.yaml").write_text('icf-fr:\n  "La reine": {it: "La regina", en: "The queen"}\n'
+                                        '  "Le roi": {it: "Il re", en: "The king"}\n')
+    kb, problems = load(root, strict=False)
+    assert [str(p) for p in problems] == ["headings.yaml:3: icf-fr: no clause stands under the heading 'Le roi'"]
+    assert kb.clauses["icf-fr:3.12.a"].title_in("en") == "The queen"

@@ -35,7 +35,7 @@ def test_a_hit_carries_the_contract_fields_and_its_clause(searcher, kb):
         assert {"id", "source", "lang", "title", "snippet", "score", "paragraph", "kind"} <= set(h)
         clause = kb.clauses[h["id"]]
         assert (h["source"], h["title"], h["paragraph"], h["kind"]) == \
-               (clause.source, clause.title, clause.paragraph, clause.kind)
+               (clause.source, clause.title_in(h["lang"]), clause.paragraph, clause.kind)
         assert h["lang"] in clause.texts
         assert h["official"] is clause.texts[h["lang"]]["official"]
 
@@ -224,7 +224,8 @@ def test_every_text_of_every_clause_is_a_document(kb):
         clause = kb.clauses[d["id"]]
         assert d["body"] == clause.texts[d["lang"]]["text"]
         assert d[f"text_{d['lang']}"].endswith(d["body"])
-        assert d[f"text_{d['lang']}"].startswith(clause.title) == (d["lang"] == clause.lang)
+        translated_heading = d["lang"] == clause.lang or d["lang"] in clause.title_translations
+        assert d[f"text_{d['lang']}"].startswith(clause.title_in(d["lang"])) == translated_heading
 
 
 def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):

@@ -19,14 +19,6 @@ TRANSLATIONS = {
     "time between sets": {"fr": "temps entre les sets", "it": "tempo tra i set"},
     "filet": {"it": "retina", "en": "net"},
 }
-# Translations whose expected clause the search does not rank in the case's top N, and why. They
-# show as XPASS the day it does.
-NOT_YET = {
-    "coins off the board": "it:44's English text says 'off the playing surface', never 'board'; "
-                           "icf-fr 3.9 a, fr-simplified 8.4, carom-bi 7.4 say 'coin ... off the carrom "
-                           "board' word for word, and two clauses about rebounding 'off the frame of "
-                           "the carrom board or off a coin' hold all three words: it:44 comes just after them",
-}
 
 
 def _public_cases():
@@ -42,8 +34,7 @@ def _translated_cases():
         if case.values[0] is None:
             return [case]
         for lang, query in TRANSLATIONS.get(case.values[0]["query"], {}).items():
-            marks = [pytest.mark.xfail(reason=NOT_YET[query], strict=False)] if query in NOT_YET else []
-            out.append(pytest.param(dict(case.values[0], query=query), id=f"{lang}: {query}", marks=marks))
+            out.append(pytest.param(dict(case.values[0], query=query), id=f"{lang}: {query}"))
     return out
 
 

@@ -114,3 +114,12 @@ def test_the_rulebook_command_shows_all_three_texts():
     texts = json.loads(done.stdout)["texts"]
     assert set(texts) == set(LANGS)
     assert texts["fr"]["official"] and not texts["it"]["official"] and not texts["en"]["official"]
+
+
+def test_every_heading_reads_in_all_three_languages(kb):
+    missing = sorted({f"{c.source}: {c.title!r} ({lang})" for c in kb.clauses.values() for lang in LANGS
+                      if lang != c.lang and not c.title_translations.get(lang, "").strip()})
+    assert not missing, f"{len(missing)} headings lack a translation, e.g. {missing[:10]}"
+    record = kb.clauses["it:44"].record()
+    assert record["titles"] == {"it": "Pedine fuori board", "fr": "Jetons hors du plateau",
+                                "en": "Coins off the carrom board"}

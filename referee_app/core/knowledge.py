@@ -75,6 +75,7 @@ class Clause:
     mended: list = field(default_factory=list)
     note: str = ""
     plain_words: list[str] = field(default_factory=list)
+    title_translations: dict[str, str] = field(default_factory=dict)  # from headings.yaml
 
     @property
     def texts(self) -> dict[str, dict]:
@@ -83,6 +84,10 @@ class Clause:
             if lang != self.lang:
                 out[lang] = {"text": text, "official": False}
         return out
+
+    def title_in(self, lang: str) -> str:
+        """The heading in `lang` when the knowledge base has it, else as printed."""
+        return self.title if lang == self.lang else self.title_translations.get(lang, self.title)
 
     def text_in(self, lang: str) -> tuple[str, bool]:
         """The text in `lang` if the knowledge base has it, else the original; and whether it is official."""
@@ -95,6 +100,7 @@ class Clause:
             "id": self.id, "source": self.source, "paragraph": self.paragraph, "lang": self.lang,
             "kind": self.kind, "title": self.title, "text": self.text, "texts": self.texts,
             "corresponds_to": list(self.corresponds_to), "differs": list(self.differs),
+            "titles": {lang: self.title_in(lang) for lang in self.texts},
         }
 
 
@@ -259,10 +265,37 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
                     prev_key, prev_id = key, clause.id
     _link(clauses, problems)
     glossary = _read_glossary(root, clauses, langs, problems, digest)
+    _read_headings(root, clauses, langs, problems, digest)
     kb = KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16], glossary)
     if strict and problems:
         raise KnowledgeError(problems)
     return kb, problems
+
+
+def _read_headings(root: Path, clauses, langs, problems: list[Problem], digest) -> None:
+    """Gives each clause its heading in the other languages (headings.yaml: source -> heading -> {lang: text})."""
+    path = root / "headings.yaml"
+    if not path.is_file():
+        return
+    digest.update(b"headings.yaml\0" + path.read_bytes())
+    try:
+        data = load_file(path, "headings.yaml") or {}
+    except YamlError as exc:
+        problems.append(Problem("headings.yaml", exc.line, exc.problem))
+        return
+    used = {(c.source, c.title) for c in clauses.values()}
+    for source, headings in data.items():
+        for title, translations in (headings or {}).items():
+            line = line_of(translations, line_of(headings))
+            if (source, title) not in used:
+                problems.append(Problem("headings.yaml", line, f"{source}: no clause stands under the heading {title!r}"))
+                continue
+            if not isinstance(translations, dict) or set(translations) - set(langs):
+                problems.append(Problem("headings.yaml", line, f"{source}: {title!r} needs a mapping of languages"))
+                continue
+            for c in clauses.values():
+                if c.source == source and c.title == title:
+                    c.title_translations = {k: str(v) for k, v in translations.items() if v}
 
 
 def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) -> list[Term]:

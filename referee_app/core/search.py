@@ -57,7 +57,7 @@ from .errors import BadInput
 LANGS = ("fr", "it", "en")
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CURRENT = "current.json"
 # Matches are wrapped in these in "snippet": readable in a terminal, and the GUI, which wants
 # bold, gets "snippet_html" (escaped text, matches in <b></b>) instead of parsing them.
@@ -69,6 +69,7 @@ TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 # Ranking weights, applied to whoosh's BM25F scores: round values, checked against the public
 # cases and their translations (tests/test_search_cli.py); each comment says which way it pulls.
 FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
+SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual one (`pion rouge`, `reine`)
 SAME_LANG_FACTOR = 2.0    # a text in the query's language reads best
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
 UNSAYABLE_CREDIT = 0.5    # a concept a text's language has no word for half counts as present
@@ -177,11 +178,13 @@ def _documents(kb, rulesets: dict):
             if lang not in LANGS:
                 continue
             doc = dict(key=f"{c.id}|{lang}", id=c.id, source=c.source, kind=c.kind, lang=lang,
-                       paragraph=c.paragraph, title=c.title, rulesets=",".join(by_source.get(c.source, [])),
+                       paragraph=c.paragraph, title=c.title_in(lang), rulesets=",".join(by_source.get(c.source, [])),
                        official=bool(entry["official"]), body=entry["text"])
             # The heading says what a clause is about (`Pedine fuori board` over rules that say
-            # `pedina` and `fuori` but never `board`); it is printed in the original's language only.
-            doc[f"text_{lang}"] = f"{c.title}\n{entry['text']}" if lang == c.lang else entry["text"]
+            # `pedina` and `fuori` but never `board`): each language's text carries its own, and
+            # none where the heading has no translation (its words would pass for that language's).
+            has_heading = lang == c.lang or lang in c.title_translations
+            doc[f"text_{lang}"] = f"{c.title_in(lang)}\n{entry['text']}" if has_heading else entry["text"]
             yield doc
 
 
@@ -482,8 +485,8 @@ class _Glossary:
 
     def add_equivalents(self, concept: _Concept, term: int, weight: float = 1.0) -> None:
         for lang in LANGS:
-            for form in self.terms[term]["words"].get(lang, []):
-                concept.add(lang, form["stems"], weight)
+            for rank, form in enumerate(self.terms[term]["words"].get(lang, [])):
+                concept.add(lang, form["stems"], weight * (1.0 if rank == 0 else SYNONYM_FACTOR))
 
 
 @dataclass
