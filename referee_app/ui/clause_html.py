@@ -80,7 +80,7 @@ def _style(c: Colors) -> str:
 def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmarked: bool = False) -> str:
     src = kb.sources.get(clause.source)
     parts = [_style(c), f"<h1>{esc(citation(kb, clause))}</h1>"]
-    meta = [esc(clause.title), esc(kind_label(clause.kind))]
+    meta = [esc(clause.title_in(lang)), esc(kind_label(clause.kind))]
     if bookmarked:
         meta.append("★ " + esc(_("Bookmarked")))
     source_label = _("Source:")  # (Babel does not see strings marked inside f-strings)

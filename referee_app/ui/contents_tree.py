@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
 from ..core.knowledge import Clause, KnowledgeBase
 from ..i18n import gettext as _
-from ..i18n import ngettext
+from ..i18n import current_language, ngettext
 from .retranslate import follow_language
 
 KIND_ROLE = Qt.ItemDataRole.UserRole          # "source", "section" or "clause"
@@ -53,6 +53,8 @@ class ContentsTree(QTreeWidget):
         self._sections: dict[str, list[tuple[str, list[Clause]]]] = {}
         self._source_items: dict[str, QTreeWidgetItem] = {}
         self._clause_items: dict[str, QTreeWidgetItem] = {}
+        self._section_items: list[tuple[QTreeWidgetItem, Clause]] = []
+        self._headed: dict[str, bool] = {}  # a clause alone under its heading shows the heading
         self._highlighted: list[str] = []
         self.itemExpanded.connect(self._populate)
         self.currentItemChanged.connect(self._current_changed)
@@ -69,6 +71,8 @@ class ContentsTree(QTreeWidget):
         self.clear()
         self._source_items.clear()
         self._clause_items.clear()
+        self._section_items.clear()
+        self._headed.clear()
         for sid in order:
             src = self.kb.sources[sid]
             item = QTreeWidgetItem([f"{src.short} — {src.title}"])
@@ -94,25 +98,38 @@ class ContentsTree(QTreeWidget):
             return
         sid = item.data(0, KEY_ROLE)
         groups = self._sections.setdefault(sid, sections(self._by_source.get(sid, [])))
-        for index, (title, members) in enumerate(groups):
+        for index, (_title, members) in enumerate(groups):
             if len(members) == 1:  # a heading over a single paragraph: one line, one click less
-                self._add_clause(item, members[0], f"{members[0].paragraph}  {title}")
+                self._add_clause(item, members[0], headed=True)
                 continue
-            sec = QTreeWidgetItem(item, [title])
+            sec = QTreeWidgetItem(item, [members[0].title_in(current_language())])
             sec.setData(0, KIND_ROLE, "section")
             sec.setData(0, KEY_ROLE, (sid, index))
             sec.setToolTip(0, f"{members[0].paragraph} … {members[-1].paragraph}")
+            self._section_items.append((sec, members[0]))
             for clause in members:
-                self._add_clause(sec, clause, f"{clause.paragraph}  {_preview(clause.text)}")
+                self._add_clause(sec, clause, headed=False)
 
-    def _add_clause(self, parent: QTreeWidgetItem, clause: Clause, label: str) -> None:
-        child = QTreeWidgetItem(parent, [label])
+    def _add_clause(self, parent: QTreeWidgetItem, clause: Clause, headed: bool) -> None:
+        child = QTreeWidgetItem(parent)
         child.setData(0, KIND_ROLE, "clause")
         child.setData(0, KEY_ROLE, clause.id)
-        child.setToolTip(0, _preview(clause.text))
         self._clause_items[clause.id] = child
+        self._headed[clause.id] = headed
+        self._label(child, clause)
+
+    def _label(self, item: QTreeWidgetItem, clause: Clause) -> None:
+        """The line of a clause in the reader's language: its heading, or the start of its text."""
+        lang = current_language()
+        text = clause.text_in(lang)[0]
+        item.setText(0, f"{clause.paragraph}  {clause.title_in(lang) if self._headed[clause.id] else _preview(text)}")
+        item.setToolTip(0, _preview(text))
 
     def retranslate(self) -> None:
+        for cid, item in self._clause_items.items():
+            self._label(item, self.kb.clauses[cid])
+        for item, first in self._section_items:
+            item.setText(0, first.title_in(current_language()))
         for sid, item in self._source_items.items():
             n = len(self._by_source.get(sid, []))
             tip = self.kb.sources[sid].title + "\n"
