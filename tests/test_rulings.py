@@ -140,6 +140,7 @@ decides:
   - {name: board, default: true, then: {board: continues}}
   - {name: no-penalty, default: true, then: {penalty: 0}}
   - {name: stays, default: true, then: {own: stays}}
+  - {name: counts, default: true, then: {opponent: stays}}
   - {name: queen, when: {queen_pocketed: true}, then: {queen: on_board}}
   - {name: queen-off, when: {queen_off: true}, then: {queen: on_board}}
   - {name: awaiting, when: {queen: awaiting_cover}, then: {queen: on_board}}

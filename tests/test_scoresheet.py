@@ -163,3 +163,12 @@ def test_matches_command_round_trip(user_dirs):
     assert shown["games"][0]["score"] == {"first": 12, "second": 0}
     bad = run_cli("matches", "play", str(match_id), "-", input="{pocketed: {own: 12}}")
     assert bad.returncode == 2 and "stroke 1 of -" in bad.stderr
+
+
+def test_after_an_early_break_the_board_is_set_up_again_for_the_opponents_break():
+    game = Game("icf")
+    game.play({"touched_coin": True, "pocketed": {"own": 1, "opponent": 2, "queen": True}, "foul": "early_break"})
+    st = game.state
+    assert st.turn == "second" and not st.break_made
+    assert st.coins == {"first": 9, "second": 9} and st.queen == "on_board" and st.dues["first"] == 1
+    assert game.play({"touched_coin": True, "pocketed": {"own": 2}})["break_made"] is True

@@ -22,12 +22,13 @@ ASPECTS = {
     "break_made": (True, False),
     "queen": QUEEN_STATES,
     "own": ("stays", "returned"),
+    "opponent": ("stays", "returned"),
     "penalty": "int",
     "turn": ("continues", "passes"),
     "board": "board",
 }
 # Decided in this order: the board result may test the queen as this stroke left it.
-ORDER = ("break_made", "queen", "own", "penalty", "turn", "board")
+ORDER = ("break_made", "queen", "own", "opponent", "penalty", "turn", "board")
 POINT_TERMS = ("loser_coins", "pocketed_coins", "queen", "queen_if_held", "special", "penalty_coin")
 SIDES = ("striker", "opponent")
 RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note"}
@@ -171,6 +172,8 @@ def relevance(aspect: str, facts: dict, board_over: bool) -> bool:
         return facts["queen_pocketed"] or facts["queen"] == "awaiting_cover" or facts["queen_off"]
     if aspect == "own":
         return facts["own_pocketed"] > 0
+    if aspect == "opponent":
+        return facts["opponent_pocketed"] > 0
     return True
 
 

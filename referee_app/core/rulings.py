@@ -14,7 +14,7 @@ from .explain import explain
 from .rulesets import default_rulesets
 from .situation import COINS_PER_SIDE, Situation, parse
 
-ASPECT_ORDER = ("board", "queen", "own", "penalty", "turn", "break_made")
+ASPECT_ORDER = ("board", "queen", "own", "opponent", "penalty", "turn", "break_made")
 
 
 def ruleset_of(doc, ruleset: str | None) -> str:
@@ -133,11 +133,13 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
         owed = s.dues + v.get("penalty", 0)
         paid = min(owed, COINS_PER_SIDE - own_after)
         own_after += paid
+        opp_returned = s.opponent_pocketed if v.get("opponent") == "returned" else 0
+        opp_left += opp_returned
         opp_paid = min(s.opponent_dues, COINS_PER_SIDE - opp_left)
         if paid and s.dues or owed - paid or opp_paid:
             _cite_mechanic(rs, "dues", cited)
         queen_back = queen_after == "on_board" and (s.queen_pocketed or s.queen == "awaiting_cover")
-        returned = {"own": own_returned + paid, "opponent": opp_paid, "queen": queen_back}
+        returned = {"own": own_returned + paid, "opponent": opp_returned + opp_paid, "queen": queen_back}
         after = {"own_on_board": own_after, "opponent_on_board": opp_left + opp_paid, "queen": queen_after,
                  "dues": owed - paid, "opponent_dues": s.opponent_dues - opp_paid}
         ruling_board = {"over": False, "winner": None, "points": {"striker": 0, "opponent": 0}}
