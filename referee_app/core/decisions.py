@@ -137,8 +137,14 @@ class CompiledRuleset:
     foul_only_when: dict = field(default_factory=dict)  # foul id -> tests the situation must pass
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
 
+    def __post_init__(self):
+        # Board rules may test the queen as this stroke leaves it, known only once the queen
+        # rules have spoken: they are matched after the others (split once, not per situation).
+        self._first = [r for r in self.rules if not r.tests_fact("queen_after")]
+        self._after_queen = [r for r in self.rules if r.tests_fact("queen_after")]
+
     def applicable(self, facts: dict) -> list[Rule]:
-        return [r for r in self.rules if not r.tests_fact("queen_after") and matches(r.tests, facts)]
+        return [r for r in self._first if matches(r.tests, facts)]
 
     def decide(self, facts: dict, relevant=None) -> Decision:
         """Decides every aspect; raises NoRule or Conflict where the rules fail to give exactly one."""
@@ -148,8 +154,7 @@ class CompiledRuleset:
         for aspect in ORDER:
             if aspect == "board":
                 facts = dict(facts, queen_after=decision.values.get("queen", facts["queen"]))
-                applicable = applicable + [r for r in self.rules if r.tests_fact("queen_after")
-                                           and matches(r.tests, facts)]
+                applicable = applicable + [r for r in self._after_queen if matches(r.tests, facts)]
             value, rules = resolve(aspect, applicable)
             if rules:
                 decision.values[aspect], decision.rules[aspect] = value, rules
