@@ -200,7 +200,7 @@ def check_possible(s: Situation, allow_empty_side: bool = False) -> None:
         raise BadInput("before.queen", f"{s.queen} while the striking side has no coin left: the board is over")
     if allow_empty_side and s.opponent_on_board == 0 and s.queen not in ("on_board", "covered_by_striker"):
         raise BadInput("before.queen", f"{s.queen} while the opponent has no coin left: the board is over")
-    if s.dues and s.own_on_board < COINS_PER_SIDE and s.own_pocketed_earlier is None:
+    if s.dues and s.own_on_board < COINS_PER_SIDE:
         # A due is paid as soon as a pocketed coin is there to pay it (icf-fr 3.11.a, g):
         # owing one while holding a pocketed coin is a score-sheet slip, not a position.
         raise BadInput("before.dues", f"{s.dues} owed, yet {COINS_PER_SIDE - s.own_on_board} of the side's coins "
