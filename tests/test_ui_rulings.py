@@ -171,3 +171,15 @@ def test_the_clocks_follow_the_ruleset_and_start_pause_and_reset(qtbot, area):
     assert clock.elapsed_ms() == spent                # paused: time stands still
     qtbot.mouseClick(clock.reset_button, Qt.MouseButton.LeftButton)
     assert clock.elapsed_ms() == 0 and clock.display.text().strip() == "10.0"
+
+
+def test_a_doubles_match_goes_round_the_four_seats(qtbot, area):
+    area.doubles.setChecked(True)
+    assert area.match.doubles
+    for seat in (1, 2, 3, 4):
+        assert f"Seat {seat}" in area.status.text()
+        type_stroke(qtbot, area)  # a miss: the turn passes to the player on the right
+    assert "Seat 1" in area.status.text()
+    area.doubles.setChecked(False)  # too late: the match has begun
+    assert area.doubles.isChecked() and area.match.doubles
+    assert area.store.meta(area.match_id)["doubles"] == 1

@@ -116,12 +116,14 @@ class RulingsArea(QWidget):
         self.vs = QLabel("–")
         self.new_button = QPushButton(objectName="new_match")
         self.open_button = QPushButton(objectName="open_match")
+        self.doubles = QCheckBox(objectName="doubles")
+        self.doubles.toggled.connect(self._doubles_toggled)
         self.what_if = QCheckBox(objectName="what_if")
         self.compare_button = QPushButton(objectName="compare_rulesets")
         self.print_button = QPushButton(objectName="print_scoresheet")
         top = QHBoxLayout()
-        for w in (self.first_name, self.vs, self.second_name, self.new_button, self.open_button, self.what_if,
-                  self.compare_button, self.print_button):
+        for w in (self.first_name, self.vs, self.second_name, self.doubles, self.new_button, self.open_button,
+                  self.what_if, self.compare_button, self.print_button):
             top.addWidget(w)
         self.status = QLabel(objectName="board_status")
         font = self.status.font()
@@ -215,9 +217,19 @@ class RulingsArea(QWidget):
             return  # a rulebook-only ruleset (no decisions to rule with): keep ruling as before
         self.ruleset = ruleset
         if not self.match.strokes and self.match_id is None:
-            self.match = Match(ruleset)
+            self.match = Match(ruleset, self.doubles.isChecked())
         self._apply_ruleset_parameters()
         self.refresh()
+
+    def _doubles_toggled(self, on: bool) -> None:
+        """Singles or doubles, for a match not yet begun (four seats, the turn to the right: it 29)."""
+        if not self.match.strokes and self.match_id is None:
+            self.match = Match(self.match.ruleset, on)
+            self.refresh()
+        elif on != self.match.doubles:
+            self.doubles.blockSignals(True)
+            self.doubles.setChecked(self.match.doubles)
+            self.doubles.blockSignals(False)
 
     def _apply_ruleset_parameters(self) -> None:
         params = compiled(self.match.ruleset).params
@@ -232,7 +244,7 @@ class RulingsArea(QWidget):
 
     def new_match(self) -> None:
         self.match_id = None
-        self.match = Match(self.ruleset)
+        self.match = Match(self.ruleset, self.doubles.isChecked())
         self.first_name.clear()
         self.second_name.clear()
         self.cancel_correction()
@@ -244,6 +256,9 @@ class RulingsArea(QWidget):
         meta = self.store.meta(match_id)
         self.match_id = match_id
         self.match = self.store.load(match_id)
+        self.doubles.blockSignals(True)
+        self.doubles.setChecked(self.match.doubles)
+        self.doubles.blockSignals(False)
         self.first_name.setText(meta["first_name"])
         self.second_name.setText(meta["second_name"])
         self._apply_ruleset_parameters()
@@ -424,6 +439,8 @@ class RulingsArea(QWidget):
                 a=game.score["first"], c=game.score["second"], w=st.coins[white],
                 k=st.coins["second" if white == "first" else "first"],
                 queen=queen_text(st.queen_for(st.turn), name[st.turn], name["second" if st.turn == "first" else "first"]))
+            if self.match.doubles:
+                text += " " + _("Seat {n} (the seats go round to the right).").format(n=st.seat + 1)
             if st.dues["first"] or st.dues["second"]:
                 text += " " + _("Dues: {a} {x}, {b} {y}.").format(a=first, x=st.dues["first"], b=second, y=st.dues["second"])
         if self.correcting:
@@ -440,6 +457,8 @@ class RulingsArea(QWidget):
         self.second_name.setPlaceholderText(_("Second player or team"))
         self.new_button.setText(_("New match"))
         self.open_button.setText(_("Open match…"))
+        self.doubles.setText(_("Doubles"))
+        self.doubles.setToolTip(_("Two players a side, partners face to face; for a match not yet begun"))
         self.what_if.setText(_("What if (Ctrl+W)"))
         self.what_if.setToolTip(_("Rule a stroke on a situation you set by hand, without recording it"))
         self.compare_button.setText(_("Compare rulesets (Ctrl+K)"))
