@@ -172,3 +172,27 @@ def test_after_an_early_break_the_board_is_set_up_again_for_the_opponents_break(
     assert st.turn == "second" and not st.break_made
     assert st.coins == {"first": 9, "second": 9} and st.queen == "on_board" and st.dues["first"] == 1
     assert game.play({"touched_coin": True, "pocketed": {"own": 2}})["break_made"] is True
+
+
+def test_an_aicf_set_level_after_four_boards_is_decided_by_deciding_strokes():
+    boards = [WIN_WITH_QUEEN] * 4  # each breaker wins its board 11-0 (9 coins and the queen's 2, capped)
+    report = replay({"ruleset": "aicf-2009", "boards": boards})
+    assert report["score"] == {"first": 22, "second": 22}
+    assert report["game"] == {"over": False, "winner": None, "tie_breaker_due": True}
+    with pytest.raises(BadInput) as err:
+        replay({"ruleset": "aicf-2009", "boards": boards + [[{"pocketed": {}}]]})
+    assert "deciding strokes" in err.value.problem
+    # three chances each: 2 against 2, then sudden death: first misses while second pockets
+    done = replay({"ruleset": "aicf-2009", "boards": boards,
+                   "tie_breaker": {"first": [True, False, True, False], "second": [True, True, False, True]}})
+    assert done["game"]["over"] and done["game"]["winner"] == "second"
+    with pytest.raises(BadInput) as err:
+        replay({"ruleset": "aicf-2009", "boards": boards, "tie_breaker": {"first": [True], "second": [True]}})
+    assert "3 chances" in err.value.problem
+
+
+def test_an_icf_game_level_after_eight_boards_plays_a_deciding_board_not_strokes():
+    with pytest.raises(BadInput) as err:
+        replay({"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8, "tie_breaker": {"first": [True] * 3,
+                                                                                 "second": [False] * 3}})
+    assert "no tie to break" in err.value.problem

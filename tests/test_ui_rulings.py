@@ -183,3 +183,24 @@ def test_a_doubles_match_goes_round_the_four_seats(qtbot, area):
     area.doubles.setChecked(False)  # too late: the match has begun
     assert area.doubles.isChecked() and area.match.doubles
     assert area.store.meta(area.match_id)["doubles"] == 1
+
+
+def test_a_level_aicf_set_is_settled_by_deciding_strokes_entered_in_the_wizard(qtbot, area, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    area.set_ruleset("aicf-2009")
+    board = [(1, False), (0, True), (1, False), (7, False)]  # the breaker wins 11-0
+    for _ in range(4):
+        for own, queen in board:
+            type_stroke(qtbot, area, own=own, queen=queen)
+    assert area.match.game.tie_breaker_due and area.tie_button.isVisible()
+    assert "deciding strokes" in area.status.text()
+    assert area.ruling_view.headline.text() == "Cannot rule this stroke"
+    answers = iter([("1 1 0", True), ("1 0 0", True)])
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: next(answers))
+    qtbot.mouseClick(area.tie_button, Qt.MouseButton.LeftButton)
+    assert area.match.games[0].winner == "first" and len(area.match.games) == 2
+    assert not area.tie_button.isVisible()
+    saved = MatchStore().load(area.match_id)
+    assert saved.strokes[-1] == {"tie_breaker": {"first": [True, True, False], "second": [True, False, False]}}
+    assert "deciding strokes: ✓✓✗ / ✓✗✗" in area.sheet.strokes.item(area.sheet.strokes.rowCount() - 1, 3).text()

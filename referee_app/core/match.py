@@ -51,7 +51,10 @@ class Match:
         if self.over:
             raise BadInput(where or "stroke", f"the match is over ({self.winner} won)")
         n = len(self.strokes) + 1
-        ruling = self.game.play(stroke, where or f"stroke {n}")
+        if isinstance(stroke, dict) and "tie_breaker" in stroke:
+            ruling = self._tie_breaker(stroke["tie_breaker"], where or f"stroke {n}")
+        else:
+            ruling = self.game.play(stroke, where or f"stroke {n}")
         self.strokes.append(stroke)
         self.rulings.append(ruling)
         if self.game.over and not self.over:
@@ -59,6 +62,18 @@ class Match:
             last_breaker = self.game.boards[-1].breaker
             self.games.append(Game(self.ruleset, self.doubles, other(last_breaker)))
         return ruling
+
+    def _tie_breaker(self, attempts, where: str) -> dict:
+        """Deciding strokes recorded like a stroke: {"tie_breaker": {"first": [...], "second": [...]}}."""
+        if not isinstance(attempts, dict):
+            raise BadInput(f"{where}.tie_breaker", "expected {first: [true, false, ...], second: [...]}")
+        winner = self.game.tie_breaker(attempts.get("first"), attempts.get("second"), f"{where}.tie_breaker")
+        names = {"en": ("first", "second"), "fr": ("premier", "second"), "it": ("primo", "secondo")}
+        sentence = {"en": "The deciding strokes go to the {w} side.", "fr": "Les tirs décisifs reviennent au camp {w}.",
+                    "it": "I tiri decisivi vanno al giocatore {w}."}
+        return {"tie_breaker": dict(attempts), "winner": winner,
+                "explanation": {lang: sentence[lang].format(w=names[lang][0 if winner == "first" else 1])
+                                for lang in sentence}}
 
     def preview(self, stroke: dict) -> dict:
         """The ruling this stroke would get now, without recording it."""
@@ -95,6 +110,8 @@ class Match:
 
 def _gist(ruling: dict) -> tuple:
     """What a referee would see change: turn, what goes back, the board after, the result."""
+    if "tie_breaker" in ruling:
+        return ("tie_breaker", ruling["winner"])
     return (ruling["turn"], tuple(sorted(ruling["returned"].items())), tuple(sorted(ruling["after"].items())),
             ruling["board"]["over"], ruling["board"]["winner"], tuple(sorted(ruling["board"]["points"].items())))
 
@@ -121,6 +138,8 @@ def board_rows(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     """The paper score sheet: one row per board, with who covered the queen."""
     rows: dict[tuple, dict] = {}
     for entry in timeline(ruleset, doubles, strokes):
+        if "tie_breaker" in entry["ruling"]:
+            continue  # deciding strokes belong to no board
         key = (entry["game"], entry["board"])
         row = rows.setdefault(key, {"game": entry["game"], "board": entry["board"], "breaker": entry["side"],
                                     "winner": None, "points": {"first": 0, "second": 0}, "queen": None,

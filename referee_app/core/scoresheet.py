@@ -76,6 +76,8 @@ class Game:
         self.over = False
         self.winner: str | None = None
         self.first_breaker = first_breaker
+        self.tie_breaker_due = False
+        self.tie_break: dict | None = None
         self.state = self._new_board(first_breaker, 0)
 
     # --- parameters -------------------------------------------------------------------
@@ -107,6 +109,8 @@ class Game:
     def play(self, stroke: dict, where: str = "") -> dict:
         """Rules one stroke of the side holding the turn and carries the ruling out."""
         prefix = f"{where}: " if where else ""
+        if self.tie_breaker_due:
+            raise BadInput(where or "stroke", "the game is level after its last board: deciding strokes, not a board")
         if self.over:
             raise GameOver(where or "stroke", f"the game is already over ({self.winner} won)")
         if not isinstance(stroke, dict):
@@ -167,10 +171,43 @@ class Game:
             self.over, self.winner = True, leader
         elif boards is not None and len(self.boards) >= boards and not tied:
             self.over, self.winner = True, leader
+        elif boards is not None and len(self.boards) >= boards and self._param("tie_break") == "strokes":
+            self.tie_breaker_due = True  # no further board: deciding strokes (aicf-2009 17-20)
+            return
         if not self.over:
             # The break alternates from board to board, to the right in doubles (icf-fr 3.5 g-h).
             next_seat = (self._breaker_seat() + 1) % self.seats
             self.state = self._new_board(self.side_of_seat(next_seat), next_seat)
+
+    def tie_breaker(self, first: list, second: list, where: str = "tie_breaker") -> str:
+        """Settles a tie with deciding strokes: each side's attempts, True for a coin pocketed.
+
+        The first `tie_break_chances` attempts of each side are counted; if still equal, the
+        attempts that follow go in pairs until one side pockets and the other does not
+        (aicf-2009 17 and 20). Returns the winner."""
+        if not self.tie_breaker_due:
+            raise BadInput(where, "there is no tie to break: the game is not level after its last board")
+        for name, tries in (("first", first), ("second", second)):
+            if not isinstance(tries, list) or not all(isinstance(t, bool) for t in tries):
+                raise BadInput(f"{where}.{name}", "expected a list of true (pocketed) or false (missed)")
+        n = int(self._param("tie_break_chances", 3))
+        if len(first) < n or len(second) < n:
+            raise BadInput(where, f"each side has {n} chances before sudden death; "
+                           f"got {len(first)} and {len(second)}")
+        hits = {"first": sum(first[:n]), "second": sum(second[:n])}
+        winner = None
+        if hits["first"] != hits["second"]:
+            winner = max(hits, key=hits.get)
+        else:
+            for a, b in zip(first[n:], second[n:]):
+                if a != b:
+                    winner = "first" if a else "second"
+                    break
+        if winner is None:
+            raise BadInput(where, "still level: sudden death goes on until one side pockets and the other misses")
+        self.tie_breaker_due, self.over, self.winner = False, True, winner
+        self.tie_break = {"first": list(first), "second": list(second), "winner": winner}
+        return winner
 
     def _breaker_seat(self) -> int:
         return (len(self.boards) - 1) % self.seats
@@ -185,6 +222,10 @@ class Game:
             "score": dict(self.score),
             "game": {"over": self.over, "winner": self.winner},
         }
+        if self.tie_break:
+            out["game"]["tie_breaker"] = self.tie_break
+        if self.tie_breaker_due:
+            out["game"]["tie_breaker_due"] = True
         if not self.over:
             st = self.state
             out["next"] = {"board": len(self.boards), "breaker": st.breaker, "turn": st.turn,
@@ -201,8 +242,8 @@ def replay(doc) -> dict:
     if not isinstance(doc, dict):
         raise BadInput("replay", "expected a mapping with 'ruleset' and 'boards'")
     for key in doc:
-        if key not in {"ruleset", "boards", "doubles"}:
-            raise BadInput(key, "unknown field (known: ruleset, boards, doubles)")
+        if key not in {"ruleset", "boards", "doubles", "tie_breaker"}:
+            raise BadInput(key, "unknown field (known: ruleset, boards, doubles, tie_breaker)")
     ruleset = ruleset_of(doc, None)
     boards = doc.get("boards")
     if not isinstance(boards, list):
@@ -211,6 +252,9 @@ def replay(doc) -> dict:
     for i, strokes in enumerate(boards, 1):
         if not isinstance(strokes, list):
             raise BadInput(f"board {i}", "expected a list of strokes")
+        if game.tie_breaker_due:
+            raise BadInput(f"board {i}", "the game is level after its last board: deciding strokes, not a board "
+                           "(give them as tie_breaker)")
         if i > 1 and len(game.boards) < i and not game.over:
             raise BadInput(f"board {i}", f"board {i - 1} did not end, so no board can follow it")
         for j, stroke in enumerate(strokes, 1):
@@ -219,6 +263,11 @@ def replay(doc) -> dict:
             if len(game.boards) > i:
                 raise BadInput(f"board {i}, stroke {j}", f"board {i} is already over after stroke {j - 1}")
             game.play(stroke, f"board {i}, stroke {j}")
+    if "tie_breaker" in doc:
+        tb = doc["tie_breaker"]
+        if not isinstance(tb, dict):
+            raise BadInput("tie_breaker", "expected {first: [true, false, ...], second: [...]}")
+        game.tie_breaker(tb.get("first"), tb.get("second"))
     return game.report()
 
 

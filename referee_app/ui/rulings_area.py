@@ -140,8 +140,10 @@ class RulingsArea(QWidget):
         self.undo_button = QPushButton(objectName="undo_stroke")
         self.cancel_button = QPushButton(objectName="cancel_correction")
         self.cancel_button.hide()
+        self.tie_button = QPushButton(objectName="deciding_strokes")
+        self.tie_button.hide()
         buttons = QHBoxLayout()
-        for w in (self.record_button, self.undo_button, self.cancel_button):
+        for w in (self.record_button, self.tie_button, self.undo_button, self.cancel_button):
             buttons.addWidget(w)
         self.stroke_clock = Countdown("stroke_clock", 15)
         self.break_clock = Countdown("break_clock", 15)
@@ -181,6 +183,7 @@ class RulingsArea(QWidget):
         self.record_button.clicked.connect(self.record)
         self.undo_button.clicked.connect(self.undo)
         self.cancel_button.clicked.connect(self.cancel_correction)
+        self.tie_button.clicked.connect(self.ask_deciding_strokes)
         self.new_button.clicked.connect(self.new_match)
         self.open_button.clicked.connect(self.choose_match)
         self.what_if.toggled.connect(self._what_if_toggled)
@@ -344,6 +347,34 @@ class RulingsArea(QWidget):
         self.refresh()
         self.form.own.setFocus()
 
+    def ask_deciding_strokes(self) -> None:
+        first, second = self.names()
+        attempts = {}
+        for side, name in (("first", first), ("second", second)):
+            text, ok = QInputDialog.getText(self, _("Deciding strokes"), _(
+                "{name}'s attempts in order, 1 for a coin pocketed, 0 for a miss (e.g. 1 0 1):").format(name=name))
+            if not ok:
+                return
+            marks = [c for c in text if not c.isspace()]
+            if not marks or any(c not in "01" for c in marks):
+                QMessageBox.warning(self, _("Deciding strokes"), _("Write each attempt as 1 or 0."))
+                return
+            attempts[side] = [c == "1" for c in marks]
+        self.record_deciding_strokes(attempts)
+
+    def record_deciding_strokes(self, attempts: dict) -> None:
+        entry = {"tie_breaker": attempts}
+        try:
+            if self.match_id is not None:
+                self.store.add_stroke(self.match_id, entry)
+                self.match = self.store.load(self.match_id)
+            else:
+                self.match.play(entry)
+        except BadInput as exc:
+            QMessageBox.warning(self, _("Not recorded"), str(exc))
+            return
+        self.refresh()
+
     def _confirm_correction(self, n: int, stroke: dict) -> bool:
         try:
             _new, changes = self.match.correction(n - 1, stroke)
@@ -441,6 +472,9 @@ class RulingsArea(QWidget):
                 queen=queen_text(st.queen_for(st.turn), name[st.turn], name["second" if st.turn == "first" else "first"]))
             if self.match.doubles:
                 text += " " + _("Seat {n} (the seats go round to the right).").format(n=st.seat + 1)
+            if game.tie_breaker_due:
+                text = _("Game {g} is level after its last board: record the deciding strokes.").format(
+                    g=len(self.match.games))
             if st.dues["first"] or st.dues["second"]:
                 text += " " + _("Dues: {a} {x}, {b} {y}.").format(a=first, x=st.dues["first"], b=second, y=st.dues["second"])
         if self.correcting:
@@ -450,6 +484,7 @@ class RulingsArea(QWidget):
         self.status.setText(text)
         self.sheet.show_match(self.match.ruleset, self.match.doubles, self.match.strokes, (first, second))
         self.undo_button.setEnabled(bool(self.match.strokes) and not self.what_if.isChecked())
+        self.tie_button.setVisible(self.match.game.tie_breaker_due and not self.what_if.isChecked())
         self.update_ruling()
 
     def retranslate(self) -> None:
@@ -466,6 +501,7 @@ class RulingsArea(QWidget):
         self.record_button.setText(_("Record stroke (Enter)"))
         self.undo_button.setText(_("Undo last stroke (Ctrl+Z)"))
         self.cancel_button.setText(_("Cancel correction (Esc)"))
+        self.tie_button.setText(_("Deciding strokes…"))
         self.stroke_clock.set_title(lambda: _("Stroke clock"))
         self.break_clock.set_title(lambda: _("Break clock"))
         self.match_clock.set_title(lambda: _("Match clock"))

@@ -14,6 +14,10 @@ from .pdf import esc, write_pdf
 
 
 def stroke_summary(stroke: dict) -> str:
+    if "tie_breaker" in stroke:
+        marks = {side: "".join("✓" if hit else "✗" for hit in stroke["tie_breaker"].get(side, []))
+                 for side in ("first", "second")}
+        return _("deciding strokes: {a} / {b}").format(a=marks["first"], b=marks["second"])
     p, o = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
     parts = []
     if p.get("own"):
