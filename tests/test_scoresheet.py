@@ -196,3 +196,19 @@ def test_an_icf_game_level_after_eight_boards_plays_a_deciding_board_not_strokes
         replay({"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8, "tie_breaker": {"first": [True] * 3,
                                                                                  "second": [False] * 3}})
     assert "no tie to break" in err.value.problem
+
+
+@pytest.mark.parametrize("ruleset,second_game_opener", [("icf", "first"), ("it", "second")])
+def test_who_opens_the_next_game_follows_the_ruleset(ruleset, second_game_opener):
+    # board 1 won by its breaker, then seven boards each breaker clears too soon: eight boards,
+    # the last broken by `second`, and `first` ahead 24-9 when the eighth ends the game
+    match = Match(ruleset)
+    for board in [WIN_WITH_QUEEN] + [CLEAR_TOO_SOON] * 7:
+        for stroke in board:
+            match.play(stroke)
+    first_game = match.games[0]
+    assert first_game.winner == "first" and len(first_game.boards) == 8
+    assert first_game.boards[-1].breaker == "second"
+    # icf-fr 3.5 g: the break goes on alternating, so `first` opens game 2;
+    # it 27: game 2 opens with the player who did not open game 1, so `second`
+    assert match.games[1].first_breaker == second_game_opener

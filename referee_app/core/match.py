@@ -58,10 +58,15 @@ class Match:
         self.strokes.append(stroke)
         self.rulings.append(ruling)
         if self.game.over and not self.over:
-            # the break keeps alternating from one game to the next (icf-fr 3.5 g)
-            last_breaker = self.game.boards[-1].breaker
-            self.games.append(Game(self.ruleset, self.doubles, other(last_breaker)))
+            self.games.append(Game(self.ruleset, self.doubles, self._next_game_breaker()))
         return ruling
+
+    def _next_game_breaker(self) -> str:
+        """Who breaks first in the next game: the break goes on alternating across games (icf-fr
+        3.5 g), or each game opens with the other side from the last game's opening (it 27-28)."""
+        if compiled(self.ruleset).params.get("game_first_break") == "alternate_games":
+            return other(self.game.first_breaker)
+        return other(self.game.boards[-1].breaker)
 
     def _tie_breaker(self, attempts, where: str) -> dict:
         """Deciding strokes recorded like a stroke: {"tie_breaker": {"first": [...], "second": [...]}}."""
