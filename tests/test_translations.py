@@ -9,7 +9,6 @@ from collections import Counter
 
 import pytest
 
-from referee_app.core.knowledge import default
 
 from conftest import run_cli
 

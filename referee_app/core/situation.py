@@ -6,7 +6,7 @@ a time, so the verifier can partition every field's values.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .errors import BadInput
 
@@ -37,7 +37,6 @@ class Situation:
     queen_off: bool = False
     striker_off: bool = False
     foul: str = "none"
-    extra: dict = field(default_factory=dict)
 
     def facts(self) -> dict:
         """The fields rules may test (see FACTS)."""
