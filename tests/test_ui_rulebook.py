@@ -95,6 +95,7 @@ def test_differences_are_highlighted_and_examples_readable(mini_window):
 
 def test_links_open_corresponding_clauses_and_history_goes_back(mini_window):
     w = mini_window
+    key(w, "Ctrl+2")  # the window opens on the Rulings area
     w.rulebook.open_clause("alpha:1.1")
     view = w.rulebook.view
     view.setFocus()

@@ -256,3 +256,8 @@ def test_no_two_shortcuts_of_the_window_clash(window):
             owners.setdefault(keys.toString(), set()).add(f"QShortcut of {shortcut.parent().objectName()}")
     clashes = {k: v for k, v in owners.items() if len(v) > 1}
     assert not clashes, clashes
+
+
+def test_a_first_window_opens_on_the_rulings_area(window):
+    assert window.stack.currentIndex() == RULINGS
+    assert window.windowTitle().startswith("Rulings")

@@ -234,8 +234,8 @@ class MainWindow(QMainWindow):
         last = settings.get_str(settings.LAST_CLAUSE)
         if last in self.kb.clauses:
             self.rulebook.open_clause(last)
-        area = settings.get_int(settings.AREA, RULEBOOK)
-        self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT) else RULEBOOK, focus=True)
+        area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
+        self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT) else RULINGS, focus=True)
 
     def closeEvent(self, event):
         settings.put(settings.GEOMETRY, self.saveGeometry())
