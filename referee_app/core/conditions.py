@@ -30,13 +30,7 @@ class Test:
     negate: bool = False
 
     def __call__(self, value) -> bool:
-        if self.one_of is not None:
-            ok = value in self.one_of
-        elif self.min is not None or self.max is not None:
-            ok = (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
-        else:
-            ok = value == self.equals
-        return ok != self.negate
+        return matches((self,), {self.fact: value})
 
     def cut_points(self) -> set[int]:
         """Integer values where this test changes its answer (for the verifier's partition)."""
