@@ -12,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from .errors import BadInput
+
 
 def default_path() -> Path:
     override = os.environ.get("CARROM_REFEREE_DB")
@@ -66,6 +68,17 @@ class Store:
         self.conn = conn or connect()
         self.clock = clock
         ensure_schema(self.conn, self.SCHEMA)
+
+    def row(self, table: str, record_id, noun: str, field: str = "id") -> sqlite3.Row:
+        """The row of `table` numbered `record_id`; a bad or unknown number is refused by name."""
+        try:
+            key = int(record_id)
+        except (TypeError, ValueError):
+            raise BadInput(field, f"'{record_id}' is not {'an' if noun[0] in 'aeiou' else 'a'} {noun} number") from None
+        found = self.conn.execute(f"SELECT * FROM {table} WHERE id = ?", (key,)).fetchone()
+        if found is None:
+            raise BadInput(field, f"no {noun} {record_id}")
+        return found
 
     def close(self) -> None:
         self.conn.close()

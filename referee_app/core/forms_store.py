@@ -122,14 +122,7 @@ class FormsStore(db.Store):
 
     # -- reading --------------------------------------------------------------------------------
     def get(self, form_id) -> Form:
-        try:
-            key = int(form_id)
-        except (TypeError, ValueError):
-            raise BadInput("id", f"'{form_id}' is not a form number") from None
-        row = self.conn.execute("SELECT * FROM forms WHERE id = ?", (key,)).fetchone()
-        if row is None:
-            raise BadInput("id", f"no form {form_id}")
-        return Form.from_row(row)
+        return Form.from_row(self.row("forms", form_id, "form"))
 
     def history(self, form_id: int) -> list[dict]:
         rows = self.conn.execute("SELECT at, field, old, new FROM form_history WHERE form_id = ? ORDER BY id",

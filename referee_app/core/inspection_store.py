@@ -102,14 +102,7 @@ class InspectionStore(db.Store):
 
     # -- reading --------------------------------------------------------------------------------
     def get(self, record_id) -> InspectionRecord:
-        try:
-            key = int(record_id)
-        except (TypeError, ValueError):
-            raise BadInput("id", f"'{record_id}' is not an inspection number") from None
-        row = self.conn.execute("SELECT * FROM inspections WHERE id = ?", (key,)).fetchone()
-        if row is None:
-            raise BadInput("id", f"no inspection {record_id}")
-        return InspectionRecord.from_row(row)
+        return InspectionRecord.from_row(self.row("inspections", record_id, "inspection"))
 
     def list(self, item: str | None = None, label: str | None = None,
              tournament: str | None = None) -> list[InspectionRecord]:

@@ -59,10 +59,7 @@ class MatchStore(db.Store):
         return cur.lastrowid
 
     def meta(self, match_id: int) -> dict:
-        row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
-        if row is None:
-            raise BadInput("match", f"no match {match_id}")
-        return dict(row)
+        return dict(self.row("matches", match_id, "match", field="match"))
 
     def _active(self, match_id: int) -> list:
         return self.conn.execute("SELECT * FROM strokes WHERE match_id = ? AND superseded_at IS NULL ORDER BY seq",
