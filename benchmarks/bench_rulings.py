@@ -10,9 +10,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee_app.core.decisions import compiled
-from referee_app.core.rulings import rule_situation
-from referee_app.core.verify import situations, verify
+from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.ruling import rule_situation
+from referee_app.core.rules.verify import situations, verify
 
 RULESETS = ["icf", "it", "aicf-2009", "fr-simplified"]
 

@@ -27,9 +27,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from referee_app.core import search as S  # noqa: E402
-from referee_app.core.knowledge import default  # noqa: E402
-from referee_app.core.rulesets import default_rulesets  # noqa: E402
+from referee_app.core.search import engine as S  # noqa: E402
+from referee_app.core.knowledge.loader import default  # noqa: E402
+from referee_app.core.knowledge.rulesets import default_rulesets  # noqa: E402
 
 CASES = REPO.parent / "shared" / "cases" / "search.yaml"
 

@@ -42,7 +42,7 @@ window.show()
 
 def ready():
     t_ready = time.perf_counter()
-    from referee_app.ui import search_worker
+    from referee_app.ui.rulebook import search_worker
     index_built = search_worker._backend is not None and search_worker._backend.ready
     print(json.dumps({"qt_import": t_qt - t0, "app_import": t_import - t_qt, "build": t_built - t_import,
                       "show": t_ready - t_built, "in_process": t_ready - t0, "index_built": index_built,

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 app = QApplication([])
 
-from referee_app.ui.rulings_area import RulingsArea  # noqa: E402
+from referee_app.ui.rulings.area import RulingsArea  # noqa: E402
 
 
 def main():

@@ -46,7 +46,7 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, timeo
 
 @pytest.fixture(scope="session")
 def kb():
-    from referee_app.core.knowledge import default
+    from referee_app.core.knowledge.loader import default
 
     return default()
 

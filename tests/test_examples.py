@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee_app.core.decisions import compiled
+from referee_app.core.rules.engine import compiled
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge import default
-from referee_app.core.rulesets import default_rulesets
-from referee_app.core.rulings import rule
+from referee_app.core.knowledge.loader import default
+from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.rules.ruling import rule
 
 
 def _home_ruleset(clause) -> str:

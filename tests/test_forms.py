@@ -14,9 +14,9 @@ import yaml
 
 from conftest import run_cli
 from referee_app.core.errors import BadInput
-from referee_app.core.forms import FIELDS
-from referee_app.core.forms_rules import forms_data
-from referee_app.core.rulesets import default_rulesets
+from referee_app.core.forms.fields import FIELDS
+from referee_app.core.forms.clauses import forms_data
+from referee_app.core.knowledge.rulesets import default_rulesets
 
 CET = timezone(timedelta(hours=2))
 
@@ -60,8 +60,8 @@ def clock():
 
 @pytest.fixture
 def store(db_path, clock):
-    from referee_app.core import db
-    from referee_app.core.forms_store import FormsStore
+    from referee_app.core.storage import db
+    from referee_app.core.forms.store import FormsStore
 
     s = FormsStore(db.connect(db_path), clock=clock)
     yield s
@@ -104,7 +104,7 @@ def test_forms_yaml_cites_real_clauses_and_has_every_label_in_every_language():
 def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
     from types import SimpleNamespace
 
-    from referee_app.core.forms_rules import FormsData
+    from referee_app.core.forms.clauses import FormsData
 
     text = forms_data().path.read_text(encoding="utf-8")
     text = text.replace("{value: 5, clause: aicf-2009:23}", "{value: five, clause: aicf-2009:99}")
@@ -445,7 +445,7 @@ def test_pdf_in_another_language_prints_the_clause_in_that_language(db_path, tmp
 
 
 def test_a_clause_without_a_translation_prints_its_original_and_says_so(store, kb, monkeypatch):
-    from referee_app.core.forms_document import form_document
+    from referee_app.core.forms.document import form_document
 
     clause = kb.get("icf-fr:3.12.d")
     monkeypatch.setattr(clause, "translations", {})

@@ -13,8 +13,8 @@ import textwrap
 # write has returned, i.e. committed.
 TYPIST = textwrap.dedent("""
     import json, sys, time
-    from referee_app.core import db
-    from referee_app.core.forms_store import FormsStore
+    from referee_app.core.storage import db
+    from referee_app.core.forms.store import FormsStore
 
     store = FormsStore(db.connect(sys.argv[1]))
     fields = json.loads(sys.argv[2])
@@ -61,8 +61,8 @@ def test_a_killed_autosave_loses_at_most_the_last_keystroke(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     assert count < total, "the typist finished before it was killed: nothing was tested"
 
-    from referee_app.core import db
-    from referee_app.core.forms_store import FormsStore
+    from referee_app.core.storage import db
+    from referee_app.core.forms.store import FormsStore
 
     store = FormsStore(db.connect(path))
     form = store.get(form_id)

@@ -16,9 +16,9 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from referee_app import i18n  # noqa: E402
-from referee_app.core import db  # noqa: E402
-from referee_app.core.forms_store import FormsStore  # noqa: E402
-from referee_app.ui.forms_page import FormsPage  # noqa: E402
+from referee_app.core.storage import db  # noqa: E402
+from referee_app.core.forms.store import FormsStore  # noqa: E402
+from referee_app.ui.forms.page import FormsPage  # noqa: E402
 
 CET = timezone(timedelta(hours=2))
 

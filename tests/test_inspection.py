@@ -13,9 +13,9 @@ import yaml
 
 from conftest import run_cli
 from referee_app.core.errors import BadInput, KnowledgeError
-from referee_app.core.inspection import ReadingRefused, inspect
-from referee_app.core.inspection_spec import dangling_clauses, default_specs, load_specs
-from referee_app.core.inspection_units import FACTORS, convert
+from referee_app.core.inspection.verdict import ReadingRefused, inspect
+from referee_app.core.inspection.spec import dangling_clauses, default_specs, load_specs
+from referee_app.core.inspection.units import FACTORS, convert
 
 SPECS = default_specs()
 

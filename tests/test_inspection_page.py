@@ -10,10 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from referee_app import i18n
-from referee_app.core import inspection_format as fmt
-from referee_app.core.inspection_spec import default_specs
-from referee_app.core.inspection_store import InspectionStore
-from referee_app.ui.inspection_page import InspectionPage
+from referee_app.core.inspection import wording as fmt
+from referee_app.core.inspection.spec import default_specs
+from referee_app.core.inspection.store import InspectionStore
+from referee_app.ui.inspection.page import InspectionPage
 
 SPECS = default_specs()
 

@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from conftest import run_cli
-from referee_app.core import db
+from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
-from referee_app.core.inspection_store import InspectionStore
+from referee_app.core.inspection.store import InspectionStore
 
 STRIKER_OK = {"item": "striker", "measurements": {"diameter": {"value": 4.0, "unit": "cm"},
                                                   "weight": {"value": 14.2, "unit": "g"}, "metal_visible": False}}

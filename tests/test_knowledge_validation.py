@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge import load
+from referee_app.core.knowledge.loader import load
 
 from conftest import run_cli
 

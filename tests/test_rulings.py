@@ -8,12 +8,12 @@ import textwrap
 import pytest
 import yaml
 
-from referee_app.core.decisions import compile_ruleset
+from referee_app.core.rules.engine import compile_ruleset
 from referee_app.core.errors import BadInput, KnowledgeError
-from referee_app.core.knowledge import load
-from referee_app.core.rulesets import load_rulesets
-from referee_app.core.rulings import rule
-from referee_app.core.verify import verify, verify_compiled
+from referee_app.core.knowledge.loader import load
+from referee_app.core.knowledge.rulesets import load_rulesets
+from referee_app.core.rules.ruling import rule
+from referee_app.core.rules.verify import verify, verify_compiled
 
 from conftest import run_cli
 

@@ -13,11 +13,11 @@ import time
 import pytest
 import yaml
 
-from referee_app.core import db
+from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
-from referee_app.core.match import Match
-from referee_app.core.match_store import MatchStore
-from referee_app.core.scoresheet import Game, replay
+from referee_app.core.play.match import Match
+from referee_app.core.play.store import MatchStore
+from referee_app.core.play.game import Game, replay
 
 from conftest import run_cli
 
@@ -119,7 +119,7 @@ def test_the_store_keeps_every_stroke_and_the_history(user_dirs):
 
 WRITER = textwrap.dedent("""
     import sys
-    from referee_app.core.match_store import MatchStore
+    from referee_app.core.play.store import MatchStore
     store = MatchStore()
     match_id = store.create("icf", first_name="kill test")
     print("match", match_id, flush=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core import search as S
+from referee_app.core.search import engine as S
 from referee_app.core.errors import BadInput
 
 
@@ -168,7 +168,7 @@ def test_lang_keeps_only_texts_in_that_language(searcher, lang):
 
 
 def test_ruleset_keeps_only_the_clauses_of_its_sources(searcher):
-    from referee_app.core.rulesets import default_rulesets
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     rulesets = default_rulesets()
     for rid, rs in rulesets.items():
@@ -179,7 +179,7 @@ def test_ruleset_keeps_only_the_clauses_of_its_sources(searcher):
 
 
 def test_a_ruleset_that_extends_another_searches_its_clauses_too(searcher):
-    from referee_app.core.rulesets import default_rulesets
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     rulesets = default_rulesets()
     child = next((rs for rs in rulesets.values() if rs.extends), None)
@@ -215,7 +215,7 @@ def test_an_unknown_filter_is_bad_input(searcher, kwargs, field):
 # --- Documents ---------------------------------------------------------------------------------
 
 def test_every_text_of_every_clause_is_a_document(kb):
-    from referee_app.core.rulesets import default_rulesets
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     docs = list(S._documents(kb, default_rulesets()))
     assert len(docs) == sum(len(c.texts) for c in kb.clauses.values())
@@ -229,7 +229,7 @@ def test_every_text_of_every_clause_is_a_document(kb):
 
 
 def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
-    from referee_app.core.rulesets import default_rulesets
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     rulesets = default_rulesets()
     for d in S._documents(kb, rulesets):
@@ -291,7 +291,7 @@ def test_files_changed_but_not_what_the_index_holds_is_no_rebuild(user_dirs, mon
 
 
 def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs, tmp_path, kb):
-    from referee_app.core.knowledge import load
+    from referee_app.core.knowledge.loader import load
 
     root = tmp_path / "knowledge"
     shutil.copytree(kb.root, root)

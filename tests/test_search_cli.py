@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conftest import SHARED, run_cli
-from referee_app.core.search import LANGS
+from referee_app.core.search.engine import LANGS
 
 # Each public query, as a referee would type it in the two other languages. A public case without
 # its two translations here fails test_every_public_case_has_its_translations.
@@ -132,7 +132,7 @@ def test_the_readable_list_says_when_nothing_matches(cli_cache):
 @pytest.mark.parametrize("option,value", [("--lang", "fr"), ("--lang", "it"), ("--lang", "en"),
                                           ("--source", "icf-fr"), ("--ruleset", "it")])
 def test_each_filter_through_the_command(cli_cache, option, value):
-    from referee_app.core.rulesets import default_rulesets
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     hits = search(option, value, "--limit", "20", "queen", "regina", "reine")
     assert hits

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from referee_app import i18n
 from referee_app.ui import settings
-from referee_app.ui.contents_tree import KEY_ROLE, sections
+from referee_app.ui.rulebook.contents_tree import KEY_ROLE, sections
 from test_ui_support import focused, gui_env, key, make_window, mini_kb, mini_window, search_cache, window  # noqa: F401
 
 
@@ -187,7 +187,7 @@ def test_real_rulebook_clause_page(window):
     clause = window.kb.clauses["icf-fr:3.12.c"]
     assert " ".join(clause.text.split())[:60] in " ".join(text.split())
     for other in clause.corresponds_to:
-        from referee_app.ui.clause_html import citation
+        from referee_app.ui.rulebook.clause_html import citation
 
         assert citation(window.kb, window.kb.clauses[other]) in text
 

@@ -5,8 +5,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from referee_app.core.match_store import MatchStore
-from referee_app.ui.rulings_area import RulingsArea
+from referee_app.core.play.store import MatchStore
+from referee_app.ui.rulings.area import RulingsArea
 
 
 @pytest.fixture

@@ -7,9 +7,11 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from referee_app.core.search import Searcher
-from referee_app.ui import search_panel, search_worker, settings
-from referee_app.ui.html_delegate import HTML_ROLE
+from referee_app.core.search.engine import Searcher
+from referee_app.ui.rulebook import search_panel
+from referee_app.ui.rulebook import search_worker
+from referee_app.ui import settings
+from referee_app.ui.common.html_delegate import HTML_ROLE
 from referee_app.ui.main_window import RULEBOOK
 from test_ui_support import focused, gui_env, key, mini_kb, mini_window, search_cache, type_text, window  # noqa: F401
 

@@ -15,9 +15,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from referee_app import i18n
-from referee_app.core.knowledge import load
-from referee_app.core.rulesets import load_rulesets
-from referee_app.ui import search_worker, settings, theme
+from referee_app.core.knowledge.loader import load
+from referee_app.core.knowledge.rulesets import load_rulesets
+from referee_app.ui.rulebook import search_worker
+from referee_app.ui import settings
+from referee_app.ui import theme
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

@@ -34,8 +34,8 @@ def test_the_rulings_area_rules_a_stroke_and_opens_its_clauses(window, qtbot):
 
 
 def test_equipment_area_holds_inspection_and_forms(window):
-    from referee_app.ui.forms_page import FormsPage
-    from referee_app.ui.inspection_page import InspectionPage
+    from referee_app.ui.forms.page import FormsPage
+    from referee_app.ui.inspection.page import InspectionPage
 
     assert isinstance(window.equipment_tabs, QTabWidget)
     assert window.equipment_tabs.count() == 0  # not built at startup
@@ -184,7 +184,7 @@ def test_first_window_fits_a_1366x768_laptop(qtbot, gui_env):
 def test_a_broken_knowledge_base_still_opens_and_says_so(qtbot, gui_env, tmp_path, monkeypatch):
     from test_ui_support import write_mini_kb
 
-    from referee_app.core import knowledge
+    from referee_app.core.knowledge import loader as knowledge
     from referee_app.ui import main_window
 
     root = write_mini_kb(tmp_path / "kb")

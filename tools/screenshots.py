@@ -43,7 +43,9 @@ def main() -> int:
     app.setApplicationName("carrom-referee")
 
     from referee_app import i18n
-    from referee_app.ui import search_worker, settings, theme
+    from referee_app.ui.rulebook import search_worker
+    from referee_app.ui import settings
+    from referee_app.ui import theme
     from referee_app.ui.main_window import EQUIPMENT, RULEBOOK, RULINGS, MainWindow
 
     def settle(seconds: float = 0.3) -> None:

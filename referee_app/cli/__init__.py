@@ -11,8 +11,8 @@ import os
 import pkgutil
 import sys
 
-from ..core.errors import BadInput, KnowledgeError
-from ..core.yamlio import YamlError
+from referee_app.core.errors import BadInput, KnowledgeError
+from referee_app.core.knowledge.yamlio import YamlError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if not args.command:
-            from ..ui.app import run_app
+            from referee_app.ui.app import run_app
 
             return run_app()
         return int(args.func(args) or 0)

@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json, read_document
 
 KINDS = ("protest", "disqualification")
@@ -101,14 +101,14 @@ def _no_action(args) -> int:
 
 
 def _store():
-    from ..core.forms_store import FormsStore
+    from referee_app.core.forms.store import FormsStore
 
     return FormsStore()
 
 
 def _rules(form) -> dict:
     """What the form's ruleset says, for the answers of new/show (with the borrowed-rules notes)."""
-    from ..core.forms import disqualification_rules, protest_rules
+    from referee_app.core.forms.fields import disqualification_rules, protest_rules
 
     if form.kind == "protest":
         rules = protest_rules(form.fields)
@@ -183,8 +183,8 @@ def run_show(args) -> int:
 
 
 def run_set(args) -> int:
-    from ..core.forms import spec
-    from ..core.yamlio import load_text
+    from referee_app.core.forms.fields import spec
+    from referee_app.core.knowledge.yamlio import load_text
 
     store = _store()
     kind = store.get(args.id).kind
@@ -218,8 +218,8 @@ def run_delete(args) -> int:
 
 
 def run_export(args) -> int:
-    from ..core.forms_document import form_document
-    from ..ui.pdf import write_pdf
+    from referee_app.core.forms.document import form_document
+    from referee_app.ui.common.pdf import write_pdf
 
     store = _store()
     html, title = form_document(store, store.get(args.id), args.lang)
@@ -228,9 +228,9 @@ def run_export(args) -> int:
 
 
 def run_blank(args) -> int:
-    from ..core.forms_document import blank_document
-    from ..core.rulesets import get_ruleset
-    from ..ui.pdf import write_pdf
+    from referee_app.core.forms.document import blank_document
+    from referee_app.core.knowledge.rulesets import get_ruleset
+    from referee_app.ui.common.pdf import write_pdf
 
     if args.ruleset:
         get_ruleset(args.ruleset, "--ruleset")
@@ -249,7 +249,7 @@ def run_incident(args) -> int:
 
 
 def run_incidents(args) -> int:
-    from ..core.forms import normalize
+    from referee_app.core.forms.fields import normalize
 
     # the same normalisation as the stored rows, so that --round 3 finds round "3"
     rnd = normalize("disqualification", "round", args.round)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json, read_document
 
 
@@ -39,12 +39,12 @@ def _record_options(args, document) -> dict:
 
 
 def run_inspect(args) -> int:
-    from ..core.inspection import inspect
+    from referee_app.core.inspection.verdict import inspect
 
     document = read_document(args.file)
     saved = None
     if args.save:
-        from ..core.inspection_store import InspectionStore
+        from referee_app.core.inspection.store import InspectionStore
 
         with InspectionStore() as store:
             saved = store.save(document, **_record_options(args, document))

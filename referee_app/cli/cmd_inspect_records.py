@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .cmd_inspect import print_verdict
 from .io import print_json
 
@@ -51,7 +51,7 @@ def add_parsers(sub) -> None:
 
 
 def _store():
-    from ..core.inspection_store import InspectionStore
+    from referee_app.core.inspection.store import InspectionStore
 
     return InspectionStore()
 
@@ -118,9 +118,9 @@ def run_approved(args) -> int:
 
 
 def run_certificate(args) -> int:
-    from .. import i18n
-    from ..core.inspection_certificate import certificate_html, certificate_title
-    from ..ui.pdf import write_pdf
+    from referee_app import i18n
+    from referee_app.core.inspection.certificate import certificate_html, certificate_title
+    from referee_app.ui.common.pdf import write_pdf
 
     i18n.set_language(args.lang)
     with _store() as store:

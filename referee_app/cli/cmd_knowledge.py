@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json
 
 
@@ -42,7 +42,7 @@ def _print_clause(clause, lang, out=sys.stdout) -> None:
 
 
 def run_rulebook(args) -> int:
-    from ..core.knowledge import default
+    from referee_app.core.knowledge.loader import default
 
     kb = default()
     if args.source and args.source not in kb.sources:
@@ -57,7 +57,7 @@ def run_rulebook(args) -> int:
 
 
 def run_show(args) -> int:
-    from ..core.knowledge import default
+    from referee_app.core.knowledge.loader import default
 
     clause = default().get(args.id)
     if clause is None:
@@ -70,7 +70,7 @@ def run_show(args) -> int:
 
 
 def run_check(args) -> int:
-    from ..core.knowledge import load
+    from referee_app.core.knowledge.loader import load
 
     kb, problems = load(strict=False)
     problems = list(problems) + _other_problems(kb)
@@ -89,11 +89,11 @@ def run_check(args) -> int:
 
 def _other_problems(kb) -> list:
     """What else the knowledge base holds: the rulesets' rules as data, the equipment specifications."""
-    from ..core.decisions import compile_ruleset
-    from ..core.errors import KnowledgeError
-    from ..core.inspection_spec import dangling_clauses, load_specs
-    from ..core.knowledge import Problem
-    from ..core.rulesets import load_rulesets
+    from referee_app.core.rules.engine import compile_ruleset
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.inspection.spec import dangling_clauses, load_specs
+    from referee_app.core.knowledge.loader import Problem
+    from referee_app.core.knowledge.rulesets import load_rulesets
 
     problems = []
     try:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json, read_document
 
 
@@ -39,7 +39,7 @@ def add_parsers(sub) -> None:
 
 
 def _store():
-    from ..core.match_store import MatchStore
+    from referee_app.core.play.store import MatchStore
 
     return MatchStore()
 

@@ -12,7 +12,7 @@ def add_parsers(sub) -> None:
 
 
 def run_replay(args) -> int:
-    from ..core.scoresheet import replay
+    from referee_app.core.play.game import replay
 
     report = replay(read_document(args.file))
     if args.json:

@@ -1,7 +1,7 @@
 """`rule`, `fouls`, `rulesets` and `verify`: rulings from the knowledge base."""
 from __future__ import annotations
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json, read_document
 
 
@@ -29,7 +29,7 @@ def add_parsers(sub) -> None:
 
 
 def _decision_errors(fn):
-    from ..core.decisions import Conflict, NoRule
+    from referee_app.core.rules.engine import Conflict, NoRule
 
     try:
         return fn()
@@ -40,7 +40,7 @@ def _decision_errors(fn):
 
 
 def run_rule(args) -> int:
-    from ..core.rulings import rule
+    from referee_app.core.rules.ruling import rule
 
     doc = read_document(args.file)
     ruling = _decision_errors(lambda: rule(doc, args.ruleset))
@@ -60,8 +60,8 @@ def run_rule(args) -> int:
 
 
 def run_fouls(args) -> int:
-    from ..core.decisions import compiled
-    from ..core.rulesets import get_ruleset
+    from referee_app.core.rules.engine import compiled
+    from referee_app.core.knowledge.rulesets import get_ruleset
 
     rs = compiled(get_ruleset(args.ruleset, "--ruleset").id)
     fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", []))}
@@ -75,8 +75,8 @@ def run_fouls(args) -> int:
 
 
 def run_rulesets(args) -> int:
-    from ..core.decisions import compiled
-    from ..core.rulesets import default_rulesets
+    from referee_app.core.rules.engine import compiled
+    from referee_app.core.knowledge.rulesets import default_rulesets
 
     out = []
     for rid, rs in default_rulesets().items():
@@ -94,7 +94,7 @@ def run_rulesets(args) -> int:
 
 
 def _verify_one(ruleset_id: str) -> dict:
-    from ..core.verify import verify
+    from referee_app.core.rules.verify import verify
 
     return verify(ruleset_id).as_dict()
 
@@ -103,7 +103,7 @@ def run_verify(args) -> int:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from ..core.rulesets import default_rulesets, get_ruleset
+    from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
 
     ids = [get_ruleset(args.ruleset, "--ruleset").id] if args.ruleset else list(default_rulesets())
     if len(ids) > 1 and (os.cpu_count() or 1) > 1:

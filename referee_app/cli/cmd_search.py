@@ -5,7 +5,7 @@ import re
 import sys
 import textwrap
 
-from ..core.errors import BadInput
+from referee_app.core.errors import BadInput
 from .io import print_json
 
 LANGS = ("fr", "it", "en")  # core.search.LANGS, repeated so that building the parser never imports whoosh
@@ -27,7 +27,7 @@ def add_parsers(sub) -> None:
 def run_search(args) -> int:
     if args.limit < 1:
         raise BadInput("--limit", f"must be at least 1, not {args.limit}")
-    from ..core.search import search
+    from referee_app.core.search.engine import search
 
     try:
         hits = search(" ".join(args.query), lang=args.lang, ruleset=args.ruleset, source=args.source,

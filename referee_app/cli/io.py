@@ -5,8 +5,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.yamlio import load_text
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.yamlio import load_text
 
 
 def read_document(path: str, what: str = "FILE"):

@@ -8,7 +8,7 @@ import sys
 def run_app(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from . import search_worker
+    from .rulebook import search_worker
     from .main_window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])

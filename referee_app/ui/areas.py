@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
-from ..i18n import gettext as _
+from referee_app.i18n import gettext as _
 from .retranslate import follow_language
 
 

@@ -12,16 +12,17 @@ from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
                                QStackedWidget, QToolBar, QWidget)
 
-from .. import i18n
-from ..core.errors import KnowledgeError
-from ..core.knowledge import KnowledgeBase, default, load
-from ..core.rulesets import Ruleset, load_rulesets
-from ..i18n import gettext as _
-from . import settings, theme
+from referee_app import i18n
+from referee_app.core.errors import KnowledgeError
+from referee_app.core.knowledge.loader import KnowledgeBase, default, load
+from referee_app.core.knowledge.rulesets import Ruleset, load_rulesets
+from referee_app.i18n import gettext as _
+from . import settings
+from . import theme
 from .areas import EquipmentArea, scrolling
 from .retranslate import follow_language, install_qt_translations, system_language
-from .rulebook_view import RulebookView
-from .rulings_area import RulingsArea
+from referee_app.ui.rulebook.area import RulebookView
+from referee_app.ui.rulings.area import RulingsArea
 
 RULINGS, RULEBOOK, EQUIPMENT = range(3)
 DEFAULT_RULESET = "icf"
@@ -40,13 +41,13 @@ def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
 def _inspection_page():
     # Imported when the Equipment area is first shown: a referee opening the app for a ruling
     # does not wait for the inspection and forms modules (benchmarks/bench_startup.py).
-    from .inspection_page import InspectionPage
+    from referee_app.ui.inspection.page import InspectionPage
 
     return InspectionPage()
 
 
 def _forms_page():
-    from .forms_page import FormsPage
+    from referee_app.ui.forms.page import FormsPage
 
     return FormsPage()
 

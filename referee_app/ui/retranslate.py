@@ -11,7 +11,7 @@ import weakref
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from .. import i18n
+from referee_app import i18n
 
 
 def follow_language(widget) -> None:

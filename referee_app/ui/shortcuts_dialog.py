@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
 
-from ..i18n import gettext as _
+from referee_app.i18n import gettext as _
 
 
 def shortcut_rows(window) -> list[tuple[str, str]]:

@@ -1,0 +1,286 @@
+"""Protest and disqualification forms: their fields, what makes one complete, its filing deadline.
+
+A form is a kind and a mapping of fields. Each field is checked for its shape as it is entered
+(`normalize`), so that a draft can be saved keystroke by keystroke; whether the form can be
+filed (required fields, a real clause, a ground of its ruleset, times in order) is `check_complete`.
+The rules that differ between rulesets (deadline, grounds, the clauses of each step) come from
+knowledge/forms.yaml through `forms_rules`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from referee_app.core.errors import BadInput
+from .clauses import DisqualificationRules, ProtestRules, forms_data
+from referee_app.core.knowledge.rulesets import get_ruleset
+
+KINDS = ("protest", "disqualification")
+STATUSES = ("draft", "filed", "decided")
+OUTCOMES = ("upheld", "rejected")
+SIDES = ("first", "second")
+LANGS = ("fr", "it", "en")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    type: str          # text | label | count | time | pair | score | side | clause | ruleset | lang
+    required: bool = False
+
+
+_COMMON_HEAD = (
+    FieldSpec("tournament", "text", True),
+    FieldSpec("round", "label", True),
+    FieldSpec("table", "label", True),
+    FieldSpec("match", "label"),
+)
+_COMMON_TAIL = (
+    FieldSpec("ruleset", "ruleset"),
+    FieldSpec("lang", "lang"),
+    FieldSpec("filed_at", "time"),     # when the written form was handed in; set on filing if absent
+    FieldSpec("director", "text"),     # the tournament director who decides it
+)
+
+FIELDS: dict[str, tuple[FieldSpec, ...]] = {
+    "protest": _COMMON_HEAD + (
+        FieldSpec("players", "pair", True),
+        FieldSpec("protester", "side"),
+        FieldSpec("referee", "text", True),
+        FieldSpec("board", "count"),
+        FieldSpec("score", "score"),
+        FieldSpec("announced_at", "time", True),
+        FieldSpec("board_ended_at", "time"),
+        FieldSpec("decision", "text", True),
+        FieldSpec("clause", "clause", True),
+        FieldSpec("facts", "text", True),
+    ) + _COMMON_TAIL,
+    "disqualification": _COMMON_HEAD + (
+        FieldSpec("player", "text", True),
+        FieldSpec("referee", "text", True),
+        FieldSpec("at", "time", True),
+        FieldSpec("ground", "clause", True),
+        FieldSpec("times", "count"),
+        FieldSpec("facts", "text", True),
+    ) + _COMMON_TAIL,
+}
+
+
+def check_kind(kind: str, field_name: str = "kind") -> str:
+    if kind not in KINDS:
+        raise BadInput(field_name, f"unknown form kind '{kind}' (known: {', '.join(KINDS)})")
+    return kind
+
+
+def spec(kind: str, name: str) -> FieldSpec:
+    for f in FIELDS[check_kind(kind)]:
+        if f.name == name:
+            return f
+    known = ", ".join(f.name for f in FIELDS[kind])
+    raise BadInput(name, f"unknown field of a {kind} form (known: {known})")
+
+
+# -- shapes --------------------------------------------------------------------------------------
+
+from referee_app.core.storage.db import local_now as now  # noqa: E402  (one clock for every record)
+
+
+def parse_time(value, field_name: str) -> datetime:
+    """An aware datetime from an ISO 8601 text or a YAML timestamp; a time without offset is local."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise BadInput(field_name, f"'{value}' is not a date and time (e.g. 2026-05-14T15:42:00+02:00)") from None
+    else:
+        # YAML reads a bare 15:42 as the number 942 (base 60): refuse rather than guess a date
+        raise BadInput(field_name, "give a date and time, e.g. 2026-05-14T15:42:00+02:00")
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds")
+
+
+def _text(value, name):
+    if isinstance(value, (dict, list)):
+        raise BadInput(name, "must be a text")
+    text = str(value).strip()
+    return text or None
+
+
+def _label(value, name):
+    # A round or table is usually a number but may be a name ("final"); digits become a number so
+    # that "3" typed in the window and 3 in a YAML file are the same round.
+    text = _text(value, name)
+    if text is None:
+        return None
+    return int(text) if text.isdigit() else text
+
+
+def _count(value, name):
+    if isinstance(value, bool):
+        raise BadInput(name, "must be a whole number")
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise BadInput(name, f"'{value}' is not a whole number") from None
+    if number < 0:
+        raise BadInput(name, "cannot be negative")
+    return number
+
+
+def _pair(value, name, each):
+    if not isinstance(value, dict):
+        raise BadInput(name, f"needs {' and '.join(SIDES)}, e.g. {{first: A. Rossi, second: B. Dubois}}")
+    for key in value:
+        if key not in SIDES:
+            raise BadInput(f"{name}.{key}", f"unknown side (known: {', '.join(SIDES)})")
+    out = {side: each(value[side], f"{name}.{side}") for side in SIDES if value.get(side) not in (None, "")}
+    return out or None
+
+
+def _choice(value, name, choices):
+    text = _text(value, name)
+    if text is not None and text not in choices:
+        raise BadInput(name, f"'{text}' is not one of {', '.join(choices)}")
+    return text
+
+
+def normalize(kind: str, name: str, value):
+    """The stored form of `value` for field `name`, or None for an empty one; refuses a wrong shape."""
+    f = spec(kind, name)
+    if value is None or value == "":
+        return None
+    if f.type in ("text", "clause"):
+        return _text(value, name)
+    if f.type == "ruleset":  # a closed choice, checked at once: the deadline of even a draft depends on it
+        return get_ruleset(_text(value, name), name).id
+    if f.type == "label":
+        return _label(value, name)
+    if f.type == "count":
+        return _count(value, name)
+    if f.type == "time":
+        return iso(parse_time(value, name))
+    if f.type == "pair":
+        return _pair(value, name, _text)
+    if f.type == "score":
+        return _pair(value, name, _count)
+    if f.type == "side":
+        return _choice(value, name, SIDES)
+    if f.type == "lang":
+        return _choice(value, name, LANGS)
+    raise AssertionError(f.type)
+
+
+def normalize_all(kind: str, fields: dict) -> dict:
+    if not isinstance(fields, dict):
+        raise BadInput("", f"a {kind} form must be a mapping of fields")
+    out = {}
+    for name, value in fields.items():
+        stored = normalize(kind, str(name), value)
+        if stored is not None:
+            out[str(name)] = stored
+    return out
+
+
+# -- completeness ------------------------------------------------------------------------------
+
+def ruleset_of(fields: dict) -> str:
+    return fields.get("ruleset") or forms_data().default_ruleset
+
+
+def protest_rules(fields: dict) -> ProtestRules:
+    return forms_data().protest(ruleset_of(fields))
+
+
+def disqualification_rules(fields: dict) -> DisqualificationRules:
+    return forms_data().disqualification(ruleset_of(fields))
+
+
+def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
+    """Refuses (BadInput naming the field) a form that cannot be filed as it stands.
+
+    `recorded` is the number of incidents recorded for a disqualification's counted ground.
+    """
+    data = forms_data()
+    for f in FIELDS[check_kind(kind)]:
+        if f.required and fields.get(f.name) in (None, "", {}):
+            raise BadInput(f.name, "required field is missing")
+        if f.type == "pair" and f.required and set(fields[f.name]) != set(SIDES):
+            missing = next(s for s in SIDES if s not in fields[f.name])
+            raise BadInput(f"{f.name}.{missing}", "required field is missing")
+    if kind == "protest":
+        if fields["clause"] not in data.kb.clauses:
+            raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook")
+        protest_rules(fields)  # the ruleset's rules must resolve
+        ended = fields.get("board_ended_at")
+        if ended and parse_time(ended, "board_ended_at") < parse_time(fields["announced_at"], "announced_at"):
+            raise BadInput("board_ended_at", "is before the oral announcement, which comes right after the incident, "
+                                             "during the board")
+    else:
+        rules = disqualification_rules(fields)
+        ground_id = fields["ground"]
+        if ground_id not in data.kb.clauses:
+            raise BadInput("ground", f"no clause '{ground_id}' in the rulebook")
+        ground = rules.ground(ground_id)
+        if ground is None:
+            known = ", ".join(g.clause for g in rules.grounds)
+            raise BadInput("ground", f"{ground_id} is not a ground for disqualification under {rules.ruleset} "
+                                     f"(grounds: {known})")
+        if ground.count:
+            times = times_of(fields, recorded)
+            if times is None:
+                raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times: "
+                               f"record the incidents or give times")
+            if times <= ground.count.more_than:
+                raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times, "
+                               f"not {times}")
+
+
+def times_of(fields: dict, recorded: int) -> int | None:
+    """How many times a counted offence happened: the recorded incidents, unless the referee states more."""
+    stated = fields.get("times")
+    if recorded and stated is not None:
+        return max(recorded, stated)
+    return recorded or stated
+
+
+# -- the filing deadline -----------------------------------------------------------------------
+
+def deadline(kind: str, fields: dict) -> datetime | None:
+    """When a protest's written report is due: the end of the board plus the ruleset's minutes."""
+    if kind != "protest" or not fields.get("board_ended_at"):
+        return None
+    ended = parse_time(fields["board_ended_at"], "board_ended_at")
+    return ended + timedelta(minutes=protest_rules(fields).deadline_minutes)
+
+
+def timing(kind: str, fields: dict, status: str, at: datetime | None = None) -> dict:
+    """The deadline, the seconds left to file it (while a draft) and whether it is late.
+
+    A filed form is late if it was handed in after the deadline; a draft is late once the deadline
+    has passed (it can still be filed, and will be marked late).
+    """
+    due = deadline(kind, fields)
+    out = {"deadline": iso(due), "remaining_seconds": None, "late": None}
+    if due is None:
+        return out
+    if status == "draft":
+        left = int((due - (at or now())).total_seconds())
+        out["remaining_seconds"] = left
+        out["late"] = left < 0
+    else:
+        filed = fields.get("filed_at")
+        out["late"] = bool(filed) and parse_time(filed, "filed_at") > due
+    return out
+
+
+def subject(kind: str, fields: dict) -> str:
+    """Who the form is about, in one line (for listings)."""
+    if kind == "protest":
+        players = fields.get("players") or {}
+        return " – ".join(players.get(s, "?") for s in SIDES) if players else ""
+    return fields.get("player") or ""

@@ -1,0 +1,149 @@
+"""The inspection certificate: one record as HTML for ui/pdf.py, in the interface language.
+
+Headings and verdicts come from the gettext catalogs (`_()`), measurement names and notes from
+the specifications' own fr/it/en texts, the date from Babel in the same language. The caller
+sets the language first (`i18n.set_language`; the command line's `--lang` does). Every piece of
+user text — label, inspector, notes, photo path, a material typed in — goes through `esc`.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from babel.dates import format_datetime
+
+from referee_app.i18n import babel_locale, current_language
+from referee_app.i18n import gettext as _
+from referee_app.core.printing import esc
+from referee_app.core.printing import pt as _pt
+from . import wording as fmt
+from .spec import Specs, default_specs
+from .store import InspectionRecord
+
+# ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels,
+# set on every element that holds text (Qt's rich text does not pass the body's size into tables).
+
+
+
+STYLE = f"""
+<style>
+ body {{ font-family: 'DejaVu Sans', sans-serif; font-size: {_pt(10)}; }}
+ p, td, th, li {{ font-size: {_pt(10)}; }}
+ .title {{ font-size: {_pt(17)}; font-weight: bold; }}
+ .verdict {{ font-size: {_pt(14)}; font-weight: bold; margin-top: {_pt(6)}; }}
+ .section {{ font-size: {_pt(12)}; font-weight: bold; margin-top: {_pt(10)}; }}
+ td, th {{ padding: {_pt(2)}; }}
+ th {{ text-align: left; }}
+ .muted {{ color: #444444; }}
+ .fail {{ font-weight: bold; }}
+</style>
+"""
+SIGN = "_" * 30
+
+
+def when(iso_text: str, lang: str | None = None, length: str = "long") -> str:
+    """A record's date and time as the language writes them (Babel, the app's locale for the
+    language: British English), in the zone it was recorded in."""
+    moment = datetime.fromisoformat(iso_text)
+    return format_datetime(moment, format=length, tzinfo=moment.tzinfo, locale=babel_locale(lang))
+
+
+def _row(cells, cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return "<tr>" + "".join(f"<td{attr}>{c}</td>" for c in cells) + "</tr>"
+
+
+def _measurement_label(specs: Specs, check_id: str, lang: str) -> str:
+    item_name, _sep, name = check_id.partition(".")
+    item = specs.item(item_name)
+    m = item.measurement(name) if item else None
+    if m is not None:
+        return m.label_in(lang)
+    if name.startswith("count"):
+        colour = name.partition(".")[2]
+        set_item = specs.item(item_name)
+        return _("Number of coins") + (f" ({set_item.colour_label(colour, lang)})" if colour and set_item else "")
+    return check_id
+
+
+def _checks_table(specs: Specs, checks: list[dict], lang: str) -> str:
+    head = "<tr>" + "".join(f"<th>{h}</th>" for h in (_("Measurement"), _("Reading"), _("Limit"), _("Clause"),
+                                                       _("Verdict"))) + "</tr>"
+    rows = []
+    for check in checks:
+        rows.append(_row([esc(_measurement_label(specs, check["id"], lang)), esc(fmt.reading(check, lang)),
+                          esc(fmt.check_bounds(check, lang)), esc(", ".join(check.get("clauses", [])[:2])),
+                          esc(fmt.verdict(check))], "" if check.get("ok") else "fail"))
+    return f'<table border="1" cellspacing="0" width="100%">{head}{"".join(rows)}</table>'
+
+
+def _differences(checks: list[dict], lang: str) -> str:
+    """Where another printed limit differs from the one applied: say so, and which applied."""
+    notes = []
+    for check in checks:
+        for other in check.get("also", []):
+            if other.get("note"):
+                notes.append(f"<li>{esc(fmt.localized(other['note'], lang))} ({esc(other['clause'])})</li>")
+        applied = check.get("applied") or {}
+        if applied.get("note"):
+            notes.append(f"<li>{esc(fmt.localized(applied['note'], lang))} ({esc(applied['clause'])})</li>")
+    return f"<ul>{''.join(dict.fromkeys(notes))}</ul>" if notes else ""
+
+
+def certificate_html(record: InspectionRecord, specs: Specs | None = None) -> str:
+    """The certificate of one inspection record, in the interface language."""
+    specs = specs or default_specs()
+    lang = current_language()
+    result = record.result
+    item = specs.item(record.item)
+    kind = item.label_in(lang) if item else record.item
+    parts = [STYLE, f'<p class="title">{esc(_("Equipment inspection certificate"))}</p>',
+             f'<p class="muted">{esc(_("Inspection no. {number}").format(number=record.id))}</p>']
+    facts = [(_("Item"), f"{esc(kind)} — {esc(record.label)}"), (_("Inspector"), esc(record.inspector)),
+             (_("Date"), esc(when(record.inspected_at, lang)))]
+    if record.tournament:
+        facts.append((_("Tournament"), esc(record.tournament)))
+    if record.previous_id is not None:
+        facts.append((_("Re-inspection of"), esc(_("inspection no. {number}").format(number=record.previous_id))))
+    parts.append("<table>" + "".join(_row([f"<b>{esc(k)}</b>", v]) for k, v in facts) + "</table>")
+    parts.append(f'<p class="verdict">{esc(fmt.overall(record.compliant))}</p>')
+    if result.get("approval"):
+        approved = _("Approved for play.") if record.compliant else _("Not approved for play.")
+        parts.append(f"<p>{esc(approved)} {esc(fmt.localized(result['approval'].get('note'), lang))}</p>")
+    parts.append(f'<p class="section">{esc(_("Measurements"))}</p>')
+    parts.append(_checks_table(specs, result.get("checks", []), lang))
+    for coin in result.get("coins", []):
+        if not coin["compliant"]:
+            bad = [_measurement_label(specs, c["id"], lang) for c in coin["checks"] if not c["ok"]]
+            colour = item.colour_label(coin["colour"], lang) if item else coin["colour"]
+            parts.append(f"<p>{esc(_('Coin {number} ({colour}): {problems}').format(number=coin['index'] + 1, colour=colour, problems=', '.join(bad) or _('see above')))}</p>")
+    if result.get("missing"):
+        parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(result['missing']))}</p>")
+    if result.get("unchecked"):
+        names = [_measurement_label(specs, f"{record.item if not item or not item.each else item.each}.{n.split('.')[-1]}", lang)
+                 for n in result["unchecked"]]
+        parts.append(f"<p><b>{esc(_('Not checked (not stated):'))}</b> {esc(', '.join(dict.fromkeys(names)))}</p>")
+    if result.get("unknown"):
+        parts.append(f"<p><b>{esc(_('Readings no rule speaks of (not checked):'))}</b> {esc(', '.join(result['unknown']))}</p>")
+    reinspection = result.get("reinspection")
+    if reinspection and reinspection.get("carried_over"):
+        parts.append(f'<p class="section">{esc(_("Items carried over from the previous inspection"))}</p><ul>')
+        for entry in reinspection["carried_over"]:
+            state = _("now within the limit") if entry["resolved"] else _("still failing")
+            parts.append(f"<li>{esc(_measurement_label(specs, entry['id'], lang))}: {esc(state)}</li>")
+        parts.append("</ul>")
+    differences = _differences(result.get("checks", []), lang)
+    if differences:
+        parts.append(f'<p class="section">{esc(_("Where the sources differ"))}</p>{differences}')
+    if record.notes:
+        parts.append(f'<p class="section">{esc(_("Notes"))}</p><p>{esc(record.notes)}</p>')
+    if record.photo:
+        parts.append(f"<p><b>{esc(_('Photo:'))}</b> {esc(record.photo)}</p>")
+    parts.append(f'<p class="section">{esc(_("Signatures"))}</p>'
+                 f"<table width=\"100%\"><tr><td>{esc(_('Inspector'))}<br><br>{SIGN}</td>"
+                 f"<td>{esc(_('Referee'))}<br><br>{SIGN}</td></tr></table>")
+    parts.append(f'<p class="muted">{esc(_("Specifications {stamp}, knowledge/equipment").format(stamp=record.spec))}</p>')
+    return "".join(parts)
+
+
+def certificate_title(record: InspectionRecord) -> str:
+    return _("Inspection certificate {number} — {label}").format(number=record.id, label=record.label)

@@ -1,0 +1,113 @@
+"""Inspection checks as words and numbers for people, in the interface language.
+
+Shared by the GUI page and the certificate so that both say the same thing the same way: numbers
+with the language's decimal sign (4,13 in French), a limit as "≤ 4,13 cm", a verdict as a mark and
+a word (never colour alone).
+"""
+from __future__ import annotations
+
+from babel.numbers import format_decimal
+
+from referee_app.i18n import babel_locale
+from referee_app.i18n import gettext as _
+
+OK_MARK, FAIL_MARK = "✔", "✘"
+
+
+def number(value, lang: str | None = None) -> str:
+    """A reading as the language writes it, with as many decimals as it has (up to six)."""
+    if value is None:
+        return ""
+    return format_decimal(value, format="#,##0.######", locale=babel_locale(lang))
+
+
+def quantity(value, unit: str | None, lang: str | None = None) -> str:
+    text = number(value, lang)
+    return f"{text}\u00a0{unit}" if unit else text
+
+
+def yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def bounds(lo, hi, unit: str | None, lang: str | None = None, expected=None) -> str:
+    """A limit: "73,34 – 73,98 cm", "≤ 4,13 cm", "≥ 1,59 cm", "= 9", or "must be: no"."""
+    if lo is not None and hi is not None:
+        if lo == hi:
+            return "= " + quantity(lo, unit, lang)
+        return f"{number(lo, lang)} – {quantity(hi, unit, lang)}"
+    if hi is not None:
+        return "≤ " + quantity(hi, unit, lang)
+    if lo is not None:
+        return "≥ " + quantity(lo, unit, lang)
+    if expected is not None:
+        return _("must be: {answer}").format(answer=yes_no(expected))
+    return ""
+
+
+def check_bounds(check: dict, lang: str | None = None) -> str:
+    return bounds(check.get("min"), check.get("max"), check.get("unit"), lang, check.get("expected"))
+
+
+def reading(check: dict, lang: str | None = None) -> str:
+    """What was read: "4,1 cm", "4,45 / 4,46 / 4,54 cm", "no", or "—" when nothing was."""
+    if check.get("missing"):
+        return "—"
+    value = check.get("value")
+    if isinstance(value, bool):
+        return yes_no(value)
+    if isinstance(value, str):
+        return value
+    readings = check.get("readings")
+    if readings and all("coin" not in r for r in readings):
+        return " / ".join(number(r["value"], lang) for r in readings) + (f"\u00a0{check['unit']}" if check.get("unit") else "")
+    return quantity(value, check.get("unit"), lang)
+
+
+def verdict(check: dict) -> str:
+    """A mark and a word: "✔ within the limit", "✘ too large", "✘ not measured"."""
+    if check.get("ok"):
+        return f"{OK_MARK} {_('within the limit')}" if check.get("min") is not None or check.get("max") is not None \
+            else f"{OK_MARK} {_('as required')}"
+    if check.get("missing") or any(r.get("missing") for r in check.get("readings", [])):
+        return f"{FAIL_MARK} {_('not measured')}"
+    value, lo, hi = check.get("value"), check.get("min"), check.get("max")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if lo is not None and value < lo:
+            return f"{FAIL_MARK} {_('too small')}"
+        if hi is not None and value > hi:
+            return f"{FAIL_MARK} {_('too large')}"
+        # every reading taken together: the critical one can sit inside while another is out
+        return f"{FAIL_MARK} {_('out of limits')}"
+    return f"{FAIL_MARK} {_('not as required')}"
+
+
+def overall(compliant: bool) -> str:
+    return f"{OK_MARK} {_('COMPLIANT')}" if compliant else f"{FAIL_MARK} {_('NOT COMPLIANT')}"
+
+
+def localized(texts: dict | None, lang: str | None = None) -> str:
+    """A {en, fr, it} text of the specifications in the language, English when it lacks one."""
+    if not texts:
+        return ""
+    from referee_app.i18n import current_language
+
+    return texts.get(lang or current_language()) or texts.get("en") or next(iter(texts.values()))
+
+
+def notices(check: dict, lang: str | None = None) -> list[str]:
+    """Where the limits the sources print disagree about this reading: said in the language,
+    from the check's data (the core's own `notices` are English, for the command line)."""
+    out = []
+    for other in check.get("also", []):
+        if other.get("ok") is None or other["ok"] == check.get("ok"):
+            continue
+        if other.get("basis") == "inches":
+            text = (_("Within the printed limit but outside its inch equivalent ({inches} in = {bounds}); "
+                      "the printed metric figure applies.") if check.get("ok") else
+                    _("Outside the printed limit but within its inch equivalent ({inches} in = {bounds}); "
+                      "the printed metric figure applies."))
+            out.append(text.format(inches=other["inches"], bounds=bounds(other["min"], other["max"], other["unit"], lang)))
+        elif other.get("note"):
+            out.append(localized(other["note"], lang))
+    return out

@@ -1,0 +1,372 @@
+"""Loads the YAML knowledge base into typed records and refuses a broken one.
+
+Layout (see knowledge/README.md): `sources.yaml` lists the sources; each source has a folder
+`knowledge/<source-id>/` whose YAML files, in file-name order, hold its clauses in reading
+order. Every problem found names the file, the line and what is wrong.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from referee_app.core.errors import KnowledgeError
+from .yamlio import YamlError, line_of, load_file
+
+REQUIRED = ("id", "paragraph", "title", "text", "kind")
+# Fields a clause record may carry; anything else is a typo the validator reports.
+KNOWN = set(REQUIRED) | {
+    "source", "lang", "corresponds_to", "differs", "translations", "mended", "also_in",
+    "decides", "examples", "exception_to", "parameters", "note",
+    "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
+}
+
+
+def knowledge_root() -> Path:
+    """The knowledge folder: the repository's when running from a checkout, else the one shipped
+    inside the package (a wheel installs it as referee_app/knowledge, and so does the bundle)."""
+    package = Path(__file__).resolve().parents[2]
+    checkout = package.parent / "knowledge"
+    if (checkout / "sources.yaml").is_file():
+        return checkout
+    return package / "knowledge"
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    lang: str
+    title: str
+    short: str
+    files: tuple[str, ...]
+    numbered: bool
+    order: str
+
+
+@dataclass
+class Clause:
+    id: str
+    source: str
+    paragraph: str
+    lang: str
+    title: str
+    text: str
+    kind: str
+    corresponds_to: list[str]
+    differs: list[dict]
+    file: str
+    line: int
+    translations: dict[str, str] = field(default_factory=dict)
+    decides: list = field(default_factory=list)
+    examples: list = field(default_factory=list)
+    exception_to: list[str] = field(default_factory=list)
+    mended: list = field(default_factory=list)
+    note: str = ""
+    plain_words: list[str] = field(default_factory=list)
+    title_translations: dict[str, str] = field(default_factory=dict)  # from headings.yaml
+
+    @property
+    def texts(self) -> dict[str, dict]:
+        out = {self.lang: {"text": self.text, "official": True}}
+        for lang, text in self.translations.items():
+            if lang != self.lang:
+                out[lang] = {"text": text, "official": False}
+        return out
+
+    def title_in(self, lang: str) -> str:
+        """The heading in `lang` when the knowledge base has it, else as printed."""
+        return self.title if lang == self.lang else self.title_translations.get(lang, self.title)
+
+    def text_in(self, lang: str) -> tuple[str, bool]:
+        """The text in `lang` if the knowledge base has it, else the original; and whether it is official."""
+        entry = self.texts.get(lang) or self.texts[self.lang]
+        return entry["text"], entry["official"]
+
+    def record(self) -> dict:
+        """The contract's record format."""
+        return {
+            "id": self.id, "source": self.source, "paragraph": self.paragraph, "lang": self.lang,
+            "kind": self.kind, "title": self.title, "text": self.text, "texts": self.texts,
+            "corresponds_to": list(self.corresponds_to), "differs": list(self.differs),
+            "titles": {lang: self.title_in(lang) for lang in self.texts},
+        }
+
+
+@dataclass(frozen=True)
+class Term:
+    """A carrom concept and its words in each language; the first word is the preferred one."""
+
+    id: str
+    words: dict[str, tuple[str, ...]]
+    defined_in: tuple[str, ...]
+    # words that also have an ordinary sense ("partie", "proprio"): a search may use them, but
+    # they do not prove the concept is meant
+    loose: tuple[str, ...] = ()
+
+    def preferred(self, lang: str) -> str:
+        return self.words[lang][0]
+
+
+@dataclass
+class KnowledgeBase:
+    root: Path
+    sources: dict[str, Source]
+    clauses: dict[str, Clause]
+    languages: tuple[str, ...]
+    kinds: tuple[str, ...]
+    stamp: str
+    glossary: list[Term] = field(default_factory=list)
+
+    def by_source(self, source: str) -> list[Clause]:
+        return [c for c in self.clauses.values() if c.source == source]
+
+    def get(self, clause_id: str) -> Clause | None:
+        return self.clauses.get(clause_id)
+
+    def counts(self) -> dict[str, int]:
+        out = {s: 0 for s in self.sources}
+        for c in self.clauses.values():
+            out[c.source] += 1
+        return out
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _order_key(match: re.Match) -> tuple:
+    # Digits compare as numbers, letters as letters; an absent level sorts before any present one.
+    return tuple((1, int(g) if g.isdigit() else g) if g is not None else (0,) for g in match.groups())
+
+
+def _not_before(key: tuple, prev: tuple) -> bool:
+    # A heading-level paragraph (absent lower levels) does not move the reading order backwards.
+    n = next((i for i, (a, b) in enumerate(zip(key, prev)) if a == (0,) or b == (0,)), len(key))
+    return key[:n] >= prev[:n]
+
+
+def _read_sources(root: Path, problems: list[Problem]):
+    path = root / "sources.yaml"
+    data = load_file(path, "sources.yaml")
+    sources: dict[str, Source] = {}
+    for entry in data.get("sources", []):
+        try:
+            src = Source(entry["id"], entry["lang"], entry["title"], entry.get("short", entry["id"]),
+                         tuple(entry.get("files", [])), bool(entry.get("numbered")), entry.get("order", "^$"))
+        except KeyError as exc:
+            problems.append(Problem("sources.yaml", line_of(entry), f"source lacks {exc.args[0]}"))
+            continue
+        sources[src.id] = src
+    return sources, tuple(data.get("languages", [])), tuple(data.get("kinds", []))
+
+
+def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, problems) -> Clause | None:
+    line = line_of(raw)
+    if not isinstance(raw, dict):
+        problems.append(Problem(rel, line, "a clause must be a mapping"))
+        return None
+    missing = [f for f in REQUIRED if raw.get(f) in (None, "")]
+    for name in missing:
+        problems.append(Problem(rel, line, f"clause {raw.get('id', '?')}: missing field '{name}'"))
+    if "id" in missing:
+        return None
+    for name in sorted(set(raw) - KNOWN):
+        problems.append(Problem(rel, line, f"clause {raw['id']}: unknown field '{name}'"))
+    source = raw.get("source", header.get("source"))
+    lang = raw.get("lang", header.get("lang"))
+    cid = str(raw["id"])
+    if source not in sources:
+        problems.append(Problem(rel, line, f"clause {cid}: unknown source '{source}'"))
+    elif not cid.startswith(source + ":"):
+        problems.append(Problem(rel, line, f"clause {cid}: id does not start with its source '{source}:'"))
+    if lang not in kb_langs:
+        problems.append(Problem(rel, line, f"clause {cid}: unknown language '{lang}'"))
+    if raw.get("kind") and raw["kind"] not in kb_kinds:
+        problems.append(Problem(rel, line, f"clause {cid}: unknown kind '{raw['kind']}'"))
+    translations = raw.get("translations") or {}
+    for tlang in translations:
+        if tlang not in kb_langs:
+            problems.append(Problem(rel, line, f"clause {cid}: translation into unknown language '{tlang}'"))
+    if missing:
+        return None
+    return Clause(
+        id=cid, source=source, paragraph=str(raw["paragraph"]), lang=lang, title=str(raw["title"]),
+        text=str(raw["text"]).strip(), kind=raw["kind"],
+        corresponds_to=[str(x) for x in _as_list(raw.get("corresponds_to"))],
+        differs=[d if isinstance(d, dict) else {"note": str(d)} for d in _as_list(raw.get("differs"))],
+        file=rel, line=line, translations={k: str(v).strip() for k, v in translations.items()},
+        decides=_as_list(raw.get("decides")), examples=_as_list(raw.get("examples")),
+        exception_to=[str(x) for x in _as_list(raw.get("exception_to"))],
+        mended=_as_list(raw.get("mended")), note=str(raw.get("note") or ""),
+        plain_words=[str(x) for x in _as_list(raw.get("plain_words"))],
+    )
+
+
+def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem]]:
+    """Read and validate the knowledge base. With strict, any problem raises KnowledgeError."""
+    root = Path(root) if root else knowledge_root()
+    problems: list[Problem] = []
+    digest = hashlib.sha256()
+    try:
+        sources, langs, kinds = _read_sources(root, problems)
+    except (OSError, YamlError) as exc:
+        raise KnowledgeError([Problem("sources.yaml", getattr(exc, "line", 0), str(exc))]) from None
+    clauses: dict[str, Clause] = {}
+    for sid, src in sources.items():
+        folder = root / sid
+        files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+        if not files:
+            problems.append(Problem(f"{sid}/", 0, f"source '{sid}' has no clause files"))
+        prev_key, prev_id = None, None
+        pattern = re.compile(src.order)
+        for path in files:
+            rel = f"{sid}/{path.name}"
+            raw_bytes = path.read_bytes()
+            digest.update(rel.encode() + b"\0" + raw_bytes)
+            try:
+                data = load_file(path, rel)
+            except YamlError as exc:
+                problems.append(Problem(rel, exc.line, exc.problem))
+                continue
+            if not isinstance(data, dict) or not isinstance(data.get("clauses"), list):
+                problems.append(Problem(rel, line_of(data, 1), "a clause file needs a 'clauses' list"))
+                continue
+            header = {"source": data.get("source", sid), "lang": data.get("lang", src.lang)}
+            if header["source"] != sid:
+                problems.append(Problem(rel, line_of(data, 1), f"file in folder '{sid}' declares source '{header['source']}'"))
+            for raw in data["clauses"]:
+                clause = _read_clause(raw, header, rel, langs, kinds, sources, problems)
+                if clause is None:
+                    continue
+                if clause.id in clauses:
+                    first = clauses[clause.id]
+                    problems.append(Problem(rel, clause.line, f"duplicate id {clause.id} (first at {first.file}:{first.line})"))
+                    continue
+                clauses[clause.id] = clause
+                m = pattern.match(clause.id.split(":", 1)[1])
+                if m:
+                    key = _order_key(m)
+                    if prev_key is not None and not _not_before(key, prev_key):
+                        problems.append(Problem(rel, clause.line, f"clause {clause.id} is out of order (after {prev_id})"))
+                    prev_key, prev_id = key, clause.id
+    _link(clauses, problems)
+    glossary = _read_glossary(root, clauses, langs, problems, digest)
+    _read_headings(root, clauses, langs, problems, digest)
+    kb = KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16], glossary)
+    if strict and problems:
+        raise KnowledgeError(problems)
+    return kb, problems
+
+
+def _read_headings(root: Path, clauses, langs, problems: list[Problem], digest) -> None:
+    """Gives each clause its heading in the other languages (headings.yaml: source -> heading -> {lang: text})."""
+    path = root / "headings.yaml"
+    if not path.is_file():
+        return
+    digest.update(b"headings.yaml\0" + path.read_bytes())
+    try:
+        data = load_file(path, "headings.yaml") or {}
+    except YamlError as exc:
+        problems.append(Problem("headings.yaml", exc.line, exc.problem))
+        return
+    used = {(c.source, c.title) for c in clauses.values()}
+    for source, headings in data.items():
+        for title, translations in (headings or {}).items():
+            line = line_of(translations, line_of(headings))
+            if (source, title) not in used:
+                problems.append(Problem("headings.yaml", line, f"{source}: no clause stands under the heading {title!r}"))
+                continue
+            if not isinstance(translations, dict) or set(translations) - set(langs):
+                problems.append(Problem("headings.yaml", line, f"{source}: {title!r} needs a mapping of languages"))
+                continue
+            for c in clauses.values():
+                if c.source == source and c.title == title:
+                    c.title_translations = {k: str(v) for k, v in translations.items() if v}
+
+
+def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) -> list[Term]:
+    path = root / "glossary.yaml"
+    if not path.is_file():
+        problems.append(Problem("glossary.yaml", 0, "the glossary is missing"))
+        return []
+    digest.update(b"glossary.yaml\0" + path.read_bytes())
+    try:
+        data = load_file(path, "glossary.yaml")
+    except YamlError as exc:
+        problems.append(Problem("glossary.yaml", exc.line, exc.problem))
+        return []
+    terms, seen = [], set()
+    for raw in (data or {}).get("terms", []):
+        line = line_of(raw)
+        tid = raw.get("id")
+        if not tid:
+            problems.append(Problem("glossary.yaml", line, "term without an id"))
+            continue
+        if tid in seen:
+            problems.append(Problem("glossary.yaml", line, f"duplicate term {tid}"))
+        seen.add(tid)
+        words = {}
+        for lang in langs:
+            values = [str(w) for w in _as_list(raw.get(lang))]
+            if not values:
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: no word in '{lang}'"))
+            words[lang] = tuple(values)
+        for target in _as_list(raw.get("defined_in")):
+            if target not in clauses:
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: defined_in {target} points nowhere"))
+        loose = tuple(str(w) for w in _as_list(raw.get("loose")))
+        for word in loose:
+            if not any(word in ws for ws in words.values()):
+                problems.append(Problem("glossary.yaml", line, f"term {tid}: loose word '{word}' is none of its words"))
+        terms.append(Term(tid, words, tuple(str(x) for x in _as_list(raw.get("defined_in"))), loose))
+    return terms
+
+
+def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
+    """Check every cross-reference, then make correspondence symmetric (declared once, seen both ways)."""
+    for c in clauses.values():
+        for target in c.corresponds_to:
+            if target not in clauses:
+                problems.append(Problem(c.file, c.line, f"clause {c.id}: corresponds_to {target} points nowhere"))
+            elif target == c.id:
+                problems.append(Problem(c.file, c.line, f"clause {c.id}: corresponds_to itself"))
+        for target in c.exception_to:
+            if target not in clauses:
+                problems.append(Problem(c.file, c.line, f"clause {c.id}: exception_to {target} points nowhere"))
+        for d in c.differs:
+            for target in _as_list(d.get("with")):
+                if target not in clauses:
+                    problems.append(Problem(c.file, c.line, f"clause {c.id}: differs with {target} points nowhere"))
+            if not d.get("note"):
+                problems.append(Problem(c.file, c.line, f"clause {c.id}: a 'differs' entry needs a 'note'"))
+    for c in list(clauses.values()):
+        for target in c.corresponds_to:
+            other = clauses.get(target)
+            if other is not None and c.id not in other.corresponds_to and other.id != c.id:
+                other.corresponds_to.append(c.id)
+        for d in c.differs:
+            for target in _as_list(d.get("with")):
+                other = clauses.get(target)
+                if other is not None and not any(c.id in _as_list(x.get("with")) for x in other.differs):
+                    other.differs.append({"with": c.id, "note": d.get("note", "")})
+
+
+@lru_cache(maxsize=1)
+def default() -> KnowledgeBase:
+    """The installed knowledge base, loaded once per process."""
+    kb, _ = load()
+    return kb

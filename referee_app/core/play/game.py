@@ -1,0 +1,275 @@
+"""The score sheet: a game played stroke by stroke through the rulings engine.
+
+Sides are `first` (who breaks the first board) and `second`. Each stroke is ruled from the
+striking side's point of view, exactly as `carrom-referee rule` does, and the answer is
+carried back onto the board. Who breaks each board, who holds the turn and when the game ends
+follow from the ruleset's parameters (icf-fr 3.5 g-h, 3.7 e; it 26, 38; aicf-2009 1).
+Replaying from the recorded strokes is cheap, so undo and correction simply replay.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule, compiled
+from referee_app.core.errors import BadInput
+from referee_app.core.rules.ruling import check_for_ruleset, rule_situation, ruleset_of
+from referee_app.core.rules.situation import COINS_PER_SIDE, parse
+
+SIDES = ("first", "second")
+
+
+def other(side: str) -> str:
+    return "second" if side == "first" else "first"
+
+
+@dataclass
+class BoardState:
+    breaker: str
+    turn: str
+    seat: int                        # whose seat strikes (0-3 in doubles, 0-1 in singles)
+    coins: dict = field(default_factory=lambda: {s: COINS_PER_SIDE for s in SIDES})
+    dues: dict = field(default_factory=lambda: {s: 0 for s in SIDES})
+    queen: str = "on_board"          # on_board | awaiting_cover | covered
+    queen_side: str | None = None    # who pocketed (awaiting) or covered it
+    break_made: bool = False
+    break_attempt: int = 1
+    strokes: int = 0
+
+    def queen_for(self, side: str) -> str:
+        if self.queen == "on_board":
+            return "on_board"
+        if self.queen == "awaiting_cover":
+            return "awaiting_cover"
+        return "covered_by_striker" if self.queen_side == side else "covered_by_opponent"
+
+    def absolute_queen(self) -> str:
+        if self.queen == "on_board":
+            return "on_board"
+        return f"{'awaiting_cover' if self.queen == 'awaiting_cover' else 'covered'}_by_{self.queen_side}"
+
+
+@dataclass
+class BoardRecord:
+    breaker: str
+    strokes: list = field(default_factory=list)     # the stroke documents as entered
+    rulings: list = field(default_factory=list)     # the ruling given for each
+    winner: str | None = None
+    points: dict = field(default_factory=lambda: {s: 0 for s in SIDES})
+    clauses: list = field(default_factory=list)
+
+
+class GameOver(BadInput):
+    pass
+
+
+class Game:
+    """One game of a match, kept stroke by stroke."""
+
+    def __init__(self, ruleset: str = "icf", doubles: bool = False, first_breaker: str = "first"):
+        self.rs: CompiledRuleset = compiled(ruleset)
+        self.ruleset = ruleset
+        self.doubles = doubles
+        self.seats = 4 if doubles else 2
+        self.score = {s: 0 for s in SIDES}
+        self.boards: list[BoardRecord] = []
+        self.over = False
+        self.winner: str | None = None
+        self.first_breaker = first_breaker
+        self.tie_breaker_due = False
+        self.tie_break: dict | None = None
+        self.state = self._new_board(first_breaker, 0)
+
+    # --- parameters -------------------------------------------------------------------
+    def _param(self, name, default=None):
+        return self.rs.params.get(name, default)
+
+    def side_of_seat(self, seat: int) -> str:
+        # Partners sit face to face (icf-fr 3.1 b): seats 0 and 2 are one side, 1 and 3 the other.
+        return SIDES[seat % 2] if self.first_breaker == "first" else SIDES[(seat + 1) % 2]
+
+    def _new_board(self, breaker: str, seat: int) -> BoardState:
+        self.boards.append(BoardRecord(breaker))
+        return BoardState(breaker=breaker, turn=breaker, seat=seat)
+
+    # --- play ---------------------------------------------------------------------------
+    def situation_doc(self, stroke: dict) -> dict:
+        st, side = self.state, self.state.turn
+        opp = other(side)
+        return {
+            "before": {
+                "own_on_board": st.coins[side], "opponent_on_board": st.coins[opp],
+                "queen": st.queen_for(side), "break": not st.break_made, "break_attempt": st.break_attempt,
+                "dues": st.dues[side], "opponent_dues": st.dues[opp],
+                "score": {"striker": self.score[side], "opponent": self.score[opp]},
+            },
+            "stroke": stroke,
+        }
+
+    def play(self, stroke: dict, where: str = "") -> dict:
+        """Rules one stroke of the side holding the turn and carries the ruling out."""
+        prefix = f"{where}: " if where else ""
+        if self.tie_breaker_due:
+            raise BadInput(where or "stroke", "the game is level after its last board: deciding strokes, not a board")
+        if self.over:
+            raise GameOver(where or "stroke", f"the game is already over ({self.winner} won)")
+        if not isinstance(stroke, dict):
+            raise BadInput(where or "stroke", "a stroke must be a mapping like {pocketed: {own: 1}}")
+        doc = self.situation_doc(stroke)
+        try:
+            s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
+            check_for_ruleset(self.rs, s)
+            ruling = rule_situation(self.rs, s)
+        except BadInput as exc:
+            raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
+        except (NoRule, Conflict) as exc:
+            raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
+        self._carry_out(stroke, ruling)
+        return ruling
+
+    def _carry_out(self, stroke: dict, ruling: dict) -> None:
+        st, side = self.state, self.state.turn
+        opp = other(side)
+        board = self.boards[-1]
+        board.strokes.append(stroke)
+        board.rulings.append(ruling)
+        st.strokes += 1
+        after = ruling["after"]
+        st.coins[side], st.coins[opp] = after["own_on_board"], after["opponent_on_board"]
+        st.dues[side], st.dues[opp] = after["dues"], after["opponent_dues"]
+        q = after["queen"]
+        if q == "on_board":
+            st.queen, st.queen_side = "on_board", None
+        elif q == "awaiting_cover":
+            st.queen, st.queen_side = "awaiting_cover", side
+        else:
+            st.queen, st.queen_side = "covered", side if q == "covered_by_striker" else opp
+        if not st.break_made:
+            st.break_made = ruling["break_made"]
+            if not st.break_made:
+                st.break_attempt = st.break_attempt + 1 if ruling["turn"] == "continues" else \
+                    self._param("break_attempts", 1)  # after a failed break, one try at a time (icf-fr 3.5 d)
+        if ruling["board"]["over"]:
+            self._end_board(ruling, side)
+        elif ruling["turn"] == "passes":
+            st.seat = (st.seat + 1) % self.seats   # the turn passes to the right (it 29)
+            st.turn = opp
+
+    def _end_board(self, ruling: dict, side: str) -> None:
+        board, opp = self.boards[-1], other(side)
+        pts = ruling["board"]["points"]
+        winner = side if ruling["board"]["winner"] == "striker" else opp
+        board.winner = winner
+        board.points = {side: pts["striker"], opp: pts["opponent"]}
+        board.clauses = list(ruling["clauses"])
+        for s in SIDES:
+            self.score[s] += board.points[s]
+        target, boards = self._param("game_points"), self._param("game_boards")
+        leader = max(SIDES, key=lambda s: self.score[s])
+        tied = self.score["first"] == self.score["second"]
+        if target is not None and self.score[leader] >= target and not tied:
+            self.over, self.winner = True, leader
+        elif boards is not None and len(self.boards) >= boards and not tied:
+            self.over, self.winner = True, leader
+        elif boards is not None and len(self.boards) >= boards and self._param("tie_break") == "strokes":
+            self.tie_breaker_due = True  # no further board: deciding strokes (aicf-2009 17-20)
+            return
+        if not self.over:
+            # The break alternates from board to board, to the right in doubles (icf-fr 3.5 g-h).
+            next_seat = (self._breaker_seat() + 1) % self.seats
+            self.state = self._new_board(self.side_of_seat(next_seat), next_seat)
+
+    def tie_breaker(self, first: list, second: list, where: str = "tie_breaker") -> str:
+        """Settles a tie with deciding strokes: each side's attempts, True for a coin pocketed.
+
+        The first `tie_break_chances` attempts of each side are counted; if still equal, the
+        attempts that follow go in pairs until one side pockets and the other does not
+        (aicf-2009 17 and 20). Returns the winner."""
+        if not self.tie_breaker_due:
+            raise BadInput(where, "there is no tie to break: the game is not level after its last board")
+        for name, tries in (("first", first), ("second", second)):
+            if not isinstance(tries, list) or not all(isinstance(t, bool) for t in tries):
+                raise BadInput(f"{where}.{name}", "expected a list of true (pocketed) or false (missed)")
+        n = int(self._param("tie_break_chances", 3))
+        if len(first) < n or len(second) < n:
+            raise BadInput(where, f"each side has {n} chances before sudden death; "
+                           f"got {len(first)} and {len(second)}")
+        hits = {"first": sum(first[:n]), "second": sum(second[:n])}
+        winner = None
+        if hits["first"] != hits["second"]:
+            winner = max(hits, key=hits.get)
+        else:
+            for a, b in zip(first[n:], second[n:]):
+                if a != b:
+                    winner = "first" if a else "second"
+                    break
+        if winner is None:
+            raise BadInput(where, "still level: sudden death goes on until one side pockets and the other misses")
+        self.tie_breaker_due, self.over, self.winner = False, True, winner
+        self.tie_break = {"first": list(first), "second": list(second), "winner": winner}
+        return winner
+
+    def _breaker_seat(self) -> int:
+        return (len(self.boards) - 1) % self.seats
+
+    # --- reporting ----------------------------------------------------------------------
+    def report(self) -> dict:
+        out = {
+            "ruleset": self.ruleset,
+            "boards": [{"breaker": b.breaker, "winner": b.winner, "points": dict(b.points),
+                        "strokes": len(b.strokes), "clauses": b.clauses} for b in self.boards
+                       if b.strokes or b is not self.boards[-1] or self.over],
+            "score": dict(self.score),
+            "game": {"over": self.over, "winner": self.winner},
+        }
+        if self.tie_break:
+            out["game"]["tie_breaker"] = self.tie_break
+        if self.tie_breaker_due:
+            out["game"]["tie_breaker_due"] = True
+        if not self.over:
+            st = self.state
+            out["next"] = {"board": len(self.boards), "breaker": st.breaker, "turn": st.turn,
+                           "board_state": {"first_on_board": st.coins["first"], "second_on_board": st.coins["second"],
+                                           "queen": st.absolute_queen(), "first_dues": st.dues["first"],
+                                           "second_dues": st.dues["second"]}}
+            if self.doubles:
+                out["next"]["seat"] = st.seat
+        return out
+
+
+def replay(doc) -> dict:
+    """The contract's `replay`: whole boards as a score sheet records them."""
+    if not isinstance(doc, dict):
+        raise BadInput("replay", "expected a mapping with 'ruleset' and 'boards'")
+    for key in doc:
+        if key not in {"ruleset", "boards", "doubles", "tie_breaker"}:
+            raise BadInput(key, "unknown field (known: ruleset, boards, doubles, tie_breaker)")
+    ruleset = ruleset_of(doc, None)
+    boards = doc.get("boards")
+    if not isinstance(boards, list):
+        raise BadInput("boards", "expected a list of boards, each a list of strokes")
+    game = Game(ruleset, doubles=bool(doc.get("doubles", False)))
+    for i, strokes in enumerate(boards, 1):
+        if not isinstance(strokes, list):
+            raise BadInput(f"board {i}", "expected a list of strokes")
+        if game.tie_breaker_due:
+            raise BadInput(f"board {i}", "the game is level after its last board: deciding strokes, not a board "
+                           "(give them as tie_breaker)")
+        if i > 1 and len(game.boards) < i and not game.over:
+            raise BadInput(f"board {i}", f"board {i - 1} did not end, so no board can follow it")
+        for j, stroke in enumerate(strokes, 1):
+            if game.over:
+                raise GameOver(f"board {i}, stroke {j}", f"the game is already over ({game.winner} won)")
+            if len(game.boards) > i:
+                raise BadInput(f"board {i}, stroke {j}", f"board {i} is already over after stroke {j - 1}")
+            game.play(stroke, f"board {i}, stroke {j}")
+    if "tie_breaker" in doc:
+        tb = doc["tie_breaker"]
+        if not isinstance(tb, dict):
+            raise BadInput("tie_breaker", "expected {first: [true, false, ...], second: [...]}")
+        game.tie_breaker(tb.get("first"), tb.get("second"))
+    return game.report()
+
+
+def copy_game(game: Game) -> Game:
+    return copy.deepcopy(game)

@@ -1,0 +1,331 @@
+"""Rules as data: the `decides` entries of the clauses a ruleset applies, compiled once.
+
+A rule decides one or more *aspects* of a ruling (the turn, the fate of the own coins pocketed,
+the penalty, the queen, the board, whether the break is made). For each aspect of a situation,
+the deciding rules are those that apply and are not overridden by an applicable exception
+(`exception_to`, a rule or a whole clause, transitively). Exactly one value must remain: none
+is a gap, two are a conflict; both are refused, never resolved by a hidden priority. A rule
+marked `default: true` is the Catala-style base case: it decides only where no other rule does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .conditions import ConditionError, Test, compile_when, matches
+from referee_app.core.errors import KnowledgeError
+from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default
+from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets
+from .situation import QUEEN_STATES
+
+ASPECTS = {
+    "break_made": (True, False),
+    "queen": QUEEN_STATES,
+    "own": ("stays", "returned"),
+    "opponent": ("stays", "returned"),
+    "penalty": "int",
+    "turn": ("continues", "passes"),
+    "board": "board",
+}
+# Decided in this order: the board result may test the queen as this stroke left it.
+ORDER = ("break_made", "queen", "own", "opponent", "penalty", "turn", "board")
+POINT_TERMS = ("loser_coins", "pocketed_coins", "queen", "queen_if_held", "special", "penalty_coin")
+SIDES = ("striker", "opponent")
+RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note"}
+
+
+@dataclass(frozen=True)
+class Board:
+    """A decided board result: over with a winner and each side's point terms, or going on."""
+
+    over: bool
+    winner: str | None = None
+    winner_terms: tuple = ()
+    loser_terms: tuple = ()
+
+
+CONTINUES = Board(False)
+
+
+@dataclass
+class Rule:
+    id: str
+    clause: str
+    tests: tuple[Test, ...]
+    then: dict
+    exception_to: tuple[str, ...]
+    default: bool
+    note: dict | None
+    index: int  # position in reading order, to cite the most specific first
+    overrides: frozenset = frozenset()
+
+    def tests_fact(self, fact: str) -> bool:
+        return any(t.fact == fact for t in self.tests)
+
+
+class NoRule(Exception):
+    def __init__(self, aspect, situation_facts):
+        self.aspect, self.facts = aspect, situation_facts
+        super().__init__(f"no rule decides the {aspect} here")
+
+
+class Conflict(Exception):
+    def __init__(self, aspect, rules, values):
+        self.aspect, self.rules, self.values = aspect, rules, values
+        super().__init__(f"rules {', '.join(r.id for r in rules)} decide the {aspect} differently: {values}")
+
+
+@dataclass
+class Decision:
+    values: dict = field(default_factory=dict)   # aspect -> value
+    rules: dict = field(default_factory=dict)    # aspect -> [Rule]
+
+
+def _point_terms(spec, where):
+    terms = []
+    for term in spec or []:
+        if isinstance(term, dict) and set(term) == {"fixed"} and isinstance(term["fixed"], int):
+            terms.append(("fixed", term["fixed"]))
+        elif term in POINT_TERMS:
+            terms.append(term)
+        else:
+            raise ConditionError(f"{where}: unknown point term {term!r} (known: {', '.join(POINT_TERMS)}, {{fixed: N}})")
+    return tuple(terms)
+
+
+def _compile_then(then, where) -> dict:
+    if not isinstance(then, dict) or not then:
+        raise ConditionError(f"{where}: `then` must decide at least one aspect")
+    out = {}
+    for aspect, value in then.items():
+        kind = ASPECTS.get(aspect)
+        if kind is None:
+            raise ConditionError(f"{where}: unknown aspect '{aspect}' (known: {', '.join(ASPECTS)})")
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConditionError(f"{where}: {aspect} takes a whole number, not {value!r}")
+        elif kind == "board":
+            if value == "continues":
+                value = CONTINUES
+            elif isinstance(value, dict) and value.get("winner") in SIDES and set(value) <= {"winner", "points"}:
+                points = value.get("points") or []
+                if isinstance(points, dict):
+                    if set(points) - {"winner", "loser"}:
+                        raise ConditionError(f"{where}: board.points takes winner and loser")
+                    value = Board(True, value["winner"], _point_terms(points.get("winner"), where),
+                                  _point_terms(points.get("loser"), where))
+                else:
+                    value = Board(True, value["winner"], _point_terms(points, where))
+            else:
+                raise ConditionError(f"{where}: board takes `continues` or {{winner: striker|opponent, points: [...]}}")
+        elif value not in kind:
+            raise ConditionError(f"{where}: {aspect} takes one of {', '.join(map(str, kind))}, not {value!r}")
+        out[aspect] = value
+    return out
+
+
+@dataclass
+class CompiledRuleset:
+    ruleset: Ruleset
+    params: dict                      # name -> value
+    param_clauses: dict               # name -> clause id
+    rules: list[Rule]
+    fouls: dict                       # id -> {names, clauses}
+    mechanics: dict                   # name -> clause id
+    allow_empty_side: bool
+    borrowed: dict                    # clause id -> note (fr/it/en)
+    foul_only_when: dict = field(default_factory=dict)  # foul id -> tests the situation must pass
+    queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
+
+    def __post_init__(self):
+        # Board rules may test the queen as this stroke leaves it, known only once the queen
+        # rules have spoken: they are matched after the others (split once, not per situation).
+        self._first = [r for r in self.rules if not r.tests_fact("queen_after")]
+        self._after_queen = [r for r in self.rules if r.tests_fact("queen_after")]
+
+    def applicable(self, facts: dict) -> list[Rule]:
+        return [r for r in self._first if matches(r.tests, facts)]
+
+    def decide(self, facts: dict, relevant=None) -> Decision:
+        """Decides every aspect; raises NoRule or Conflict where the rules fail to give exactly one."""
+        applicable = self.applicable(facts)
+        decision = Decision()
+        relevant = relevant or relevance
+        for aspect in ORDER:
+            if aspect == "board":
+                facts = dict(facts, queen_after=decision.values.get("queen", facts["queen"]))
+                applicable = applicable + [r for r in self._after_queen if matches(r.tests, facts)]
+            value, rules = resolve(aspect, applicable)
+            if rules:
+                decision.values[aspect], decision.rules[aspect] = value, rules
+        over = decision.values.get("board", CONTINUES).over
+        for aspect in ORDER:
+            if aspect not in decision.values and relevant(aspect, facts, over):
+                raise NoRule(aspect, facts)
+        return decision
+
+
+def relevance(aspect: str, facts: dict, board_over: bool) -> bool:
+    """Whether a ruling must say something about this aspect in this situation."""
+    if aspect == "board":
+        return True
+    if aspect == "break_made":
+        return facts["break"]
+    if board_over:
+        return False  # the board result makes the rest moot (icf-fr 3.7.d cancels penalties)
+    if aspect == "queen":
+        return facts["queen_pocketed"] or facts["queen"] == "awaiting_cover" or facts["queen_off"]
+    if aspect == "own":
+        return facts["own_pocketed"] > 0
+    if aspect == "opponent":
+        return facts["opponent_pocketed"] > 0
+    return True
+
+
+def resolve(aspect: str, applicable: list[Rule]):
+    """The one value the applicable, non-overridden rules give for `aspect`, and those rules."""
+    candidates = [r for r in applicable if aspect in r.then]
+    if not candidates:
+        return None, []
+    standing = [r for r in candidates if not any(r.id in o.overrides for o in candidates if o is not r)]
+    chosen = [r for r in standing if not r.default] or [r for r in standing if r.default]
+    values = {_key(r.then[aspect]) for r in chosen}
+    if len(values) > 1:
+        raise Conflict(aspect, chosen, [r.then[aspect] for r in chosen])
+    chosen.sort(key=lambda r: (r.default, -len(r.tests), r.index))
+    return chosen[0].then[aspect], chosen
+
+
+def _key(value):
+    return value if not isinstance(value, Board) else (value.over, value.winner, value.winner_terms, value.loser_terms)
+
+
+def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id: str) -> CompiledRuleset:
+    rs = rulesets[ruleset_id]
+    problems: list[Problem] = []
+    where_rs = f"rulesets/{rs.id}.yaml"
+    chain = []
+    cur = rs
+    while cur is not None:
+        chain.append(cur)
+        cur = rulesets.get(cur.extends) if cur.extends else None
+    # Parameters, fouls and mechanics: the extended ruleset's, replaced by this one's.
+    params, param_clauses, fouls, mechanics, borrowed = {}, {}, {}, {}, {}
+    disabled: set[str] = set()
+    overridden_by: dict[str, list[str]] = {}  # a clause -> the borrowed clauses its rules override
+    allow_empty = False
+    for r in reversed(chain):
+        raw = r.raw
+        for name, spec in (raw.get("parameters") or {}).items():
+            if not isinstance(spec, dict) or "value" not in spec or "clause" not in spec:
+                problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"parameter {name} needs a value and a clause"))
+                continue
+            if spec["clause"] not in kb.clauses:
+                problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(spec, "line", 1),
+                                        f"parameter {name}: clause {spec['clause']} points nowhere"))
+            params[name], param_clauses[name] = spec["value"], spec["clause"]
+        for foul in raw.get("fouls") or []:
+            fouls[foul["id"]] = foul
+            for c in foul.get("clauses", []):
+                if c not in kb.clauses:
+                    problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(foul, "line", 1),
+                                            f"foul {foul['id']}: clause {c} points nowhere"))
+        for name, clause in (raw.get("mechanics") or {}).items():
+            if clause not in kb.clauses:
+                problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"mechanic {name}: clause {clause} points nowhere"))
+            mechanics[name] = clause
+        for entry in raw.get("borrows") or []:
+            borrowed[entry["clause"]] = entry.get("note")
+            for own in entry.get("overridden_by") or []:
+                overridden_by.setdefault(own, []).append(entry["clause"])
+            # what the borrowed clause overrides in this ruleset's own text
+            overridden_by.setdefault(entry["clause"], []).extend(entry.get("exception_to") or [])
+        for entry in raw.get("disables") or []:
+            disabled.add(entry["clause"])
+        if "allow_empty_side" in raw:
+            allow_empty = bool(raw["allow_empty_side"])
+    sources = rs.all_sources(rulesets)
+    clauses = [c for c in kb.clauses.values() if (c.source in sources or c.id in borrowed) and c.id not in disabled]
+    rules: list[Rule] = []
+    for index, clause in enumerate(clauses):
+        for n, raw in enumerate(clause.decides, 1):
+            where = clause.id
+            if not isinstance(raw, dict):
+                problems.append(Problem(clause.file, clause.line, f"{clause.id}: a decides entry must be a mapping"))
+                continue
+            unknown = set(raw) - RULE_KEYS
+            if unknown:
+                problems.append(Problem(clause.file, getattr(raw, "line", clause.line),
+                                        f"{clause.id}: unknown rule field(s) {', '.join(sorted(unknown))}"))
+            try:
+                tests = compile_when(raw.get("when"), params, where, set(fouls))
+                then = _compile_then(raw.get("then"), where)
+            except ConditionError as exc:
+                problems.append(Problem(clause.file, getattr(raw, "line", clause.line), str(exc)))
+                continue
+            name = raw.get("name") or str(n)
+            rules.append(Rule(id=f"{clause.id}/{name}", clause=clause.id, tests=tests, then=then,
+                              exception_to=tuple(str(x) for x in _as_list(raw.get("exception_to")))
+                              + tuple(clause.exception_to) + tuple(overridden_by.get(clause.id, ())),
+                              default=bool(raw.get("default")), note=raw.get("note"), index=index))
+    _link_exceptions(rules, kb, problems)
+    only_when = {}
+    for fid, foul in fouls.items():
+        try:
+            only_when[fid] = compile_when(foul.get("only_when"), params, f"foul {fid}: only_when", set(fouls))
+        except ConditionError as exc:
+            problems.append(Problem(where_rs, getattr(foul, "line", 1), str(exc)))
+    queen_states = tuple(rs.raw.get("queen_states") or QUEEN_STATES)
+    for q in queen_states:
+        if q not in QUEEN_STATES:
+            problems.append(Problem(where_rs, 1, f"unknown queen state {q!r}"))
+    if problems:
+        raise KnowledgeError(problems)
+    return CompiledRuleset(rs, params, param_clauses, rules, fouls, mechanics, allow_empty, borrowed,
+                           only_when, queen_states)
+
+
+def _as_list(v):
+    return [] if v is None else (list(v) if isinstance(v, (list, tuple)) else [v])
+
+
+def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Problem]) -> None:
+    """Each rule learns every rule it overrides, following exception chains."""
+    by_id = {r.id: r for r in rules}
+    by_clause: dict[str, list[Rule]] = {}
+    for r in rules:
+        by_clause.setdefault(r.clause, []).append(r)
+    direct: dict[str, set[str]] = {}
+    for r in rules:
+        targets = set()
+        for t in r.exception_to:
+            if t in by_id:
+                targets.add(t)
+            elif t in by_clause:
+                targets |= {x.id for x in by_clause[t] if x is not r}
+            elif t.split("/")[0] not in kb.clauses:
+                c = kb.clauses.get(r.clause)
+                problems.append(Problem(c.file if c else "?", c.line if c else 0,
+                                        f"{r.id}: exception_to {t} points nowhere"))
+            # else: the target exists but its ruleset does not apply it here: nothing to override
+        direct[r.id] = targets
+    for r in rules:
+        seen, stack = set(), list(direct[r.id])
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            stack.extend(direct.get(t, ()))
+        if r.id in seen:
+            # a rule that is, through exceptions, an exception to itself decides nothing sure
+            c = kb.clauses.get(r.clause)
+            problems.append(Problem(c.file if c else "?", c.line if c else 0,
+                                    f"{r.id}: exceptions form a cycle back to this rule"))
+            seen.discard(r.id)
+        r.overrides = frozenset(seen)
+
+
+@lru_cache(maxsize=None)
+def compiled(ruleset_id: str) -> CompiledRuleset:
+    return compile_ruleset(default(), default_rulesets(), ruleset_id)

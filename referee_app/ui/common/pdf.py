@@ -1,0 +1,50 @@
+"""PDF output through Qt's own QPdfWriter: forms, certificates and score sheets.
+
+Documents are built as HTML by the caller with every piece of user text passed through
+`esc()`, so a name like `<b>` prints literally and is never interpreted as markup.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from referee_app.core.printing import esc  # noqa: F401  (the one escaping every document uses)
+
+
+def ensure_gui_app():
+    """PDF rendering needs a QGuiApplication; the command line creates an offscreen one."""
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        app = QGuiApplication([])
+    return app
+
+
+def write_pdf(document_html: str, path: str | Path, title: str = "") -> Path:
+    """Writes `document_html` as an A4 PDF at `path`; returns the path."""
+    ensure_gui_app()
+    from PySide6.QtCore import QMarginsF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    writer = QPdfWriter(str(tmp))
+    writer.setTitle(title)
+    writer.setCreator("carrom-referee")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait, QMarginsF(15, 15, 15, 15),
+                                     QPageLayout.Millimeter))
+    # Laid out at screen resolution, so point and pixel sizes print as they show on screen;
+    # the text itself stays vector in the PDF whatever this number is.
+    writer.setResolution(96)
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(writer)  # points convert at the writer's resolution
+    doc.setHtml(document_html)
+    layout = writer.pageLayout().paintRectPixels(writer.resolution())
+    doc.setPageSize(QSizeF(layout.width(), layout.height()))
+    doc.print_(writer)
+    del writer  # closes the file
+    os.replace(tmp, path)
+    return path

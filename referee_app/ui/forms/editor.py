@@ -1,0 +1,123 @@
+"""The editor of one kind of form (protest or disqualification): its fields laid out from
+core/forms.py FIELDS, each labelled as on the printed form.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from referee_app import i18n
+from referee_app.core.errors import BadInput, KnowledgeError
+from referee_app.core.forms.fields import FIELDS, LANGS, SIDES, check_kind, disqualification_rules
+from referee_app.core.forms.clauses import forms_data
+from .clause_picker import ClauseField
+from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
+from .labels import field_label, label_text
+
+MULTILINE = ("decision", "facts")   # fields written as a paragraph
+
+
+class FormEditor(QWidget):
+    """The fields of one kind of form, laid out from core/forms.py FIELDS."""
+
+    edited = Signal(str)   # the field's name
+
+    def __init__(self, kind: str, clock: Callable[[], datetime]):
+        super().__init__()
+        self.kind = check_kind(kind)
+        self.fields: dict[str, QWidget] = {}
+        self.labels: dict[str, QLabel] = {}
+        outer = QVBoxLayout(self)
+        self.form = QFormLayout()
+        outer.addLayout(self.form)
+        outer.addStretch(1)   # the shorter kind keeps its rows together at the top
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.recorded = QLabel(objectName="recorded_incidents")   # under "times", for a counted ground
+        for f in FIELDS[kind]:
+            widget = self._make(f, clock)
+            widget.setObjectName(f"field_{f.name}")
+            label = QLabel()
+            label.setBuddy(widget)
+            self.fields[f.name], self.labels[f.name] = widget, label
+            self.form.addRow(label, widget)
+            widget.edited.connect(lambda name=f.name: self.edited.emit(name))
+            if f.name == "times":
+                self.form.addRow("", self.recorded)
+        self._fill_choices()
+
+    @staticmethod
+    def _make(f, clock):
+        if f.type == "time":
+            return TimeField(clock)
+        if f.type == "pair":
+            return PairField()
+        if f.type == "score":
+            return PairField(numeric=True)
+        if f.type in ("side", "ruleset", "lang") or f.name == "ground":
+            return ChoiceField()
+        if f.type == "clause":
+            return ClauseField()
+        if f.type in ("label", "count"):
+            return TextField(numeric=f.type == "count")
+        return ParagraphField() if f.name in MULTILINE else TextField()
+
+    def _fill_choices(self) -> None:
+        data, lang = forms_data(), i18n.current_language()
+        if "protester" in self.fields:
+            self.fields["protester"].set_choices([(s, data.label(s, lang)) for s in SIDES])
+        self.fields["ruleset"].optional = False   # no ruleset named means the default one, shown as such
+        self.fields["ruleset"].set_choices([(rid, rs.name.get(lang, rid)) for rid, rs in data.rulesets.items()])
+        self.fields["lang"].set_choices([(lg, i18n.LANGUAGE_NAMES.get(lg, lg)) for lg in LANGS])
+        if "ground" in self.fields:
+            self.fill_grounds(self.fields["ruleset"].value())
+
+    def fill_grounds(self, ruleset: str | None) -> None:
+        """The grounds of the form's ruleset, each with its clause's text in the interface language."""
+        kb, lang = forms_data().kb, i18n.current_language()
+        try:
+            rules = disqualification_rules({"ruleset": ruleset} if ruleset else {})
+        except (BadInput, KnowledgeError):
+            self.fields["ground"].set_choices([])
+            return
+        choices = []
+        for g in rules.grounds:
+            clause = kb.get(g.clause)
+            text = clause.text_in(lang)[0] if clause else ""
+            choices.append((g.clause, f"{clause.paragraph if clause else g.clause} – {text}"))
+        self.fields["ground"].set_choices(choices)
+
+    def load(self, fields: dict) -> None:
+        fields = {"ruleset": forms_data().default_ruleset, **fields}
+        for name, widget in self.fields.items():
+            widget.blockSignals(True)
+            widget.set_value(fields.get(name))
+            widget.blockSignals(False)
+        if "ground" in self.fields:
+            self.fill_grounds(fields.get("ruleset"))
+            self.fields["ground"].set_value(fields.get("ground"))
+
+    def value(self, name: str):
+        return self.fields[name].value()
+
+    def set_read_only(self, read_only: bool) -> None:
+        for widget in self.fields.values():
+            widget.setEnabled(not read_only)
+
+    def retranslate(self) -> None:
+        for name, label in self.labels.items():
+            label.setText(field_label(self.kind, name))
+        players = self.fields.get("players")
+        score = self.fields.get("score")
+        for pair in (players, score):
+            if pair is not None:
+                for side, edit in pair.edits.items():
+                    edit.setPlaceholderText(label_text(side))
+        for widget in self.fields.values():
+            if hasattr(widget, "retranslate"):
+                widget.retranslate()
+        self._fill_choices()

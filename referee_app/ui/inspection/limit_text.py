@@ -1,0 +1,27 @@
+"""The limits beside a measurement's field: the clause as it is cited, and the printed limit(s)
+behind the field, the one applied and the others the sources print.
+"""
+from __future__ import annotations
+
+from referee_app.core.inspection import wording as fmt
+from referee_app.core.inspection.verdict import choose_limit
+from referee_app.core.inspection.spec import Measurement
+from referee_app.i18n import gettext as _
+
+
+def clause_text(clause_id: str) -> str:
+    return clause_id.replace(":", " ")
+
+
+def limit_tooltip(m: Measurement, facts: dict) -> str:
+    """The printed limit(s) behind a field: the one applied and the others the sources print."""
+    lim, _remark = choose_limit(m, facts)
+    lines = [f"{clause_text(lim.clause)}: « {lim.printed} »"]
+    if lim.note:
+        lines.append(fmt.localized(lim.note))
+    for other in m.limits:
+        if other is not lim:
+            lines.append(f"{clause_text(other.clause)} ({_('not applied')}): « {other.printed} »")
+            if other.note:
+                lines.append(fmt.localized(other.note))
+    return "\n".join(lines)

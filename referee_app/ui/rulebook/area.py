@@ -1,0 +1,223 @@
+"""The Rulebook area: contents, search and bookmarks on the left, the reading pane on the right.
+
+Its actions (history, bookmark, citation, compare) are QActions with shortcuts; the main window
+puts them in its menus as well, so they work from anywhere in the window.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout,
+                               QWidget)
+
+from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.i18n import gettext as _
+from referee_app.ui import settings
+from .bookmarks import BookmarksList
+from .clause_html import citation
+from .clause_view import ClauseView
+from .contents_tree import ContentsTree
+from .history import History
+from referee_app.ui.retranslate import follow_language
+from .search_panel import SearchPanel
+
+CONTENTS_TAB, SEARCH_TAB, BOOKMARKS_TAB = range(3)
+
+
+class RulebookView(QWidget):
+    status_message = Signal(str)
+    clause_shown = Signal(str)
+
+    def __init__(self, kb: KnowledgeBase, rulesets: dict, parent=None):
+        super().__init__(parent)
+        self.kb = kb
+        self.setObjectName("rulebook_view")
+        self.history = History()
+        self.current_clause: str | None = None
+
+        self.tree = ContentsTree(kb)
+        self.search = SearchPanel(kb, rulesets)
+        self.bookmarks = BookmarksList(kb)
+        self.bookmarks_hint = QLabel(objectName="bookmarks_hint")
+        self.bookmarks_hint.setWordWrap(True)
+        bookmarks_page = QWidget()
+        bl = QVBoxLayout(bookmarks_page)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(self.bookmarks_hint)
+        bl.addWidget(self.bookmarks, 1)
+        self.nav = QTabWidget(objectName="rulebook_nav")
+        self.nav.setDocumentMode(True)
+        self.nav.addTab(self.tree, "")
+        self.nav.addTab(self.search, "")
+        self.nav.addTab(bookmarks_page, "")
+
+        self.view = ClauseView(kb)
+        self.toolbar = QToolBar(objectName="clause_toolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self._make_actions()
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(0)
+        rl.addWidget(self.toolbar)
+        rl.addWidget(self.view, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="rulebook_splitter")
+        self.splitter.addWidget(self.nav)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([380, 900])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.tree.clause_chosen.connect(self.open_clause)
+        self.tree.section_chosen.connect(self._open_section)
+        self.search.clause_requested.connect(lambda cid: self.open_clause(cid, focus_view=True))
+        self.bookmarks.clause_requested.connect(lambda cid: self.open_clause(cid, focus_view=True))
+        self.bookmarks.changed.connect(self._update_actions)
+        self.view.clause_link.connect(lambda cid: self.open_clause(cid, focus_view=True))
+        self.view.compare_link.connect(lambda: self.compare_action.setChecked(True))
+        self.search.search_box.textEdited.connect(lambda _t: self.nav.setCurrentIndex(SEARCH_TAB))
+        self.setTabOrder(self.nav, self.view)
+        follow_language(self)
+        self.retranslate()
+        self._update_actions()
+
+    def _make_actions(self) -> None:
+        style = self.style()
+
+        def action(name, keys, slot, icon=None, checkable=False):
+            a = QAction(self, objectName=name, checkable=checkable)
+            a.setShortcuts([QKeySequence(k) for k in keys])
+            if icon is not None:
+                a.setIcon(style.standardIcon(icon))
+            (a.toggled if checkable else a.triggered).connect(slot)
+            return a
+
+        self.back_action = action("back_action", ["Alt+Left"], self.back, QStyle.StandardPixmap.SP_ArrowBack)
+        self.forward_action = action("forward_action", ["Alt+Right"], self.forward, QStyle.StandardPixmap.SP_ArrowForward)
+        self.bookmark_action = action("bookmark_action", ["Ctrl+D"], self.toggle_bookmark, checkable=True)
+        self.citation_action = action("citation_action", ["Ctrl+Shift+C"], self.copy_citation)
+        self.compare_action = action("compare_action", ["Ctrl+M"], self._compare_toggled, checkable=True)
+        # Not Ctrl+T: the Rulings area restarts the stroke clock with it.
+        self.contents_action = action("contents_action", ["Ctrl+E"], self.focus_contents)
+        self.bookmarks_action = action("bookmarks_action", ["Ctrl+B"], self.focus_bookmarks)
+        for a in (self.back_action, self.forward_action, self.bookmark_action, self.citation_action,
+                  self.compare_action):
+            self.toolbar.addAction(a)
+            self.toolbar.widgetForAction(a).setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys do it; Tab stays in the text
+
+    def actions_for_menus(self) -> dict[str, list[QAction]]:
+        return {"go": [self.back_action, self.forward_action, self.contents_action],
+                "bookmarks": [self.bookmark_action, self.bookmarks_action, self.citation_action, self.compare_action]}
+
+    def retranslate(self) -> None:
+        self.nav.setTabText(CONTENTS_TAB, _("Contents"))
+        self.nav.setTabText(SEARCH_TAB, _("Search"))
+        self.nav.setTabText(BOOKMARKS_TAB, _("Bookmarks"))
+        keys = {a: a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                for a in (self.contents_action, self.bookmarks_action)}
+        self.nav.setTabToolTip(CONTENTS_TAB, _("Every source, section by section ({keys})").format(
+            keys=keys[self.contents_action]))
+        self.nav.setTabToolTip(SEARCH_TAB, _("Search the rules (Ctrl+F)"))
+        self.nav.setTabToolTip(BOOKMARKS_TAB, _("Your bookmarked clauses ({keys})").format(
+            keys=keys[self.bookmarks_action]))
+        self.bookmarks_hint.setText(_("Ctrl+D bookmarks the clause shown; Delete removes the selected bookmark."))
+        texts = {
+            self.back_action: (_("Back"), _("Previous clause read")),
+            self.forward_action: (_("Forward"), _("Next clause read")),
+            self.bookmark_action: (_("Bookmark"), _("Bookmark this clause, or remove the bookmark")),
+            self.citation_action: (_("Copy citation"), _("Copy the citation, e.g. “ICF 3.12 e)”, to the clipboard")),
+            self.compare_action: (_("Compare sources"), _("Show the corresponding clauses of every source side by side")),
+            self.contents_action: (_("Contents"), _("Go to the table of contents")),
+            self.bookmarks_action: (_("Bookmarks"), _("Go to your bookmarks")),
+        }
+        for a, (text, tip) in texts.items():
+            a.setText(text)
+            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            a.setToolTip(f"{tip} ({keys})" if keys else tip)
+        self.toolbar.setWindowTitle(_("Clause tools"))
+
+    # --- navigation -----------------------------------------------------------------------
+    def open_clause(self, clause_id: str, record: bool = True, focus_view: bool = False) -> bool:
+        if clause_id not in self.kb.clauses:
+            self.status_message.emit(_("No clause {id} in the knowledge base.").format(id=clause_id))
+            return False
+        if record:
+            self.history.visit(clause_id)
+        self.current_clause = clause_id
+        self.compare_action.blockSignals(True)
+        self.compare_action.setChecked(False)
+        self.compare_action.blockSignals(False)
+        self.view.show_clause(clause_id, self.bookmarks.contains(clause_id))
+        self.tree.select_clause(clause_id)
+        settings.put(settings.LAST_CLAUSE, clause_id)
+        self._update_actions()
+        if focus_view:
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.clause_shown.emit(clause_id)
+        return True
+
+    def _open_section(self, source_id: str, index: int) -> None:
+        title, members = self.tree.section(source_id, index)
+        self.current_clause = None
+        self.view.show_section(title, [c.id for c in members])
+        self._update_actions()
+
+    def back(self) -> None:
+        if self.history.can_back():
+            self.open_clause(self.history.back(), record=False)
+
+    def forward(self) -> None:
+        if self.history.can_forward():
+            self.open_clause(self.history.forward(), record=False)
+
+    def toggle_bookmark(self, _checked: bool = False) -> None:
+        if self.current_clause is None:
+            return
+        on = self.bookmarks.toggle(self.current_clause)
+        cite = citation(self.kb, self.kb.clauses[self.current_clause])
+        self.status_message.emit((_("Bookmarked: {citation}") if on else _("Bookmark removed: {citation}")).format(citation=cite))
+        if self.view.mode == "clause":
+            self.view.show_clause(self.current_clause, on)
+
+    def copy_citation(self) -> str | None:
+        if self.current_clause is None:
+            return None
+        text = citation(self.kb, self.kb.clauses[self.current_clause])
+        QGuiApplication.clipboard().setText(text)
+        self.status_message.emit(_("Copied to the clipboard: {citation}").format(citation=text))
+        return text
+
+    def _compare_toggled(self, checked: bool) -> None:
+        if self.current_clause is None:
+            return
+        if checked:
+            self.view.show_compare(self.current_clause)
+        else:
+            self.view.show_clause(self.current_clause, self.bookmarks.contains(self.current_clause))
+
+    def _update_actions(self) -> None:
+        has = self.current_clause is not None
+        self.back_action.setEnabled(self.history.can_back())
+        self.forward_action.setEnabled(self.history.can_forward())
+        for a in (self.bookmark_action, self.citation_action, self.compare_action):
+            a.setEnabled(has)
+        self.bookmark_action.blockSignals(True)
+        self.bookmark_action.setChecked(has and self.bookmarks.contains(self.current_clause))
+        self.bookmark_action.blockSignals(False)
+
+    # --- focus ----------------------------------------------------------------------------
+    def focus_search(self) -> None:
+        self.nav.setCurrentIndex(SEARCH_TAB)
+        self.search.focus_search()
+
+    def focus_contents(self) -> None:
+        self.nav.setCurrentIndex(CONTENTS_TAB)
+        self.tree.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_bookmarks(self) -> None:
+        self.nav.setCurrentIndex(BOOKMARKS_TAB)
+        self.bookmarks.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -1,0 +1,266 @@
+"""The rich text of the rulebook browser: one clause, a section, the comparison of sources.
+
+Pure functions from knowledge-base records to HTML; no widget here, so the text a referee reads
+can be checked without a window. Every piece of knowledge-base text goes through `esc()`: a
+clause may legitimately contain `<`, `&` or quotes. Links use two schemes that the clause view
+interprets: `clause:<id>` opens a clause, `action:compare` opens the comparison.
+"""
+from __future__ import annotations
+
+import html
+
+from referee_app.core.knowledge.loader import Clause, KnowledgeBase
+from referee_app.i18n import N_
+from referee_app.i18n import gettext as _
+from referee_app.ui.theme import Colors
+
+KIND_LABELS = {
+    "preface": N_("Preface"), "rule": N_("Rule"), "definition": N_("Definition"),
+    "equipment": N_("Equipment"), "procedure": N_("Procedure"), "conduct": N_("Conduct"),
+    "penalty": N_("Penalty"), "scoring": N_("Scoring"), "tournament": N_("Tournament"),
+    "commentary": N_("Commentary"),
+}
+LANGUAGE_LABELS = {"fr": N_("French"), "it": N_("Italian"), "en": N_("English")}
+
+# Names of the fields a worked example uses (the situation and ruling formats of the contract),
+# so that an example reads as sentences rather than as data.
+FIELD_LABELS = {
+    "before": N_("Before the stroke"), "stroke": N_("The stroke"), "after": N_("After the ruling"),
+    "own_on_board": N_("own coins on the board"), "opponent_on_board": N_("opponent's coins on the board"),
+    "queen": N_("queen"), "break": N_("break stroke"), "break_attempt": N_("attempt at the break"),
+    "dues": N_("coins owed"), "opponent_dues": N_("coins the opponent owes"), "score": N_("score"),
+    "striker": N_("striker"), "opponent": N_("opponent"), "own": N_("own coins"),
+    "touched_coin": N_("the striker touched a coin"), "pocketed": N_("pocketed"), "off_board": N_("off the board"),
+    "foul": N_("foul"), "turn": N_("turn"), "break_made": N_("break made"), "returned": N_("returned to the centre"),
+    "board": N_("board"), "over": N_("board over"), "winner": N_("winner"), "points": N_("points"),
+    "clauses": N_("clauses"), "explanation": N_("explanation"), "ruleset": N_("ruleset"),
+    "penalty": N_("penalty coins"),
+    "first_on_board": N_("first side's coins on the board"), "second_on_board": N_("second side's coins on the board"),
+}
+VALUE_LABELS = {
+    "on_board": N_("on the board"), "awaiting_cover": N_("awaiting its cover"),
+    "covered_by_striker": N_("covered by the striking side"), "covered_by_opponent": N_("covered by the opponent"),
+    "continues": N_("continues"), "passes": N_("passes to the opponent"),
+    "stays": N_("stay in the pockets"), "returned": N_("returned to the board"),
+}
+EXAMPLE_LABELS = {"situation": N_("Situation"), "expect": N_("Expected ruling")}
+
+
+def esc(value) -> str:
+    return html.escape("" if value is None else str(value))
+
+
+def citation(kb: KnowledgeBase, clause: Clause) -> str:
+    """How a referee cites the clause aloud or on a form: "ICF 3.12 e)"."""
+    src = kb.sources.get(clause.source)
+    return f"{src.short if src else clause.source} {clause.paragraph}"
+
+
+def language_label(lang: str) -> str:
+    return _(LANGUAGE_LABELS[lang]) if lang in LANGUAGE_LABELS else lang
+
+
+def kind_label(kind: str) -> str:
+    return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
+
+def _link(kb: KnowledgeBase, clause_id: str) -> str:
+    target = kb.get(clause_id)
+    label = citation(kb, target) if target else clause_id
+    return f'<a href="clause:{esc(clause_id)}">{esc(label)}</a>'
+
+
+def _style(c: Colors) -> str:
+    return (f"<style>body {{ color: {c.text}; }} a {{ color: {c.link}; }}"
+            f" .muted {{ color: {c.muted}; }} h1 {{ font-size: x-large; margin-bottom: 2px; }}"
+            f" h3 {{ font-size: medium; margin-top: 16px; margin-bottom: 4px; }}"
+            f" .text {{ font-size: large; }} .note {{ color: {c.accent}; }}</style>")
+
+
+def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmarked: bool = False) -> str:
+    src = kb.sources.get(clause.source)
+    parts = [_style(c), f"<h1>{esc(citation(kb, clause))}</h1>"]
+    meta = [esc(clause.title_in(lang)), esc(kind_label(clause.kind))]
+    if bookmarked:
+        meta.append("★ " + esc(_("Bookmarked")))
+    source_label = _("Source:")  # (Babel does not see strings marked inside f-strings)
+    parts.append(f'<p class="muted">{" · ".join(meta)}<br>{esc(source_label)} {esc(src.title if src else clause.source)}</p>')
+    parts.append(_text_block(clause, lang, c))
+    if clause.note:
+        parts.append('<p class="muted"><i>' + esc(_("Note:")) + f"</i> {esc(clause.note)}</p>")
+    if clause.exception_to:
+        links = ", ".join(_link(kb, t) for t in clause.exception_to)
+        parts.append("<h3>" + esc(_("Exception to")) + f"</h3><p>{links}</p>")
+    if clause.corresponds_to:
+        links = ", ".join(_link(kb, t) for t in clause.corresponds_to)
+        compare = '<a href="action:compare">' + esc(_("Compare side by side")) + '</a> <span class="muted">(Ctrl+M)</span>'
+        parts.append("<h3>" + esc(_("Corresponds to")) + f"</h3><p>{links}<br>{compare}</p>")
+    if clause.differs:
+        parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
+        parts.append(_differs_table(kb, clause, c))
+    if clause.examples:
+        parts.append("<h3>" + esc(_("Worked examples")) + "</h3>")
+        parts.extend(_example_html(i, ex, lang, c) for i, ex in enumerate(clause.examples, 1))
+    return "".join(parts)
+
+
+def _text_block(clause: Clause, lang: str, c: Colors) -> str:
+    """The text in `lang`, the original beside it when that is a translation, or a visible note."""
+    shown, official = clause.text_in(lang)
+    original = clause.text
+    if lang == clause.lang:
+        return f'<p class="text">{esc(original)}</p>'
+    if lang not in clause.texts:
+        note = _("No {language} translation of this clause yet: the original {original} text is shown.").format(
+            language=language_label(lang), original=language_label(clause.lang))
+        return (f'<table width="100%" cellpadding="6" style="background-color: {c.accent_bg};"><tr><td>'
+                f'<span class="note">{esc(note)}</span></td></tr></table>'
+                f'<p class="text" lang="{esc(clause.lang)}">{esc(original)}</p>')
+    head_t = (_("Official text ({language})") if official else _("Unofficial translation ({language})")).format(
+        language=language_label(lang))
+    head_o = _("Original ({language})").format(language=language_label(clause.lang))
+    return (f'<table width="100%" cellspacing="0" cellpadding="8"><tr>'
+            f'<td width="50%" valign="top"><p class="muted">{esc(head_t)}</p><p class="text">{esc(shown)}</p></td>'
+            f'<td width="50%" valign="top" style="background-color: {c.panel};"><p class="muted">{esc(head_o)}</p>'
+            f'<p class="text" lang="{esc(clause.lang)}">{esc(original)}</p></td></tr></table>')
+
+
+def _differs_table(kb: KnowledgeBase, clause: Clause, c: Colors) -> str:
+    rows = []
+    for d in clause.differs:
+        others = d.get("with") or []
+        others = others if isinstance(others, list) else [others]
+        who = ", ".join(_link(kb, o) for o in others)
+        label = esc(_("Differs from {other}:")).format(other=who) if who else esc(_("Differs:"))
+        rows.append(f"<tr><td>⚠ {label} {esc(d.get('note', ''))}</td></tr>")
+    return (f'<table width="100%" cellpadding="6" cellspacing="4" style="background-color: {c.accent_bg};">'
+            + "".join(rows) + "</table>")
+
+
+def _label(key) -> str:
+    key = str(key)
+    return _(FIELD_LABELS[key]) if key in FIELD_LABELS else key.replace("_", " ")
+
+
+def _value(value, lang: str) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None:
+        return _("none")
+    if isinstance(value, list):
+        return ", ".join(_value(v, lang) for v in value) if value else _("none")
+    if isinstance(value, str) and value in VALUE_LABELS:
+        return _(VALUE_LABELS[value])
+    return str(value)
+
+
+def _is_texts(value) -> bool:
+    """{fr: ..., it: ..., en: ...}: one text in several languages."""
+    return isinstance(value, dict) and bool(value) and set(value) <= set(LANGUAGE_LABELS)
+
+
+def _pair(label: str, value_html: str) -> str:
+    # A template, so that French writes its colon with a space before it.
+    return esc(_("{label}: {value}")).format(label=esc(label), value=value_html)
+
+
+def _inline(value, lang: str) -> str:
+    """A mapping as one readable line: "own coins 1, queen" (true shows the label alone)."""
+    if _is_texts(value):
+        return esc(value.get(lang) or next(iter(value.values())))
+    if not isinstance(value, dict):
+        return f"<b>{esc(_value(value, lang))}</b>"
+    parts = []
+    for key, item in value.items():
+        if item is True:
+            parts.append(f"<b>{esc(_label(key))}</b>")
+        elif isinstance(item, dict) and not _is_texts(item):
+            parts.append(f"{esc(_label(key))} ({_inline(item, lang)})")
+        else:
+            parts.append(_pair(_label(key), _inline(item, lang)))
+    return ", ".join(parts)
+
+
+def _block(value, lang: str) -> str:
+    """A situation or a ruling: one line per part (before the stroke, the stroke, the turn…)."""
+    if not isinstance(value, dict) or _is_texts(value):
+        return f"<p>{_inline(value, lang)}</p>"
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, dict) and not _is_texts(item):
+            lines.append(f"<li><i>{esc(_label(key))}</i> — {_inline(item, lang)}</li>")
+        else:
+            lines.append(f"<li>{_pair(_label(key), _inline(item, lang))}</li>")
+    return "<ul>" + "".join(lines) + "</ul>"
+
+
+def _example_html(n: int, example, lang: str, c: Colors) -> str:
+    if not isinstance(example, dict):
+        return f"<p><b>{n}.</b> {esc(example)}</p>"
+    title = example.get("name") or example.get("title") or example.get("id") or ""
+    out = [f'<table width="100%" cellpadding="6" style="background-color: {c.panel};"><tr><td>'
+           "<b>" + esc(_("Example {n}").format(n=n)) + "</b>" + (f" — {esc(title)}" if title else "")]
+    for key in ("situation", "expect"):
+        if key in example:
+            out.append('<p style="margin-bottom: 0px;"><i>' + esc(_(EXAMPLE_LABELS[key])) + "</i></p>"
+                       + _block(example[key], lang))
+    for key, value in example.items():
+        if key not in ("situation", "expect", "name", "title", "id"):
+            out.append(f"<p>{_pair(_label(key), _inline(value, lang))}</p>")
+    out.append("</td></tr></table>")
+    return "".join(out)
+
+
+def section_html(kb: KnowledgeBase, title: str, clauses: list[Clause], lang: str, c: Colors) -> str:
+    """A whole section to read through; each paragraph links to its own page."""
+    src = kb.sources.get(clauses[0].source) if clauses else None
+    parts = [_style(c), f"<h1>{esc(title)}</h1>",
+             f'<p class="muted">{esc(src.title if src else "")}</p>']
+    for cl in clauses:
+        text, _official = cl.text_in(lang)
+        parts.append(f'<p><a href="clause:{esc(cl.id)}"><b>{esc(cl.paragraph)}</b></a> '
+                     f'<span class="text">{esc(text)}</span></p>')
+    return "".join(parts)
+
+
+def corresponding(kb: KnowledgeBase, clause: Clause) -> dict[str, list[Clause]]:
+    """The clause and the clauses corresponding to it, by source: its own source first, then the
+    others in the knowledge base's order."""
+    group = [clause] + [kb.clauses[t] for t in clause.corresponds_to if t in kb.clauses]
+    order = [clause.source] + [s for s in kb.sources if s != clause.source]
+    out: dict[str, list[Clause]] = {}
+    for sid in order:
+        members = [cl for cl in group if cl.source == sid]
+        if members:
+            out[sid] = members
+    return out
+
+
+def compare_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors) -> str:
+    by_source = corresponding(kb, clause)
+    parts = [_style(c), "<h1>" + esc(_("Compare: {citation}").format(citation=citation(kb, clause))) + "</h1>"]
+    if len(by_source) < 2 and len(by_source.get(clause.source, [])) < 2:
+        parts.append('<p class="muted">' + esc(_("No corresponding clause in the other sources yet.")) + "</p>")
+    width = max(1, 100 // max(1, len(by_source)))
+    cells = []
+    for sid, members in by_source.items():
+        src = kb.sources[sid]
+        cell = [f'<p><b>{esc(src.short)}</b><br><span class="muted">{esc(src.title)}</span></p>']
+        for cl in members:
+            text, official = cl.text_in(lang)
+            cell.append(f'<p><a href="clause:{esc(cl.id)}"><b>{esc(citation(kb, cl))}</b></a>'
+                        f' <span class="muted">{esc(cl.title)}</span></p><p>{esc(text)}</p>')
+            if text != cl.text:
+                label = _("Original ({language})").format(language=language_label(cl.lang))
+                cell.append(f'<p class="muted"><i>{esc(label)}:</i> {esc(cl.text)}</p>')
+            elif lang != cl.lang:
+                cell.append('<p class="note">' + esc(_("Original text: no translation yet.")) + "</p>")
+            for d in cl.differs:
+                others = d.get("with") or []
+                others = others if isinstance(others, list) else [others]
+                if any(o in (m.id for ms in by_source.values() for m in ms) for o in others):
+                    cell.append(f'<p style="background-color: {c.accent_bg};">⚠ {esc(d.get("note", ""))}</p>')
+        shade = f' style="background-color: {c.panel};"' if sid == clause.source else ""
+        cells.append(f'<td width="{width}%" valign="top"{shade}>{"".join(cell)}</td>')
+    parts.append(f'<table width="100%" cellspacing="0" cellpadding="8"><tr>{"".join(cells)}</tr></table>')
+    return "".join(parts)

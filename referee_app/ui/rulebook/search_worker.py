@@ -1,0 +1,118 @@
+"""Runs searches off the GUI thread.
+
+One searcher per process, created (and its index built if need be) by the first search, in the
+worker: never at startup, never on the GUI thread. Searches run one at a time on a private
+one-thread pool; a newer query removes the ones still waiting, and the panel ignores any answer
+whose generation is not the latest, so stale results never replace fresh ones.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+
+class SearchBackend:
+    """The process's searcher, built lazily and thread-safely."""
+
+    def __init__(self, factory: Callable[[], object] | None = None, kb=None):
+        self._factory = factory or self._default_factory
+        self.kb = kb
+        self._searcher = None
+        self._lock = threading.Lock()
+
+    @property
+    def ready(self) -> bool:
+        return self._searcher is not None
+
+    def searcher(self):
+        with self._lock:
+            if self._searcher is None:
+                searcher = self._factory()
+                # Opening checks the index and builds it when missing or stale: the slow part.
+                prepare = getattr(searcher, "open", None) or getattr(searcher, "ensure_index", None)
+                if callable(prepare):
+                    prepare()
+                self._searcher = searcher
+            return self._searcher
+
+    def search(self, query: str, **filters) -> list[dict]:
+        return list(self.searcher().search(query, **filters))
+
+    def _default_factory(self):
+        from referee_app.core.search.engine import Searcher
+
+        return Searcher(kb=self.kb)
+
+
+_backend: SearchBackend | None = None
+_pool: QThreadPool | None = None
+
+
+def backend(kb=None) -> SearchBackend:
+    """The process's search backend over `kb` (a new one if the knowledge base changed)."""
+    global _backend
+    if _backend is None or (kb is not None and _backend.kb is not None and _backend.kb is not kb):
+        _backend = SearchBackend(kb=kb)
+    return _backend
+
+
+def set_backend(new: SearchBackend | None) -> None:
+    """Replace the process's searcher (tests; a knowledge base reloaded from disk)."""
+    global _backend
+    _backend = new
+
+
+def pool() -> QThreadPool:
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setMaxThreadCount(1)  # one index, built once; searches are milliseconds after that
+    return _pool
+
+
+def wait_for_searches(msecs: int = 30000) -> bool:
+    """Drop the waiting searches and let the running one finish (before the app quits)."""
+    if _pool is None:
+        return True
+    _pool.clear()
+    return _pool.waitForDone(msecs)
+
+
+class SearchSignals(QObject):
+    """Lives on the GUI thread: signals emitted from the worker arrive there, queued."""
+
+    building = Signal(int)          # generation: the index is being built for this search
+    finished = Signal(int, object)  # generation, list of result dicts
+    failed = Signal(int, str)       # generation, message
+
+
+class SearchJob(QRunnable):
+    def __init__(self, generation: int, query: str, filters: dict, signals: SearchSignals,
+                 engine: SearchBackend, limit: int):
+        super().__init__()
+        self.generation, self.query, self.filters = generation, query, filters
+        self.signals, self.engine, self.limit = signals, engine, limit
+
+    def run(self) -> None:
+        try:
+            if not self.engine.ready:
+                self._emit("building", self.generation)
+            results = self.engine.search(self.query, limit=self.limit, **self.filters)
+        except Exception as exc:  # shown in the panel; a search must never take the app down
+            self._emit("failed", self.generation, f"{type(exc).__name__}: {exc}")
+            return
+        self._emit("finished", self.generation, results)
+
+    def _emit(self, name: str, *args) -> None:
+        try:
+            getattr(self.signals, name).emit(*args)
+        except RuntimeError:  # the window was closed while this search ran
+            pass
+
+
+def start(job: SearchJob) -> None:
+    p = pool()
+    p.clear()  # searches still waiting are stale now
+    p.start(job)

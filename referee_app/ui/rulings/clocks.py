@@ -1,0 +1,99 @@
+"""Clocks the referee starts and pauses: the stroke clock and break clock of the ruleset, and the
+optional match clock of a tournament (40 + 5 minutes). Silent: a clock turns red, never beeps."""
+from __future__ import annotations
+
+from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from referee_app.i18n import gettext as _
+
+
+class Countdown(QWidget):
+    """A countdown of `seconds` (plus `extra` seconds of grace, shown separately), start/pause/reset."""
+
+    def __init__(self, name: str, seconds: int, extra: int = 0, parent=None):
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.seconds, self.extra = seconds, extra
+        self._spent_ms = 0
+        self._clock = QElapsedTimer()
+        self._tick = QTimer(self, interval=200)
+        self._tick.timeout.connect(self._refresh)
+        self.title = QLabel()
+        self.display = QLabel(objectName=f"{name}_display")
+        font = self.display.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.display.setFont(font)
+        self.toggle = QPushButton(objectName=f"{name}_toggle")
+        self.toggle.clicked.connect(self.start_pause)
+        self.reset_button = QPushButton(objectName=f"{name}_reset")
+        self.reset_button.clicked.connect(self.reset)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.display)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.toggle)
+        buttons.addWidget(self.reset_button)
+        layout.addLayout(top)
+        layout.addLayout(buttons)
+        self._title_fn = lambda: name
+        self.retranslate()
+
+    def set_title(self, fn) -> None:
+        self._title_fn = fn
+        self.retranslate()
+
+    def set_seconds(self, seconds: int, extra: int = 0) -> None:
+        self.seconds, self.extra = seconds, extra
+        self.reset()
+
+    @property
+    def running(self) -> bool:
+        return self._tick.isActive()
+
+    def elapsed_ms(self) -> int:
+        return self._spent_ms + (self._clock.elapsed() if self.running else 0)
+
+    def remaining(self) -> float:
+        return self.seconds - self.elapsed_ms() / 1000
+
+    def start_pause(self) -> None:
+        if self.running:
+            self._spent_ms += self._clock.elapsed()
+            self._tick.stop()
+        else:
+            self._clock.start()
+            self._tick.start()
+        self.retranslate()
+
+    def reset(self) -> None:
+        self._tick.stop()
+        self._spent_ms = 0
+        self.retranslate()
+
+    def restart(self) -> None:
+        self.reset()
+        self.start_pause()
+
+    def _refresh(self) -> None:
+        left = self.remaining()
+        if left >= 0:
+            text = f"{int(left) // 60:d}:{int(left) % 60:02d}" if self.seconds >= 60 else f"{left:4.1f}"
+            over = False
+        else:
+            grace = self.extra + left
+            text = (_("+{m}:{s:02d} to finish").format(m=int(grace) // 60, s=int(grace) % 60) if grace > 0
+                    else _("time is up"))
+            over = True
+        self.display.setText(text)
+        self.display.setStyleSheet("color: #c62828" if over else "")
+
+    def retranslate(self) -> None:
+        self.title.setText(self._title_fn())
+        self.toggle.setText(_("Pause") if self.running else _("Start"))
+        self.reset_button.setText(_("Reset"))
+        self._refresh()

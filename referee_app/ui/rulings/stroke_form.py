@@ -1,0 +1,183 @@
+"""The stroke being ruled: big, keyboard-friendly controls for what was pocketed and how.
+
+Every change emits `changed`, so the ruling beside it updates as the referee ticks. Limits
+follow the board the score sheet knows (no more coins than are on it; no queen once pocketed).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QGroupBox, QLabel, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+from referee_app.i18n import current_language
+from referee_app.i18n import gettext as _
+
+
+def _big(widget):
+    font = widget.font()
+    font.setPointSizeF(font.pointSizeF() * 1.35)
+    widget.setFont(font)
+    widget.setMinimumHeight(40)
+    return widget
+
+
+class _LeaveUndoToTheSheet(QObject):
+    """A spin box would take Ctrl+Z for its own text; here Ctrl+Z takes back the last stroke."""
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.ShortcutOverride and (
+                event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo)):
+            event.ignore()
+            return True
+        return False
+
+
+class StrokeForm(QWidget):
+    changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("stroke_form")
+        self.own = _big(QSpinBox(objectName="own_pocketed"))
+        self.opponent = _big(QSpinBox(objectName="opponent_pocketed"))
+        self.queen = _big(QCheckBox(objectName="queen_pocketed"))
+        self.striker = _big(QCheckBox(objectName="striker_pocketed"))
+        self.touched = QCheckBox(objectName="touched_coin")
+        self.touched.setChecked(True)
+        self.own_off = QSpinBox(objectName="own_off")
+        self.opponent_off = QSpinBox(objectName="opponent_off")
+        self.queen_off = QCheckBox(objectName="queen_off")
+        self.striker_off = QCheckBox(objectName="striker_off")
+        self.foul = QComboBox(objectName="foul")
+        self.foul.setEditable(True)  # type a foul's name or paragraph; the completer finds it
+        self.foul.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.foul.completer().setCompletionMode(self.foul.completer().CompletionMode.PopupCompletion)
+        self.foul.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+        self._fouls: list[dict] = []
+
+        self.pocketed_box = QGroupBox(objectName="pocketed_box")
+        grid = QGridLayout(self.pocketed_box)
+        self.own_label, self.opponent_label = QLabel(), QLabel()
+        self.own_label.setBuddy(self.own)
+        self.opponent_label.setBuddy(self.opponent)
+        grid.addWidget(self.own_label, 0, 0)
+        grid.addWidget(self.own, 0, 1)
+        grid.addWidget(self.opponent_label, 1, 0)
+        grid.addWidget(self.opponent, 1, 1)
+        grid.addWidget(self.queen, 2, 0)
+        grid.addWidget(self.striker, 2, 1)
+        self.off_box = QGroupBox(objectName="off_box")
+        off = QGridLayout(self.off_box)
+        self.own_off_label, self.opponent_off_label = QLabel(), QLabel()
+        self.own_off_label.setBuddy(self.own_off)
+        self.opponent_off_label.setBuddy(self.opponent_off)
+        off.addWidget(self.own_off_label, 0, 0)
+        off.addWidget(self.own_off, 0, 1)
+        off.addWidget(self.opponent_off_label, 0, 2)
+        off.addWidget(self.opponent_off, 0, 3)
+        off.addWidget(self.queen_off, 1, 0, 1, 2)
+        off.addWidget(self.striker_off, 1, 2, 1, 2)
+        self.foul_label = QLabel()
+        self.foul_label.setBuddy(self.foul)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pocketed_box)
+        layout.addWidget(self.touched)
+        layout.addWidget(self.foul_label)
+        layout.addWidget(self.foul)
+        layout.addWidget(self.off_box)
+        layout.addStretch(1)
+        self._undo_filter = _LeaveUndoToTheSheet(self)
+        for w in (self.own, self.opponent, self.own_off, self.opponent_off):
+            w.valueChanged.connect(self.changed)
+            w.installEventFilter(self._undo_filter)
+        for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
+            w.toggled.connect(self.changed)
+        self.foul.currentIndexChanged.connect(self.changed)
+        self.setTabOrder(self.own, self.opponent)
+        self.setTabOrder(self.opponent, self.queen)
+        self.setTabOrder(self.queen, self.striker)
+        self.setTabOrder(self.striker, self.touched)
+        self.setTabOrder(self.touched, self.foul)
+        self.setTabOrder(self.foul, self.own_off)
+        self.retranslate()
+
+    def set_fouls(self, fouls: list[dict]) -> None:
+        self._fouls = list(fouls)
+        self._fill_fouls()
+
+    def _fill_fouls(self) -> None:
+        current = self.foul_id()
+        lang = current_language()
+        self.foul.blockSignals(True)
+        self.foul.clear()
+        self.foul.addItem(_("No foul"), None)
+        for f in self._fouls:
+            paragraphs = ", ".join(f.get("clauses", []))
+            self.foul.addItem(f"{f['names'].get(lang) or f['names'].get('en')} ({paragraphs})", f["id"])
+        index = self.foul.findData(current)
+        self.foul.setCurrentIndex(max(index, 0))
+        self.foul.blockSignals(False)
+
+    def set_board(self, own_on_board: int, opponent_on_board: int, queen_on_board: bool) -> None:
+        """Bounds the controls by the board as it stands before the stroke."""
+        self.own.setMaximum(own_on_board)
+        self.opponent.setMaximum(opponent_on_board)
+        self.own_off.setMaximum(own_on_board)
+        self.opponent_off.setMaximum(opponent_on_board)
+        for box in (self.queen, self.queen_off):
+            box.setEnabled(queen_on_board)
+            if not queen_on_board:
+                box.setChecked(False)
+
+    def foul_id(self):
+        data = self.foul.currentData()
+        if data is None and self.foul.currentIndex() <= 0:
+            return None
+        return data
+
+    def stroke(self) -> dict:
+        return {
+            "touched_coin": self.touched.isChecked(),
+            "pocketed": {"own": self.own.value(), "opponent": self.opponent.value(),
+                         "queen": self.queen.isChecked(), "striker": self.striker.isChecked()},
+            "off_board": {"own": self.own_off.value(), "opponent": self.opponent_off.value(),
+                          "queen": self.queen_off.isChecked(), "striker": self.striker_off.isChecked()},
+            "foul": self.foul_id(),
+        }
+
+    def load(self, stroke: dict) -> None:
+        """Shows a recorded stroke (for a correction)."""
+        self.blockSignals(True)
+        p, o = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
+        self.own.setValue(p.get("own", 0))
+        self.opponent.setValue(p.get("opponent", 0))
+        self.queen.setChecked(bool(p.get("queen")))
+        self.striker.setChecked(bool(p.get("striker")))
+        self.touched.setChecked(stroke.get("touched_coin", True))
+        self.own_off.setValue(o.get("own", 0))
+        self.opponent_off.setValue(o.get("opponent", 0))
+        self.queen_off.setChecked(bool(o.get("queen")))
+        self.striker_off.setChecked(bool(o.get("striker")))
+        self.foul.setCurrentIndex(max(self.foul.findData(stroke.get("foul")), 0))
+        self.blockSignals(False)
+        self.changed.emit()
+
+    def reset(self) -> None:
+        self.load({})
+
+    def retranslate(self) -> None:
+        self.pocketed_box.setTitle(_("Pocketed in this stroke"))
+        self.own_label.setText(_("&Own coins"))
+        self.opponent_label.setText(_("O&pponent's coins"))
+        self.queen.setText(_("&Queen"))
+        self.striker.setText(_("&Striker"))
+        self.touched.setText(_("The striker &touched a coin"))
+        self.foul_label.setText(_("&Foul (name or paragraph)"))
+        self.off_box.setTitle(_("Left the board"))
+        self.own_off_label.setText(_("Own coins"))
+        self.opponent_off_label.setText(_("Opponent's coins"))
+        self.queen_off.setText(_("Queen"))
+        self.striker_off.setText(_("Striker"))
+        self._fill_fouls()
