@@ -22,7 +22,7 @@ def area(qtbot, user_dirs):
 
 
 def type_stroke(qtbot, area, own=0, opponent=0, queen=False, striker=False):
-    """Enters a stroke with keys only: digits in the spin boxes, Alt+letter for the boxes, Enter."""
+    """Enters a stroke with keys only: digits in the spin boxes, Alt+letter for the boxes, Ctrl+Enter."""
     area.form.own.setFocus()
     qtbot.keyClick(area.form.own, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(area.form.own, str(own))
@@ -36,7 +36,7 @@ def type_stroke(qtbot, area, own=0, opponent=0, queen=False, striker=False):
         qtbot.keyClick(area.form.opponent, Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
         qtbot.waitUntil(area.form.striker.isChecked)
     shown = area.ruling_view.headline.text()
-    qtbot.keyClick(area.form.opponent, Qt.Key.Key_Return)
+    qtbot.keyClick(area.form.opponent, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     return shown
 
 
@@ -95,7 +95,7 @@ def test_a_correction_that_changes_a_later_ruling_is_shown_before_it_is_accepted
     area.sheet.correct_stroke.emit(1)
     assert "Correcting stroke 1" in area.status.text()
     area.form.own.setValue(0)  # the first stroke in fact pocketed nothing
-    qtbot.keyClick(area.form.own, Qt.Key.Key_Return)
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert asked and "Stroke 2" in asked[0] and "Stroke 3" in asked[0]
     assert area.match.game.state.queen == "on_board"
     assert MatchStore().load(area.match_id).strokes[0]["pocketed"]["own"] == 0
@@ -109,7 +109,7 @@ def test_what_if_rules_without_recording(qtbot, area):
     area.situation.queen.setCurrentIndex(area.situation.queen.findData("covered_by_striker"))
     area.form.own.setValue(1)
     assert area.ruling_view.headline.text().startswith("Board over")
-    qtbot.keyClick(area.form.own, Qt.Key.Key_Return)
+    qtbot.keyClick(area.form.own, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert area.match.strokes == [] and area.match_id is None
 
 

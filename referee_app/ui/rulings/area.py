@@ -8,7 +8,7 @@ the match (saved at once), Ctrl+Z takes it back, a double-click on an earlier st
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
                                QInputDialog, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
@@ -136,7 +136,6 @@ class RulingsArea(QWidget):
         self.form = StrokeForm()
         self.ruling_view = RulingView()
         self.record_button = QPushButton(objectName="record_stroke")
-        self.record_button.setDefault(True)
         self.undo_button = QPushButton(objectName="undo_stroke")
         self.cancel_button = QPushButton(objectName="cancel_correction")
         self.cancel_button.hide()
@@ -192,11 +191,21 @@ class RulingsArea(QWidget):
         self.sheet.correct_stroke.connect(self.start_correction)
         self.first_name.editingFinished.connect(self.refresh)
         self.second_name.editingFinished.connect(self.refresh)
-        for keys, slot in ((("Ctrl+Return", "Ctrl+Enter", "Return", "Enter"), self.record), (("Ctrl+Z",), self.undo),
-                           (("Ctrl+W",), self.what_if.toggle), (("Ctrl+K",), self.compare),
-                           (("Ctrl+T",), self.stroke_clock.restart), (("Escape",), self.cancel_correction)):
-            for key in keys:
-                QShortcut(QKeySequence(key), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        # A stroke is recorded by its own action only (the button or Ctrl+Enter): Enter belongs to
+        # the field it is pressed in (a completer, a name, the list of strokes) and records nothing.
+        self.actions_by_name: dict[str, QAction] = {}
+        for name, keys, slot in (("record_action", ("Ctrl+Return", "Ctrl+Enter"), self.record),
+                                 ("undo_action", ("Ctrl+Z",), self.undo),
+                                 ("what_if_action", ("Ctrl+W",), self.what_if.toggle),
+                                 ("compare_action", ("Ctrl+K",), self.compare),
+                                 ("stroke_clock_action", ("Ctrl+T",), self.stroke_clock.restart),
+                                 ("cancel_correction_action", ("Escape",), self.cancel_correction)):
+            action = QAction(self, objectName=name)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+            self.actions_by_name[name] = action
         follow_language(self)
         self.retranslate()
         self._apply_ruleset_parameters()
@@ -302,6 +311,12 @@ class RulingsArea(QWidget):
 
     def update_ruling(self) -> None:
         """Rules the stroke as ticked so far; never records."""
+        problem = self.form.problem()
+        if problem:
+            self.last_ruling = None
+            self.ruling_view.show_error(problem)
+            self.record_button.setEnabled(False)
+            return
         try:
             if self.what_if.isChecked():
                 ruling = rule(self.situation_doc(), self.ruleset)
@@ -319,7 +334,10 @@ class RulingsArea(QWidget):
         self.record_button.setEnabled(not self.what_if.isChecked())
 
     def record(self) -> None:
+        self.update_ruling()  # what is recorded is what the form says now, foul included
         if self.what_if.isChecked() or self.last_ruling is None:
+            if self.form.problem():
+                self.form.foul.setFocus()
             return
         stroke = self.form.stroke()
         try:
@@ -498,10 +516,22 @@ class RulingsArea(QWidget):
         self.what_if.setToolTip(_("Rule a stroke on a situation you set by hand, without recording it"))
         self.compare_button.setText(_("Compare rulesets (Ctrl+K)"))
         self.print_button.setText(_("Score sheet PDF…"))
-        self.record_button.setText(_("Record stroke (Enter)"))
+        self.record_button.setText(_("Record stroke (Ctrl+Enter)"))
         self.undo_button.setText(_("Undo last stroke (Ctrl+Z)"))
         self.cancel_button.setText(_("Cancel correction (Esc)"))
         self.tie_button.setText(_("Deciding strokes…"))
+        for name, text in (("record_action", _("Record the stroke")), ("undo_action", _("Undo the last stroke")),
+                           ("what_if_action", _("What if: rule without recording")),
+                           ("compare_action", _("Compare rulesets")),
+                           ("stroke_clock_action", _("Restart the stroke clock")),
+                           ("cancel_correction_action", _("Cancel the correction"))):
+            self.actions_by_name[name].setText(text)
+        self.record_button.setAccessibleName(_("Record stroke"))
+        self.ruling_view.setAccessibleName(_("Ruling"))
+        self.sheet.strokes.setAccessibleName(_("Score sheet"))
+        self.sheet.boards.setAccessibleName(_("Boards of the score sheet"))
+        self.first_name.setAccessibleName(_("First player or team"))
+        self.second_name.setAccessibleName(_("Second player or team"))
         self.stroke_clock.set_title(lambda: _("Stroke clock"))
         self.break_clock.set_title(lambda: _("Break clock"))
         self.match_clock.set_title(lambda: _("Match clock"))

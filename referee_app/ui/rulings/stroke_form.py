@@ -5,13 +5,15 @@ follow the board the score sheet knows (no more coins than are on it; no queen o
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QGroupBox, QLabel, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QCompleter, QGridLayout, QGroupBox, QLabel, QLineEdit, QSpinBox,
                                QVBoxLayout, QWidget)
 
+from referee_app.core.play.foul_names import display_name, foul_matches
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.ui import theme
 
 
 def _big(widget):
@@ -33,6 +35,90 @@ class _LeaveUndoToTheSheet(QObject):
         return False
 
 
+class FoulField(QLineEdit):
+    """The foul, typed by name or paragraph in any of the three languages, with a completer.
+
+    Only a known foul is accepted: any other text is shown in the accent colour with the reason,
+    and `problem()` says why, so the stroke cannot be recorded without the foul the referee meant.
+    Enter here only completes the foul; it never records the stroke.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("foul")
+        self._fouls: list[dict] = []
+        self._model = QStringListModel(self)
+        completer = QCompleter(self._model, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.setCompleter(completer)
+        self.setClearButtonEnabled(True)
+        self.returnPressed.connect(self._tidy)
+        self.editingFinished.connect(self._tidy)
+        self.textChanged.connect(self._mark)
+
+    def set_fouls(self, fouls: list[dict]) -> None:
+        current = self.foul_id()
+        self._fouls = list(fouls)
+        self.retranslate()
+        if current is not None:
+            self.set_foul(current)
+
+    def label_of(self, foul: dict) -> str:
+        return f"{display_name(foul, current_language())} ({', '.join(_human(c) for c in foul.get('clauses', []))})"
+
+    def retranslate(self) -> None:
+        current = self.foul_id() if not self.problem() else None
+        self._model.setStringList([self.label_of(f) for f in self._fouls])
+        self.setPlaceholderText(_("No foul: type a foul's name or paragraph"))
+        if current is not None:
+            self.set_foul(current)
+        self._mark()
+
+    def _matches(self) -> list[str]:
+        return foul_matches(self.text(), self._fouls)
+
+    def foul_id(self) -> str | None:
+        """The foul named, or None when the field is empty or names no single foul (see `problem`)."""
+        hits = self._matches() if self.text().strip() else []
+        return hits[0] if len(hits) == 1 else None
+
+    def problem(self) -> str | None:
+        text = self.text().strip()
+        if not text:
+            return None
+        hits = self._matches()
+        if len(hits) == 1:
+            return None
+        if hits:
+            return _("“{text}” is the paragraph of several fouls: choose one by its name").format(text=text)
+        return _("“{text}” is not a foul of this ruleset: choose one from the list").format(text=text)
+
+    def set_foul(self, foul_id: str | None) -> None:
+        foul = next((f for f in self._fouls if f["id"] == foul_id), None)
+        self.setText(self.label_of(foul) if foul else "")
+
+    def _tidy(self) -> None:
+        """A foul typed as "4.1.2" is written back as its name, so the referee sees what was understood."""
+        fid = self.foul_id()
+        if fid is not None:
+            label = self.label_of(next(f for f in self._fouls if f["id"] == fid))
+            if label != self.text():
+                self.setText(label)
+
+    def _mark(self) -> None:
+        problem = self.problem()
+        self.setStyleSheet(f"QLineEdit {{ border: 2px solid {theme.colors().accent}; }}" if problem else "")
+        self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
+
+
+def _human(clause_id: str) -> str:
+    from referee_app.ui.rulings.citation import human_citation
+
+    return human_citation(clause_id)
+
+
 class StrokeForm(QWidget):
     changed = Signal()
 
@@ -49,12 +135,7 @@ class StrokeForm(QWidget):
         self.opponent_off = QSpinBox(objectName="opponent_off")
         self.queen_off = QCheckBox(objectName="queen_off")
         self.striker_off = QCheckBox(objectName="striker_off")
-        self.foul = QComboBox(objectName="foul")
-        self.foul.setEditable(True)  # type a foul's name or paragraph; the completer finds it
-        self.foul.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.foul.completer().setCompletionMode(self.foul.completer().CompletionMode.PopupCompletion)
-        self.foul.completer().setFilterMode(Qt.MatchFlag.MatchContains)
-        self._fouls: list[dict] = []
+        self.foul = FoulField()
 
         self.pocketed_box = QGroupBox(objectName="pocketed_box")
         grid = QGridLayout(self.pocketed_box)
@@ -94,7 +175,7 @@ class StrokeForm(QWidget):
             w.installEventFilter(self._undo_filter)
         for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
             w.toggled.connect(self.changed)
-        self.foul.currentIndexChanged.connect(self.changed)
+        self.foul.textChanged.connect(self.changed)
         self.setTabOrder(self.own, self.opponent)
         self.setTabOrder(self.opponent, self.queen)
         self.setTabOrder(self.queen, self.striker)
@@ -104,21 +185,7 @@ class StrokeForm(QWidget):
         self.retranslate()
 
     def set_fouls(self, fouls: list[dict]) -> None:
-        self._fouls = list(fouls)
-        self._fill_fouls()
-
-    def _fill_fouls(self) -> None:
-        current = self.foul_id()
-        lang = current_language()
-        self.foul.blockSignals(True)
-        self.foul.clear()
-        self.foul.addItem(_("No foul"), None)
-        for f in self._fouls:
-            paragraphs = ", ".join(f.get("clauses", []))
-            self.foul.addItem(f"{f['names'].get(lang) or f['names'].get('en')} ({paragraphs})", f["id"])
-        index = self.foul.findData(current)
-        self.foul.setCurrentIndex(max(index, 0))
-        self.foul.blockSignals(False)
+        self.foul.set_fouls(fouls)
 
     def set_board(self, own_on_board: int, opponent_on_board: int, queen_on_board: bool) -> None:
         """Bounds the controls by the board as it stands before the stroke."""
@@ -132,10 +199,11 @@ class StrokeForm(QWidget):
                 box.setChecked(False)
 
     def foul_id(self):
-        data = self.foul.currentData()
-        if data is None and self.foul.currentIndex() <= 0:
-            return None
-        return data
+        return self.foul.foul_id()
+
+    def problem(self) -> str | None:
+        """Why the stroke as entered cannot be ruled yet (a foul not understood), or None."""
+        return self.foul.problem()
 
     def stroke(self) -> dict:
         return {
@@ -160,7 +228,10 @@ class StrokeForm(QWidget):
         self.opponent_off.setValue(o.get("opponent", 0))
         self.queen_off.setChecked(bool(o.get("queen")))
         self.striker_off.setChecked(bool(o.get("striker")))
-        self.foul.setCurrentIndex(max(self.foul.findData(stroke.get("foul")), 0))
+        self.foul.blockSignals(True)
+        self.foul.set_foul(stroke.get("foul"))
+        self.foul.blockSignals(False)
+        self.foul._mark()
         self.blockSignals(False)
         self.changed.emit()
 
@@ -180,4 +251,11 @@ class StrokeForm(QWidget):
         self.opponent_off_label.setText(_("Opponent's coins"))
         self.queen_off.setText(_("Queen"))
         self.striker_off.setText(_("Striker"))
-        self._fill_fouls()
+        for w, name in ((self.own, _("Own coins pocketed")), (self.opponent, _("Opponent coins pocketed")),
+                        (self.queen, _("Queen pocketed")), (self.striker, _("Striker pocketed")),
+                        (self.foul, _("Foul")), (self.touched, _("The striker touched a coin")),
+                        (self.own_off, _("Own coins off the board")),
+                        (self.opponent_off, _("Opponent coins off the board")),
+                        (self.queen_off, _("Queen off the board")), (self.striker_off, _("Striker off the board"))):
+            w.setAccessibleName(name)
+        self.foul.retranslate()

@@ -1,0 +1,84 @@
+"""A foul as the referee names it: by its name in any of the three languages, or by the
+paragraph that defines it ("4.1.2", "ICF 3.11 e", "icf-fr:3.11.e"). Anything else is refused,
+so a foul typed in a hurry is never silently dropped from the score sheet.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from referee_app.core.errors import BadInput
+
+# Words a referee may put before a paragraph number; they say nothing about which foul it is.
+_CITATION_WORDS = {"icf", "fr", "it", "aicf", "art", "article", "articolo", "regola", "regole", "rule", "rules",
+                   "regolamento", "paragraph", "paragraphe", "paragrafo", "para", "p", "no", "n"}
+
+
+def fold(text: str) -> str:
+    """Lower case without accents or repeated spaces: how two spellings of one name compare."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.casefold().replace("«", '"').replace("»", '"').split())
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\d+|[^\W\d_]+", fold(text))
+
+
+def _paragraph_tokens(clause_id: str) -> list[str]:
+    return _tokens(clause_id.split(":", 1)[-1])
+
+
+def _bare_name(name: str) -> str:
+    """"Improper stroke (foul)" is also "Improper stroke"."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
+
+
+def display_name(foul: dict, lang: str) -> str:
+    names = foul.get("names") or foul.get("name") or {}
+    return names.get(lang) or names.get("en") or foul["id"]
+
+
+def foul_matches(text: str, fouls: list[dict]) -> list[str]:
+    """The ids of the fouls `text` may name: one when it names a foul, none or several otherwise.
+
+    `fouls`: [{"id", "names": {lang: name}, "clauses": [clause ids]}], as the ruleset lists them.
+    """
+    wanted = fold(text)
+    by_name: dict[str, str] = {}
+    for f in fouls:
+        names = f.get("names") or f.get("name") or {}
+        keys = {f["id"], f["id"].replace("_", " ")}
+        for name in names.values():
+            keys |= {name, _bare_name(name)}
+            paragraphs = ", ".join(f.get("clauses", []))
+            keys.add(f"{name} ({paragraphs})")
+        for key in keys:
+            by_name.setdefault(fold(key), f["id"])
+    for key in (wanted, fold(_bare_name(text))):
+        if key in by_name:
+            return [by_name[key]]
+    tokens = _tokens(text)
+    hits = []
+    for f in fouls:
+        for cid in f.get("clauses", []):
+            para = _paragraph_tokens(cid)
+            if para and tokens[-len(para):] == para and all(
+                    t in _CITATION_WORDS or t in _tokens(cid.split(":")[0]) for t in tokens[:-len(para)]):
+                hits.append(f["id"])
+                break
+    return hits
+
+
+def resolve_foul(text: str, fouls: list[dict], field: str = "stroke.foul") -> str | None:
+    """The id of the foul `text` names, None for an empty text; BadInput for anything else.
+    A paragraph that two fouls share is refused as ambiguous rather than guessed."""
+    if not fold(text):
+        return None
+    hits = foul_matches(text, fouls)
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise BadInput(field, f"{text.strip()!r} is the paragraph of several fouls ({', '.join(hits)}): "
+                              "choose one by its name")
+    raise BadInput(field, f"{text.strip()!r} is not a foul of this ruleset: choose one from the list")

@@ -1,0 +1,30 @@
+"""Clauses as a referee cites them ("ICF 3.12 a"), never as their ids (`icf-fr:3.12.a`), with the
+clause's text for a tooltip in the reader's language."""
+from __future__ import annotations
+
+import html
+import re
+
+from referee_app.core.knowledge.loader import default
+from referee_app.i18n import current_language
+
+
+def human_citation(clause_id: str) -> str:
+    kb = default()
+    source, _sep, para = clause_id.partition(":")
+    src = kb.sources.get(source)
+    short = src.short if src else source
+    # "3.12.a" is printed "3.12 a": the letter of a paragraph stands apart from its numbers
+    para = re.sub(r"\.(?=[a-z][a-z0-9-]*$)", " ", para)
+    return f"{short} {para}" if para else short
+
+
+def clause_tooltip(clause_id: str) -> str:
+    """The clause's text in the interface language when the project translated it, else as printed."""
+    kb = default()
+    clause = kb.clauses.get(clause_id)
+    if clause is None:
+        return human_citation(clause_id)
+    text = clause.translations.get(current_language()) or clause.text
+    return f"<p><b>{html.escape(human_citation(clause_id))}</b> — {html.escape(clause.title or '')}</p>" \
+           f"<p>{html.escape(text)}</p>"
