@@ -1,7 +1,8 @@
-"""Compiles the gettext catalogs into the package at build time (the .mo files are not committed)."""
+"""Lists the packages, the knowledge base's folders among them, and compiles the gettext catalogs
+into the package at build time (the .mo files are not committed)."""
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 
@@ -22,4 +23,14 @@ class BuildWithCatalogs(build_py):
                 write_mo(f, catalog)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+def knowledge_folders() -> list[str]:
+    """knowledge/ ships as referee_app.knowledge, each of its folders as a data package of it."""
+    here = Path(__file__).resolve().parent / "knowledge"
+    return sorted(f"referee_app.knowledge.{d.name}" for d in here.iterdir() if d.is_dir())
+
+
+setup(packages=find_packages(include=["referee_app", "referee_app.*"]) + ["referee_app.knowledge"] + knowledge_folders(),
+      package_data={"referee_app": ["locale/*/LC_MESSAGES/*.mo", "icons/*"],
+                    "referee_app.knowledge": ["*.yaml", "*.md"],
+                    **{folder: ["*.yaml"] for folder in knowledge_folders()}},
+      cmdclass={"build_py": BuildWithCatalogs})

@@ -1,8 +1,10 @@
-"""A plain (non-editable) install ships the knowledge base: `rulebook --json` works anywhere."""
+"""A plain (non-editable) install ships the knowledge base: `rulebook --json` works anywhere, and
+building it says nothing to worry whoever installs it."""
 from __future__ import annotations
 
 import json
 import os
+import re
 import site
 import subprocess
 import sys
@@ -19,7 +21,8 @@ def installed(tmp_path_factory):
     Python that sees it and the dependencies but not the editable checkout."""
     root = tmp_path_factory.mktemp("install")
     target = root / "lib"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+    # verbose: pip hides what the build backend prints unless asked
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--verbose", "--no-deps", "--no-build-isolation",
                            "--target", str(target), str(REPO)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     venv = root / "venv"
@@ -30,11 +33,25 @@ def installed(tmp_path_factory):
     deps = [p for p in site.getsitepackages() if p.endswith("site-packages")] or [sysconfig.get_paths()["purelib"]]
     with open(os.path.join(purelib, "deps.pth"), "w") as f:
         f.write("\n".join(deps) + "\n")
-    return venv / "bin" / "python", target, root
+    return venv / "bin" / "python", target, root, done.stdout + done.stderr
+
+
+# What setuptools says when the configuration is out of date or data would be left out of the
+# build: a deprecated license table, a data folder "absent from the `packages` configuration"
+# (it "would be ignored"), any SetuptoolsWarning. pip's own notes on its index locations and
+# distutils' "byte-compiling is disabled" are not about the project.
+SETUPTOOLS_WARNING = re.compile(r"Setuptools\w*Warning|_DeprecatedConfig|would be ignored|absent from the `packages`")
+
+
+def test_the_build_prints_no_setuptools_warning(installed):
+    output = installed[3]
+    warnings = [line.strip() for line in output.splitlines() if SETUPTOOLS_WARNING.search(line)]
+    assert not warnings, "\n".join(warnings[:10])
+    assert "Successfully installed carrom-referee" in output
 
 
 def test_rulebook_works_from_any_directory_after_a_plain_install(installed):
-    python, target, root = installed
+    python, target, root, _output = installed
     env = dict(os.environ, PYTHONPATH=str(target))
     code = "import sys; from referee_app.cli import main; sys.exit(main(['rulebook', '--json']))"
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=env, cwd=root, timeout=120)
@@ -45,5 +62,8 @@ def test_rulebook_works_from_any_directory_after_a_plain_install(installed):
                            capture_output=True, text=True, env=env, cwd=root).stdout
     assert where.startswith(str(target)), f"imported the checkout, not the install: {where}"
     assert (target / "referee_app" / "knowledge" / "sources.yaml").is_file()
+    shipped = {p.relative_to(target / "referee_app" / "knowledge") for p in (target / "referee_app" / "knowledge").rglob("*.yaml")}
+    in_checkout = {p.relative_to(REPO / "knowledge") for p in (REPO / "knowledge").rglob("*.yaml")}
+    assert shipped == in_checkout, f"left out of the install: {sorted(map(str, in_checkout - shipped))[:5]}"
     assert list((target / "referee_app" / "locale").glob("*/LC_MESSAGES/carrom_referee.mo")), \
         "the catalogs are compiled at build time and shipped"
