@@ -15,9 +15,9 @@ from babel.messages.pofile import read_po
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 import update_catalogs  # noqa: E402  (the extraction the catalogs are made with)
+from referee_app.languages import LANGUAGES  # noqa: E402
 
 TRANSLATIONS = REPO / "translations"
-LANGUAGES = ("fr", "it", "en")
 PLACEHOLDER = re.compile(r"\{\w*\}")
 
 

@@ -9,14 +9,15 @@ from collections import Counter
 
 import pytest
 
+from referee_app.languages import LANGUAGES
+
 
 from conftest import run_cli
 
-LANGS = ("fr", "it", "en")
 
 
 def test_every_clause_has_text_in_all_three_languages(kb):
-    missing = [f"{c.id} ({lang})" for c in kb.clauses.values() for lang in LANGS
+    missing = [f"{c.id} ({lang})" for c in kb.clauses.values() for lang in LANGUAGES
                if not c.texts.get(lang, {}).get("text", "").strip()]
     assert not missing, f"{len(missing)} texts missing, e.g. {missing[:20]}"
 
@@ -35,7 +36,7 @@ def numbers(text: str) -> Counter:
     return Counter(n.replace(",", ".") for n in _NUMBER.findall(text))
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_numbers_units_and_references_are_carried_over(kb, lang):
     wrong = []
     for c in kb.clauses.values():
@@ -74,10 +75,10 @@ def _word_pattern(phrase: str, stem: bool, lang: str = "en") -> re.Pattern:
 
 def _detectors(kb):
     """(term, lang, pattern) for the words that name one concept only and have no ordinary sense."""
-    owners = Counter((lang, _fold(w)) for t in kb.glossary for lang in LANGS for w in set(t.words[lang]))
+    owners = Counter((lang, _fold(w)) for t in kb.glossary for lang in LANGUAGES for w in set(t.words[lang]))
     for term in kb.glossary:
         loose = {_fold(w) for w in term.loose}
-        for lang in LANGS:
+        for lang in LANGUAGES:
             for w in term.words[lang]:
                 if owners[(lang, _fold(w))] == 1 and _fold(w) not in loose:
                     yield term, lang, _word_pattern(w, stem=False, lang=lang)
@@ -100,7 +101,7 @@ def test_each_carrom_term_is_translated_by_the_glossarys_preferred_word(kb):
     for c in kb.clauses.values():
         for term_id in sorted(concepts_named(c.text, c.lang, detectors) - set(c.plain_words)):
             term = terms[term_id]
-            for target in LANGS:
+            for target in LANGUAGES:
                 if target == c.lang or target not in c.translations:
                     continue
                 if not _word_pattern(term.preferred(target), stem=True).search(_fold(c.translations[target])):
@@ -111,12 +112,12 @@ def test_each_carrom_term_is_translated_by_the_glossarys_preferred_word(kb):
 def test_the_rulebook_command_shows_all_three_texts():
     done = run_cli("show", "icf-fr:3.12.c", "--json")
     texts = json.loads(done.stdout)["texts"]
-    assert set(texts) == set(LANGS)
+    assert set(texts) == set(LANGUAGES)
     assert texts["fr"]["official"] and not texts["it"]["official"] and not texts["en"]["official"]
 
 
 def test_every_heading_reads_in_all_three_languages(kb):
-    missing = sorted({f"{c.source}: {c.title!r} ({lang})" for c in kb.clauses.values() for lang in LANGS
+    missing = sorted({f"{c.source}: {c.title!r} ({lang})" for c in kb.clauses.values() for lang in LANGUAGES
                       if lang != c.lang and not c.title_translations.get(lang, "").strip()})
     assert not missing, f"{len(missing)} headings lack a translation, e.g. {missing[:10]}"
     record = kb.clauses["it:44"].record()

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from referee_app.languages import LANGUAGES  # noqa: E402
 SIZE = (1366, 728)
 CLAUSE = "icf-fr:3.12.c"  # the queen pocketed too early: several sources say it, differently
 QUERIES = {"en": "queen cover", "fr": "reine confirmer", "it": "regina confermare"}
@@ -26,7 +28,7 @@ QUERIES = {"en": "queen cover", "fr": "reine confirmer", "it": "regina confermar
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", action="append", choices=["fr", "it", "en"])
+    parser.add_argument("--lang", action="append", choices=LANGUAGES)
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="carrom-shots-")
@@ -56,7 +58,7 @@ def main() -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     written = []
-    for lang in args.lang or ["en", "fr", "it"]:
+    for lang in args.lang or LANGUAGES:
         settings.put(settings.LANGUAGE, lang)
         window = MainWindow()
         window.resize(*SIZE)

@@ -29,9 +29,11 @@ from babel.messages.frontend import CommandLineInterface, parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from referee_app.languages import LANGUAGES  # noqa: E402  (the catalogs are those of the product's languages)
+
 TRANSLATIONS = REPO / "translations"
 POT = TRANSLATIONS / "carrom_referee.pot"
-LANGUAGES = ("fr", "it", "en")
 SOURCE_LANGUAGE = "en"
 
 

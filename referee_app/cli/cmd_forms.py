@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
 
 KINDS = ("protest", "disqualification")
-LANGS = ("fr", "it", "en")
 
 
 def add_parsers(sub) -> None:
@@ -71,13 +71,13 @@ def add_parsers(sub) -> None:
     p = fsub.add_parser("export", help="the form as PDF")
     p.add_argument("id")
     p.add_argument("--pdf", required=True, metavar="OUT")
-    p.add_argument("--lang", choices=LANGS, help="default: the form's language, else the interface's")
+    p.add_argument("--lang", choices=LANGUAGES, help="default: the form's language, else the interface's")
     p.set_defaults(func=run_export)
 
     p = fsub.add_parser("blank", help="a blank form to fill in by hand, as PDF")
     p.add_argument("kind", choices=KINDS)
     p.add_argument("--pdf", required=True, metavar="OUT")
-    p.add_argument("--lang", choices=LANGS)
+    p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--ruleset", help="whose deadline and grounds it prints")
     p.set_defaults(func=run_blank)
 

@@ -5,19 +5,20 @@ import sys
 import textwrap
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .io import print_json
 
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("rulebook", help="the whole rulebook in reading order")
     p.add_argument("--source", help="only this source (see sources in check-kb)")
-    p.add_argument("--lang", choices=["fr", "it", "en"], help="reading language (translation where the original is in another)")
+    p.add_argument("--lang", choices=LANGUAGES, help="reading language (translation where the original is in another)")
     p.add_argument("--json", action="store_true", help="one JSON array of clause records")
     p.set_defaults(func=run_rulebook)
 
     p = sub.add_parser("show", help="one clause by id, e.g. icf-fr:3.12.e")
     p.add_argument("id")
-    p.add_argument("--lang", choices=["fr", "it", "en"])
+    p.add_argument("--lang", choices=LANGUAGES)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_show)
 

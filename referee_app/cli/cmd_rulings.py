@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
 
 
@@ -10,7 +11,7 @@ def add_parsers(sub) -> None:
     p.add_argument("file")
     p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified (default: the file's, else icf)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--lang", choices=["fr", "it", "en"], default="en", help="language of the explanation shown")
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the explanation shown")
     p.set_defaults(func=run_rule)
 
     p = sub.add_parser("fouls", help="the fouls a referee can call under a ruleset")

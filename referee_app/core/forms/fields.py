@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .clauses import DisqualificationRules, ProtestRules, forms_data
 from referee_app.core.knowledge.rulesets import get_ruleset
 
@@ -19,7 +20,6 @@ KINDS = ("protest", "disqualification")
 STATUSES = ("draft", "filed", "decided")
 OUTCOMES = ("upheld", "rejected")
 SIDES = ("first", "second")
-LANGS = ("fr", "it", "en")
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def normalize(kind: str, name: str, value):
     if f.type == "side":
         return _choice(value, name, SIDES)
     if f.type == "lang":
-        return _choice(value, name, LANGS)
+        return _choice(value, name, LANGUAGES)
     raise AssertionError(f.type)
 
 

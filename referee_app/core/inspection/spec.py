@@ -17,12 +17,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
+from referee_app.languages import LANGUAGES
 from .units import (FACTORS, NON_NUMERIC, QUANTITIES, convert, parse_inches, to_decimal,
                                units_for)
 from referee_app.core.knowledge.loader import Problem, knowledge_root
 from referee_app.core.knowledge.yamlio import YamlError, line_of, load_file
 
-LANGS = ("en", "fr", "it")
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*:[A-Za-z0-9.\-]+$")
 
 ITEM_KEYS = {"item", "label", "clauses", "approval", "measurements", "each", "colours", "composition", "note"}
@@ -195,12 +195,12 @@ class _Reader:
         if raw is None and not required:
             return {}
         if not isinstance(raw, dict):
-            self.problem(node, f"{what}: needs texts in {', '.join(LANGS)}")
+            self.problem(node, f"{what}: needs texts in {', '.join(LANGUAGES)}")
             return {}
-        for lang in LANGS:
+        for lang in LANGUAGES:
             if not raw.get(lang):
                 self.problem(raw, f"{what}: no text in '{lang}'")
-        for lang in set(raw) - set(LANGS):
+        for lang in set(raw) - set(LANGUAGES):
             self.problem(raw, f"{what}: unknown language '{lang}'")
         return {k: str(v) for k, v in raw.items()}
 
