@@ -1,6 +1,7 @@
 """Interface language: mark strings with `from referee_app.i18n import gettext as _`.
 
-No `_` goes into builtins. `set_language()` swaps the catalog and tells every listener, so the
+The interface language is the UI's state: `gettext` reads it, the core never does (a core
+function is given its language and translates with `translations(lang)`). No `_` goes into builtins. `set_language()` swaps the catalog and tells every listener, so the
 open windows re-translate themselves (each widget calls `_()` again in its `retranslate()`).
 The catalogs are compiled `.mo` files shipped in the package; in a source checkout the `.po`
 files of `translations/` are read directly, so a developer never runs a stale catalog.
@@ -9,15 +10,12 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+from functools import cache
 from pathlib import Path
 from typing import Callable
 
-LANGUAGES = ("fr", "it", "en")
-# Each language under its own name: a user who cannot read the current interface still finds theirs.
-LANGUAGE_NAMES = {"fr": "Français", "it": "Italiano", "en": "English"}
-# The Babel locale for dates and numbers. English uses British conventions (day before month,
-# 24-hour clock), which is what carrom tournaments in Europe and India print.
-LOCALES = {"fr": "fr_FR", "it": "it_IT", "en": "en_GB"}
+from referee_app.languages import FALLBACK, LANGUAGE_NAMES, LANGUAGES, LOCALES  # noqa: F401  (re-exported for the UI)
+
 DOMAIN = "carrom_referee"
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT_PO = _PACKAGE.parent / "translations"
@@ -27,7 +25,10 @@ _catalog: _gettext.NullTranslations = _gettext.NullTranslations()
 _listeners: list[Callable[[str], None]] = []
 
 
-def _load_catalog(lang: str) -> _gettext.NullTranslations:
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """One language's catalog, for code told its language rather than reading the interface's:
+    the core (`_ = translations(lang).gettext`)."""
     po = _CHECKOUT_PO / f"{lang}.po"
     if po.is_file():
         from babel.messages.mofile import write_mo
@@ -50,7 +51,7 @@ def set_language(lang: str) -> None:
     global _current, _catalog
     if lang not in LANGUAGES:
         raise ValueError(f"unknown interface language '{lang}' (known: {', '.join(LANGUAGES)})")
-    _catalog = _load_catalog(lang)
+    _catalog = translations(lang)
     _current = lang
     for listener in list(_listeners):
         listener(lang)

@@ -450,7 +450,7 @@ def test_a_clause_without_a_translation_prints_its_original_and_says_so(store, k
     clause = kb.get("icf-fr:3.12.d")
     monkeypatch.setattr(clause, "translations", {})
     form = store.create("protest", {**PROTEST, "lang": "it", "facts": "<b>x</b> & y"}, file=True)
-    html, title = form_document(store, form)
+    html, title = form_document(store, form, None)
     assert "testo originale (fr): nessuna traduzione disponibile" in html
     assert "Si la reine a été logé correctement" in html
     assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "<b>x</b>" not in html

@@ -152,7 +152,7 @@ def test_limits_beside_each_field_come_from_the_specifications(page):
                 lim = m.applied()[0] if not m.applied()[0].when else next(
                     x for x in m.applied() if not any(v for _k, v in x.when))
                 shown = row(page, m.name).limit.text()
-                assert fmt.bounds(lim.min, lim.max, m.unit) in shown, (name, m.name, shown)
+                assert fmt.bounds(lim.min, lim.max, m.unit, i18n.current_language()) in shown, (name, m.name, shown)
                 assert lim.clause.replace(":", " ") in shown
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .cmd_inspect import print_verdict
 from .io import print_json
 
@@ -46,7 +47,7 @@ def add_parsers(sub) -> None:
     q = records.add_parser("certificate", help="write an inspection's certificate as PDF")
     q.add_argument("id")
     q.add_argument("--pdf", required=True, metavar="OUT", help="the PDF file to write")
-    q.add_argument("--lang", choices=["fr", "it", "en"], default="en", help="the certificate's language")
+    q.add_argument("--lang", choices=LANGUAGES, default="en", help="the certificate's language")
     q.set_defaults(func=run_certificate)
 
 
@@ -118,13 +119,11 @@ def run_approved(args) -> int:
 
 
 def run_certificate(args) -> int:
-    from referee_app import i18n
     from referee_app.core.inspection.certificate import certificate_html, certificate_title
     from referee_app.ui.common.pdf import write_pdf
 
-    i18n.set_language(args.lang)
     with _store() as store:
         record = store.get(args.id)
-    path = write_pdf(certificate_html(record), args.pdf, title=certificate_title(record))
+    path = write_pdf(certificate_html(record, args.lang), args.pdf, title=certificate_title(record, args.lang))
     print(path)
     return 0

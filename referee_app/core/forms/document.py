@@ -6,7 +6,8 @@ Every piece of user text goes through `esc`, so a `<b>` typed in a field prints 
 """
 from __future__ import annotations
 
-from referee_app.i18n import current_language, format_datetime
+from referee_app.i18n import format_datetime
+from referee_app.languages import FALLBACK
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from .fields import FIELDS, SIDES, disqualification_rules, parse_time, protest_rules
@@ -38,7 +39,7 @@ SIGN = "_" * 28
 
 
 def _lang(lang: str | None) -> str:
-    return lang if lang in forms_data().kb.languages else "en"
+    return lang if lang in forms_data().kb.languages else FALLBACK
 
 
 def _when(value, lang: str) -> str:
@@ -208,14 +209,15 @@ def _title(form: Form | None, kind: str, lang: str) -> str:
     return data.label(kind, lang) + (f" – {data.label('form_no', lang, id=form.id)}" if form else "")
 
 
-def form_document(store, form: Form, lang: str | None = None) -> tuple[str, str]:
-    """The HTML and title of a filled-in form: in `lang`, else the form's language, else the interface's."""
-    lang = _lang(lang or form.fields.get("lang") or current_language())
+def form_document(store, form: Form, lang: str | None, default: str = FALLBACK) -> tuple[str, str]:
+    """The HTML and title of a filled-in form: in `lang`, else the form's language, else `default`
+    (the window passes its interface language)."""
+    lang = _lang(lang or form.fields.get("lang") or default)
     html = form_html(form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
     return html, _title(form, form.kind, lang)
 
 
-def blank_document(kind: str, lang: str | None = None, ruleset: str | None = None) -> tuple[str, str]:
-    """The HTML and title of a blank form of `kind` under `ruleset`, in `lang` or the interface's."""
-    lang = _lang(lang or current_language())
+def blank_document(kind: str, lang: str | None, ruleset: str | None = None) -> tuple[str, str]:
+    """The HTML and title of a blank form of `kind` under `ruleset`, in `lang` (English if none)."""
+    lang = _lang(lang)
     return form_html(None, kind, lang, ruleset), _title(None, kind, lang)

@@ -1,8 +1,7 @@
-"""The inspection certificate: one record as HTML for ui/pdf.py, in the interface language.
+"""The inspection certificate: one record as HTML for ui/pdf.py, in the language given.
 
-Headings and verdicts come from the gettext catalogs (`_()`), measurement names and notes from
-the specifications' own fr/it/en texts, the date from Babel in the same language. The caller
-sets the language first (`i18n.set_language`; the command line's `--lang` does). Every piece of
+Headings and verdicts come from the gettext catalogs, measurement names and notes from the
+specifications' own fr/it/en texts, the date from Babel in the same language. Every piece of
 user text — label, inspector, notes, photo path, a material typed in — goes through `esc`.
 """
 from __future__ import annotations
@@ -11,8 +10,7 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
-from referee_app.i18n import babel_locale, current_language
-from referee_app.i18n import gettext as _
+from referee_app.i18n import babel_locale, translations
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from . import wording as fmt
@@ -40,7 +38,7 @@ STYLE = f"""
 SIGN = "_" * 30
 
 
-def when(iso_text: str, lang: str | None = None, length: str = "long") -> str:
+def when(iso_text: str, lang: str, length: str = "long") -> str:
     """A record's date and time as the language writes them (Babel, the app's locale for the
     language: British English), in the zone it was recorded in."""
     moment = datetime.fromisoformat(iso_text)
@@ -61,18 +59,20 @@ def _measurement_label(specs: Specs, check_id: str, lang: str) -> str:
     if name.startswith("count"):
         colour = name.partition(".")[2]
         set_item = specs.item(item_name)
+        _ = translations(lang).gettext
         return _("Number of coins") + (f" ({set_item.colour_label(colour, lang)})" if colour and set_item else "")
     return check_id
 
 
 def _checks_table(specs: Specs, checks: list[dict], lang: str) -> str:
+    _ = translations(lang).gettext
     head = "<tr>" + "".join(f"<th>{h}</th>" for h in (_("Measurement"), _("Reading"), _("Limit"), _("Clause"),
                                                        _("Verdict"))) + "</tr>"
     rows = []
     for check in checks:
         rows.append(_row([esc(_measurement_label(specs, check["id"], lang)), esc(fmt.reading(check, lang)),
                           esc(fmt.check_bounds(check, lang)), esc(", ".join(check.get("clauses", [])[:2])),
-                          esc(fmt.verdict(check))], "" if check.get("ok") else "fail"))
+                          esc(fmt.verdict(check, lang))], "" if check.get("ok") else "fail"))
     return f'<table border="1" cellspacing="0" width="100%">{head}{"".join(rows)}</table>'
 
 
@@ -89,10 +89,10 @@ def _differences(checks: list[dict], lang: str) -> str:
     return f"<ul>{''.join(dict.fromkeys(notes))}</ul>" if notes else ""
 
 
-def certificate_html(record: InspectionRecord, specs: Specs | None = None) -> str:
-    """The certificate of one inspection record, in the interface language."""
+def certificate_html(record: InspectionRecord, lang: str, specs: Specs | None = None) -> str:
+    """The certificate of one inspection record, in `lang`."""
+    _ = translations(lang).gettext
     specs = specs or default_specs()
-    lang = current_language()
     result = record.result
     item = specs.item(record.item)
     kind = item.label_in(lang) if item else record.item
@@ -105,7 +105,7 @@ def certificate_html(record: InspectionRecord, specs: Specs | None = None) -> st
     if record.previous_id is not None:
         facts.append((_("Re-inspection of"), esc(_("inspection no. {number}").format(number=record.previous_id))))
     parts.append("<table>" + "".join(_row([f"<b>{esc(k)}</b>", v]) for k, v in facts) + "</table>")
-    parts.append(f'<p class="verdict">{esc(fmt.overall(record.compliant))}</p>')
+    parts.append(f'<p class="verdict">{esc(fmt.overall(record.compliant, lang))}</p>')
     if result.get("approval"):
         approved = _("Approved for play.") if record.compliant else _("Not approved for play.")
         parts.append(f"<p>{esc(approved)} {esc(fmt.localized(result['approval'].get('note'), lang))}</p>")
@@ -145,5 +145,6 @@ def certificate_html(record: InspectionRecord, specs: Specs | None = None) -> st
     return "".join(parts)
 
 
-def certificate_title(record: InspectionRecord) -> str:
+def certificate_title(record: InspectionRecord, lang: str) -> str:
+    _ = translations(lang).gettext
     return _("Inspection certificate {number} — {label}").format(number=record.id, label=record.label)

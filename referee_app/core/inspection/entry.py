@@ -1,5 +1,5 @@
 """What an inspector types into the inspection page, turned into readings, and refusals put
-into words in the interface language. No Qt: the page only wires these to its widgets.
+into words in the language given. No Qt: the page only wires these to its widgets.
 
 Typed numbers take a decimal comma or point (4,13 or 4.13: French and Italian inspectors write
 the comma); several readings of one dimension — the four pockets — are separated by spaces or
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from referee_app.i18n import gettext as _
+from referee_app.i18n import translations
 from . import wording as fmt
 from referee_app.core.errors import BadInput
 from .verdict import ReadingRefused
@@ -19,15 +19,16 @@ _NUMBER = re.compile(r"^\d+(?:[.,]\d+)?$|^[.,]\d+$")
 
 
 class EntryError(ValueError):
-    """Typed text that is not a reading; `message` says why in the interface language."""
+    """Typed text that is not a reading; `message` says why in the language of the entry."""
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
 
 
-def numbers_typed(text: str) -> list[float]:
+def numbers_typed(text: str, lang: str) -> list[float]:
     """The numbers in a field: none for an empty field, else every one, or EntryError."""
+    _ = translations(lang).gettext
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     values = []
     for token in tokens:
@@ -39,9 +40,9 @@ def numbers_typed(text: str) -> list[float]:
     return values
 
 
-def reading_typed(text: str, unit: str):
+def reading_typed(text: str, unit: str, lang: str):
     """The reading of a number field as the core reads it, or None when the field is empty."""
-    values = numbers_typed(text)
+    values = numbers_typed(text, lang)
     if not values:
         return None
     unit_part = {"unit": unit} if unit else {}
@@ -50,8 +51,8 @@ def reading_typed(text: str, unit: str):
     return {"values": values, **unit_part}
 
 
-def typed_text(reading) -> str:
-    """A stored reading back as the text of its field, in the interface language's decimals."""
+def typed_text(reading, lang: str) -> str:
+    """A stored reading back as the text of its field, in the language's decimals."""
     if reading is None:
         return ""
     if isinstance(reading, dict):
@@ -60,7 +61,7 @@ def typed_text(reading) -> str:
         values = [r.get("value") if isinstance(r, dict) else r for r in reading]
     else:
         values = [reading]
-    return "; ".join(fmt.number(v) for v in values if v is not None)
+    return "; ".join(fmt.number(v, lang) for v in values if v is not None)
 
 
 def unit_of(reading, default: str) -> str:
@@ -71,18 +72,19 @@ def unit_of(reading, default: str) -> str:
     return default
 
 
-def refusal(exc: Exception) -> str:
-    """Why a reading or a save was refused, for the inspector, in the interface language."""
+def refusal(exc: Exception, lang: str) -> str:
+    """Why a reading or a save was refused, for the inspector, in the language given."""
+    _ = translations(lang).gettext
     if isinstance(exc, EntryError):
         return exc.message
     if isinstance(exc, ReadingRefused):
         p = exc.params
         if exc.reason == "implausible":
             return _("{reading} is not plausible here (accepted: {low} to {high}); check the unit").format(
-                reading=fmt.quantity(p["value"], p["unit"]), low=fmt.number(p["min"]),
-                high=fmt.quantity(p["max"], p["limit_unit"]))
+                reading=fmt.quantity(p["value"], p["unit"], lang), low=fmt.number(p["min"], lang),
+                high=fmt.quantity(p["max"], p["limit_unit"], lang))
         if exc.reason == "negative":
-            return _("A reading cannot be negative: “{text}”").format(text=fmt.number(p["given"]))
+            return _("A reading cannot be negative: “{text}”").format(text=fmt.number(p["given"], lang))
         if exc.reason == "not_a_number":
             return _("Not a number: “{text}”").format(text=p.get("given"))
         if exc.reason in ("unit_foreign", "unit_unknown", "unit_missing"):

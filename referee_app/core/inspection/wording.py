@@ -1,4 +1,4 @@
-"""Inspection checks as words and numbers for people, in the interface language.
+"""Inspection checks as words and numbers for people, in the language each function is given.
 
 Shared by the GUI page and the certificate so that both say the same thing the same way: numbers
 with the language's decimal sign (4,13 in French), a limit as "≤ 4,13 cm", a verdict as a mark and
@@ -8,29 +8,30 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal
 
-from referee_app.i18n import babel_locale
-from referee_app.i18n import gettext as _
+from referee_app.i18n import babel_locale, translations
+from referee_app.languages import FALLBACK
 
 OK_MARK, FAIL_MARK = "✔", "✘"
 
 
-def number(value, lang: str | None = None) -> str:
+def number(value, lang: str) -> str:
     """A reading as the language writes it, with as many decimals as it has (up to six)."""
     if value is None:
         return ""
     return format_decimal(value, format="#,##0.######", locale=babel_locale(lang))
 
 
-def quantity(value, unit: str | None, lang: str | None = None) -> str:
+def quantity(value, unit: str | None, lang: str) -> str:
     text = number(value, lang)
     return f"{text}\u00a0{unit}" if unit else text
 
 
-def yes_no(value: bool) -> str:
+def yes_no(value: bool, lang: str) -> str:
+    _ = translations(lang).gettext
     return _("yes") if value else _("no")
 
 
-def bounds(lo, hi, unit: str | None, lang: str | None = None, expected=None) -> str:
+def bounds(lo, hi, unit: str | None, lang: str, expected=None) -> str:
     """A limit: "73,34 – 73,98 cm", "≤ 4,13 cm", "≥ 1,59 cm", "= 9", or "must be: no"."""
     if lo is not None and hi is not None:
         if lo == hi:
@@ -41,21 +42,22 @@ def bounds(lo, hi, unit: str | None, lang: str | None = None, expected=None) -> 
     if lo is not None:
         return "≥ " + quantity(lo, unit, lang)
     if expected is not None:
-        return _("must be: {answer}").format(answer=yes_no(expected))
+        _ = translations(lang).gettext
+        return _("must be: {answer}").format(answer=yes_no(expected, lang))
     return ""
 
 
-def check_bounds(check: dict, lang: str | None = None) -> str:
+def check_bounds(check: dict, lang: str) -> str:
     return bounds(check.get("min"), check.get("max"), check.get("unit"), lang, check.get("expected"))
 
 
-def reading(check: dict, lang: str | None = None) -> str:
+def reading(check: dict, lang: str) -> str:
     """What was read: "4,1 cm", "4,45 / 4,46 / 4,54 cm", "no", or "—" when nothing was."""
     if check.get("missing"):
         return "—"
     value = check.get("value")
     if isinstance(value, bool):
-        return yes_no(value)
+        return yes_no(value, lang)
     if isinstance(value, str):
         return value
     readings = check.get("readings")
@@ -64,8 +66,9 @@ def reading(check: dict, lang: str | None = None) -> str:
     return quantity(value, check.get("unit"), lang)
 
 
-def verdict(check: dict) -> str:
+def verdict(check: dict, lang: str) -> str:
     """A mark and a word: "✔ within the limit", "✘ too large", "✘ not measured"."""
+    _ = translations(lang).gettext
     if check.get("ok"):
         return f"{OK_MARK} {_('within the limit')}" if check.get("min") is not None or check.get("max") is not None \
             else f"{OK_MARK} {_('as required')}"
@@ -82,22 +85,22 @@ def verdict(check: dict) -> str:
     return f"{FAIL_MARK} {_('not as required')}"
 
 
-def overall(compliant: bool) -> str:
+def overall(compliant: bool, lang: str) -> str:
+    _ = translations(lang).gettext
     return f"{OK_MARK} {_('COMPLIANT')}" if compliant else f"{FAIL_MARK} {_('NOT COMPLIANT')}"
 
 
-def localized(texts: dict | None, lang: str | None = None) -> str:
+def localized(texts: dict | None, lang: str) -> str:
     """A {en, fr, it} text of the specifications in the language, English when it lacks one."""
     if not texts:
         return ""
-    from referee_app.i18n import current_language
-
-    return texts.get(lang or current_language()) or texts.get("en") or next(iter(texts.values()))
+    return texts.get(lang) or texts.get(FALLBACK) or next(iter(texts.values()))
 
 
-def notices(check: dict, lang: str | None = None) -> list[str]:
+def notices(check: dict, lang: str) -> list[str]:
     """Where the limits the sources print disagree about this reading: said in the language,
     from the check's data (the core's own `notices` are English, for the command line)."""
+    _ = translations(lang).gettext
     out = []
     for other in check.get("also", []):
         if other.get("ok") is None or other["ok"] == check.get("ok"):

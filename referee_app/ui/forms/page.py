@@ -344,7 +344,7 @@ class FormsPage(QWidget):
         if not path:
             return None
         try:
-            html, title = form_document(self.store, form)
+            html, title = form_document(self.store, form, None, i18n.current_language())
             return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
             self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))
@@ -360,7 +360,7 @@ class FormsPage(QWidget):
             return None
         ruleset = self.current.fields.get("ruleset") if self.current else None
         try:
-            html, title = blank_document(kind, ruleset=ruleset)
+            html, title = blank_document(kind, i18n.current_language(), ruleset)
             return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
             self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))

@@ -88,7 +88,7 @@ class CoinSetForm(QWidget):
             box.toggled.connect(lambda _c: self._refresh())
             self.table.setCellWidget(row, 2, box)
             for j, m in enumerate(self.member.measurements):
-                self.table.setItem(row, self.FIXED + j, QTableWidgetItem(typed_text((readings or {}).get(m.name))))
+                self.table.setItem(row, self.FIXED + j, QTableWidgetItem(typed_text((readings or {}).get(m.name), i18n.current_language())))
             verdict = QTableWidgetItem("")
             verdict.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.table.setItem(row, self.table.columnCount() - 1, verdict)
@@ -127,7 +127,8 @@ class CoinSetForm(QWidget):
         if self.table.cellWidget(row, 2).isChecked():
             coin["spare"] = True
         for j, m in enumerate(self.member.measurements):
-            raw = reading_typed(self.table.item(row, self.FIXED + j).text(), self.units[m.name].currentData())
+            raw = reading_typed(self.table.item(row, self.FIXED + j).text(), self.units[m.name].currentData(),
+                                i18n.current_language())
             if raw is not None:
                 coin[m.name] = raw
         return coin
@@ -160,7 +161,7 @@ class CoinSetForm(QWidget):
                     cell = self.table.item(row, self.FIXED + j)
                     state, tip = None, ""
                     try:
-                        raw = reading_typed(cell.text(), self.units[m.name].currentData())
+                        raw = reading_typed(cell.text(), self.units[m.name].currentData(), i18n.current_language())
                         if raw is None:
                             if (row, m.name) in self.remeasure:
                                 state, tip = "fail", _("measure again (failed in no. {number})").format(
@@ -168,12 +169,12 @@ class CoinSetForm(QWidget):
                                 problems.append(m.label_in(i18n.current_language()))
                         else:
                             check = check_measurement(self.member, m, raw)
-                            state, tip = ("ok" if check["ok"] else "fail"), fmt.verdict(check)
+                            state, tip = ("ok" if check["ok"] else "fail"), fmt.verdict(check, i18n.current_language())
                             if not check["ok"]:
                                 problems.append(m.label_in(i18n.current_language()))
                     except (EntryError, ReadingRefused) as exc:
-                        state, tip = "fail", f"⚠ {refusal(exc)}"
-                        problems.append(f"{m.label_in(i18n.current_language())}: {refusal(exc)}")
+                        state, tip = "fail", f"⚠ {refusal(exc, i18n.current_language())}"
+                        problems.append(f"{m.label_in(i18n.current_language())}: {refusal(exc, i18n.current_language())}")
                     if state:
                         tint = QColor(ok_c if state == "ok" else fail_c)
                         tint.setAlpha(70)
@@ -220,7 +221,7 @@ class CoinSetForm(QWidget):
         headers = ["#", _("Colour"), _("Spare")]
         for m in self.member.measurements:
             lim = m.applied()[0]
-            headers.append(f"{m.label_in(lang)}\n{fmt.bounds(lim.min, lim.max, m.unit)}")
+            headers.append(f"{m.label_in(lang)}\n{fmt.bounds(lim.min, lim.max, m.unit, lang)}")
             self.unit_labels[m.name].setText(_("{measurement} in").format(measurement=m.label_in(lang)))
         headers.append(_("Verdict"))
         self.table.setHorizontalHeaderLabels(headers)

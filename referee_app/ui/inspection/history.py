@@ -54,7 +54,7 @@ class InspectionHistory(QWidget):
         for i, rec in enumerate(records):
             item = self.specs.item(rec.item)
             cells = [str(rec.id), when(rec.inspected_at, lang, "short") if rec.inspected_at else "",
-                     item.label_in(lang) if item else rec.item, rec.label, fmt.overall(rec.compliant)]
+                     item.label_in(lang) if item else rec.item, rec.label, fmt.overall(rec.compliant, lang)]
             for j, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
                 cell.setData(ID_ROLE, rec.id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.inspection.verdict import choose_limit
 from referee_app.core.inspection.spec import Measurement
+from referee_app import i18n
 from referee_app.i18n import gettext as _
 
 
@@ -18,10 +19,10 @@ def limit_tooltip(m: Measurement, facts: dict) -> str:
     lim, _remark = choose_limit(m, facts)
     lines = [f"{clause_text(lim.clause)}: « {lim.printed} »"]
     if lim.note:
-        lines.append(fmt.localized(lim.note))
+        lines.append(fmt.localized(lim.note, i18n.current_language()))
     for other in m.limits:
         if other is not lim:
             lines.append(f"{clause_text(other.clause)} ({_('not applied')}): « {other.printed} »")
             if other.note:
-                lines.append(fmt.localized(other.note))
+                lines.append(fmt.localized(other.note, i18n.current_language()))
     return "\n".join(lines)

@@ -213,9 +213,9 @@ class InspectionPage(QWidget):
                          "fail")
             return
         except BadInput as exc:
-            show_verdict(self.overall, "⚠ " + refusal(exc), "fail")
+            show_verdict(self.overall, "⚠ " + refusal(exc, i18n.current_language()), "fail")
             return
-        text = fmt.overall(result["compliant"])
+        text = fmt.overall(result["compliant"], i18n.current_language())
         if result["missing"]:
             text += "  " + i18n.ngettext("({n} required reading not taken yet)", "({n} required readings not taken yet)",
                                          len(result["missing"])).format(n=len(result["missing"]))
@@ -225,7 +225,7 @@ class InspectionPage(QWidget):
         item = self.current_item()
         self.approval.setVisible(bool(item.approval))
         if item.approval:
-            self.approval.setText(fmt.localized(item.approval["note"]))
+            self.approval.setText(fmt.localized(item.approval["note"], i18n.current_language()))
 
     def _choose_photo(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(self, _("Photo of the item"), self.photo_edit.text(),
@@ -261,10 +261,10 @@ class InspectionPage(QWidget):
                                      tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
                                      photo=self.photo_edit.text(), previous_id=self.previous_id)
         except (EntryError, BadInput) as exc:
-            self._say("⚠ " + refusal(exc), "fail")
+            self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
             return None
         self.record_id, self._dirty = record.id, False
-        verdict = fmt.overall(record.compliant)
+        verdict = fmt.overall(record.compliant, i18n.current_language())
         self._say(_("Saved as inspection no. {number} ({verdict}).").format(number=record.id, verdict=verdict),
                   "ok" if record.compliant else "fail")
         if self.previous_id is not None:
@@ -374,7 +374,8 @@ class InspectionPage(QWidget):
         from referee_app.ui.common.pdf import write_pdf
 
         try:
-            written = write_pdf(certificate_html(record), path, title=certificate_title(record))
+            lang = i18n.current_language()
+            written = write_pdf(certificate_html(record, lang), path, title=certificate_title(record, lang))
         except OSError as exc:
             self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
             return None

@@ -62,7 +62,7 @@ class ReadingRow:
         text = self.input.text().strip()
         if self.m.quantity == "text":
             return text or None
-        return reading_typed(text, self.current_unit())
+        return reading_typed(text, self.current_unit(), i18n.current_language())
 
     def set_raw(self, reading) -> None:
         if self.m.quantity == "boolean":
@@ -72,7 +72,7 @@ class ReadingRow:
         else:
             if self.unit is not None:
                 self.unit.setCurrentIndex(max(0, self.unit.findData(unit_of(reading, self.m.unit))))
-            self.input.setText(typed_text(reading))
+            self.input.setText(typed_text(reading, i18n.current_language()))
 
     def retranslate(self, facts: dict) -> None:
         lang = i18n.current_language()
@@ -83,9 +83,9 @@ class ReadingRow:
                 self.input.setItemText(i, text)
                 self.input.setItemData(i, data)
         elif self.m.numeric:
-            self.input.setPlaceholderText(_("e.g. {example}").format(example=fmt.number(self._example())))
+            self.input.setPlaceholderText(_("e.g. {example}").format(example=fmt.number(self._example(), i18n.current_language())))
         lim, _remark = choose_limit(self.m, facts)
-        bounds = fmt.bounds(lim.min, lim.max, self.m.unit, expected=lim.equals)
+        bounds = fmt.bounds(lim.min, lim.max, self.m.unit, i18n.current_language(), expected=lim.equals)
         if self.m.condition_for:
             bounds = _("decides the limit of: {names}").format(
                 names=", ".join(self.item.measurement(n).label_in(lang) for n in self.m.condition_for))
@@ -112,16 +112,16 @@ class ReadingRow:
                 return None
             check = check_measurement(self.item, self.m, raw, facts)
         except (EntryError, ReadingRefused) as exc:
-            show_verdict(self.verdict, f"⚠ {refusal(exc)}", "fail")
+            show_verdict(self.verdict, f"⚠ {refusal(exc, i18n.current_language())}", "fail")
             mark_input(self.input, "fail")
             return exc
-        notes = fmt.notices(check)
+        notes = fmt.notices(check, i18n.current_language())
         if self.m.condition_for or self.m.quantity == "text":
             show_verdict(self.verdict, f"{fmt.OK_MARK} {_('recorded')}", "ok")
             mark_input(self.input, None)
         else:
             # ⓘ: the sources print another limit that this reading would pass or fail; hover to read it.
-            show_verdict(self.verdict, fmt.verdict(check) + (" ⓘ" if notes else ""), "ok" if check["ok"] else "fail")
+            show_verdict(self.verdict, fmt.verdict(check, i18n.current_language()) + (" ⓘ" if notes else ""), "ok" if check["ok"] else "fail")
             mark_input(self.input, "ok" if check["ok"] else "fail")
         self.verdict.setToolTip("\n".join(notes))
         return check
