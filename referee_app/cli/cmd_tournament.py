@@ -1,0 +1,250 @@
+"""`tournament`: a Swiss tournament the FFC's way (ffc-tournament), as the contract fixes it.
+
+`standings`, `pair` and `check` read a tournament FILE (or a stored tournament with `--id`);
+`generate` writes a random one; `new`, `enter`, `check-in`, `withdraw`, `add-result`, `list`,
+`show` and `export` work on the tournaments of the records database.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from referee_app.core.errors import BadInput
+from .io import print_json, read_document
+
+EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json")
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("tournament", help="Swiss tournaments the FFC's way: standings, pairings, results")
+    tsub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def file_or_id(name, help_text, fn):
+        s = tsub.add_parser(name, help=help_text)
+        s.add_argument("file", nargs="?", help="a tournament file (YAML or JSON, - for standard input)")
+        s.add_argument("--id", help="a stored tournament instead of a file")
+        s.add_argument("--json", action="store_true")
+        s.set_defaults(func=fn)
+        return s
+
+    file_or_id("standings", "the standings, first place first", run_standings)
+    pr = file_or_id("pair", "the next round (or the final); with --id it is saved", run_pair)
+    pr.add_argument("--seed", type=int, help="the seed of the round 1 draw, to make it again")
+    file_or_id("check", "every round paired again and compared", run_check)
+
+    g = tsub.add_parser("generate", help="a random tournament with results, for tests")
+    g.add_argument("--players", type=int, required=True)
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--rounds", type=int, help="rounds played (default: all)")
+    g.add_argument("--final", action="store_true", help="also play the final")
+    g.add_argument("--json", action="store_true", help="JSON instead of YAML")
+    g.set_defaults(func=run_generate)
+
+    n = tsub.add_parser("new", help="store a tournament (FILE: name, players, and any rounds played)")
+    n.add_argument("file")
+    n.add_argument("--ruleset", default="icf")
+    n.add_argument("--json", action="store_true")
+    n.set_defaults(func=run_new)
+
+    for name, fn, what in (("enter", run_enter, "enter a player (a late entry once round 1 is paired)"),
+                           ("check-in", run_check_in, "mark an entry present"),
+                           ("withdraw", run_withdraw, "a player withdraws: not paired any more")):
+        e = tsub.add_parser(name, help=what)
+        e.add_argument("id")
+        e.add_argument("player")
+        if name == "check-in":
+            e.add_argument("--absent", action="store_true", help="mark the entry absent instead")
+        e.add_argument("--json", action="store_true")
+        e.set_defaults(func=fn)
+
+    a = tsub.add_parser("add-result", help="a result typed at the desk: ID ROUND TABLE FIRST_POINTS SECOND_POINTS")
+    a.add_argument("id")
+    a.add_argument("round", help="a round number, or final")
+    a.add_argument("table", type=int)
+    a.add_argument("first_points", type=int)
+    a.add_argument("second_points", type=int)
+    a.add_argument("--correction", metavar="REASON",
+                   help="change a result after the next round was paired, recording why")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=run_add_result)
+
+    ls = tsub.add_parser("list", help="the stored tournaments")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=run_list)
+
+    sh = tsub.add_parser("show", help="one stored tournament: entries, rounds, standings, corrections, choices")
+    sh.add_argument("id")
+    sh.add_argument("--json", action="store_true")
+    sh.set_defaults(func=run_show)
+
+    x = tsub.add_parser("export", help="standings and results as CSV, the plain-text ranking file, or the file")
+    x.add_argument("id")
+    x.add_argument("--format", choices=EXPORT_FORMATS, default="text")
+    x.add_argument("--out", help="write to this file instead of standard output")
+    x.set_defaults(func=run_export)
+
+
+def _store():
+    from referee_app.core.tournament.store import TournamentStore
+
+    return TournamentStore()
+
+
+def _tournament(args):
+    from referee_app.core.tournament.model import parse
+
+    if args.id is not None and args.file is not None:
+        raise BadInput("arguments", "give a FILE or --id, not both")
+    if args.id is not None:
+        return _store().load(args.id)
+    if args.file is None:
+        raise BadInput("arguments", "give a tournament FILE (or --id ID)")
+    return parse(read_document(args.file))
+
+
+def _ghost(name) -> str:
+    return "(ghost)" if name is None else name
+
+
+def run_standings(args) -> int:
+    from referee_app.core.tournament.standings import current
+
+    rows = [r.to_doc() for r in current(_tournament(args))]
+    if args.json:
+        print_json(rows)
+    else:
+        print(f"{'':>4}  {'player':20} {'victories':>9} {'bucholz':>8} {'difference':>10} {'played':>6}")
+        for r in rows:
+            print(f"{r['rank']:>4}  {r['player']:20} {r['victories']:>9} {r['bucholz']:>8} {r['difference']:>10} "
+                  f"{r['played']:>6}")
+    return 0
+
+
+def run_pair(args) -> int:
+    from referee_app.core.tournament.pairing import next_round
+
+    if args.id is not None and args.file is None:
+        pairing = _store().pair(args.id, args.seed)
+    else:
+        pairing = next_round(_tournament(args), args.seed)
+    if args.json:
+        print_json(pairing)
+    else:
+        title = "Final" if pairing["round"] == "final" else f"Round {pairing['round']}"
+        print(title + (f" (seed {pairing['seed']})" if "seed" in pairing else ""))
+        for t in pairing["tables"]:
+            print(f"{t['table']:>4}  {_ghost(t['first'])} – {_ghost(t['second'])}")
+    return 0
+
+
+def run_check(args) -> int:
+    from referee_app.core.tournament.checker import check
+
+    report = check(_tournament(args))
+    if args.json:
+        print_json(report)
+    else:
+        print("ok" if report["ok"] else "\n".join(p["message"] for p in report["problems"]))
+    return 0
+
+
+def run_generate(args) -> int:
+    from referee_app.core.tournament.generator import generate
+
+    doc = generate(args.players, args.seed, args.rounds, args.final).to_doc()
+    if args.json:
+        print_json(doc)
+    else:
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=120))
+    return 0
+
+
+def run_new(args) -> int:
+    from referee_app.core.tournament.model import parse
+
+    tid = _store().import_tournament(parse(read_document(args.file)), args.ruleset)
+    print_json({"id": tid}) if args.json else print(tid)
+    return 0
+
+
+def _done(args, answer: dict) -> int:
+    print_json(answer) if args.json else print("ok")
+    return 0
+
+
+def run_enter(args) -> int:
+    _store().add_player(args.id, args.player, checked_in=True)
+    return _done(args, {"id": int(args.id), "player": args.player, "entered": True})
+
+
+def run_check_in(args) -> int:
+    _store().check_in(args.id, args.player, not args.absent)
+    return _done(args, {"id": int(args.id), "player": args.player, "checked_in": not args.absent})
+
+
+def run_withdraw(args) -> int:
+    _store().withdraw(args.id, args.player)
+    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True})
+
+
+def run_add_result(args) -> int:
+    store = _store()
+    score = [args.first_points, args.second_points]
+    if args.correction is not None:
+        answer = store.correct(args.id, args.round, args.table, score, args.correction)
+    else:
+        store.result(args.id, args.round, args.table, score)
+        answer = {"round": args.round, "table": args.table, "score": score}
+    return _done(args, answer)
+
+
+def run_list(args) -> int:
+    rows = _store().list()
+    if args.json:
+        print_json(rows)
+    else:
+        for t in rows:
+            print(f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
+    return 0
+
+
+def run_show(args) -> int:
+    report = _store().show(args.id)
+    if args.json:
+        print_json(report)
+    else:
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump(report, allow_unicode=True, sort_keys=False, width=120))
+    return 0
+
+
+def run_export(args) -> int:
+    from referee_app.core.tournament import export
+
+    store = _store()
+    t = store.load(args.id)
+    if args.format == "text":
+        text = export.to_text(t, store.meta(args.id)["created_at"][:10])
+    elif args.format == "standings.csv":
+        text = export.standings_csv(t)
+    elif args.format == "results.csv":
+        text = export.results_csv(t)
+    elif args.format == "json":
+        import json
+
+        text = json.dumps(t.to_doc(), ensure_ascii=False, indent=1) + "\n"
+    else:
+        import yaml
+
+        text = yaml.safe_dump(t.to_doc(), allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput("--out", f"cannot write {args.out}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    return 0

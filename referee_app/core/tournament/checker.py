@@ -1,0 +1,82 @@
+"""`tournament check`: every round of a tournament paired again and compared with what was played.
+
+As bbpPairings' and JaVaFo's checkers do for FIDE pairings: the standings before each round are
+rebuilt from the results, the round is paired again from them, and any game that differs is a
+problem. Round 1 is drawn: with the file's `seed` it is drawn again, without one only its shape
+is checked (everybody once, the ghost when the count is odd, which parsing already proves).
+Table numbers are compared where the file gives them.
+"""
+from __future__ import annotations
+
+from referee_app.core.errors import BadInput
+from .model import GHOST, Tournament
+from .pairing import pairs_for_round
+from .standings import after_each_round, finalists
+
+
+def _name(p) -> str:
+    return "the ghost" if p is GHOST else p
+
+
+def _problem(round_no, message: str, **extra) -> dict:
+    return {"round": round_no, "message": message, **extra}
+
+
+def check(t: Tournament) -> dict:
+    problems = []
+    by_round = after_each_round(t)
+    for r, games in enumerate(t.rounds, 1):
+        if r == 1 and t.seed is None:
+            continue
+        expected = pairs_for_round(t, r, t.seed, by_round[r - 2] if r > 1 else None)
+        problems += compare_round(r, expected, games)
+    if t.final is not None:
+        try:
+            pair = finalists(by_round[-1], t)
+        except BadInput as exc:
+            problems.append(_problem("final", exc.problem))
+        else:
+            if set(pair) != set(t.final.players()):
+                problems.append(_problem("final", f"the final is between {pair[0]} and {pair[1]}, not "
+                                         f"{t.final.first} and {t.final.second}",
+                                         expected=list(pair), found=[t.final.first, t.final.second]))
+    return {"ok": not problems, "problems": problems}
+
+
+def compare_round(r, expected: list[tuple], games: list) -> list[dict]:
+    problems = []
+    played = {frozenset(g.players()): g for g in games}
+    for table, (a, b) in enumerate(expected, 1):
+        game = played.get(frozenset((a, b)))
+        if game is None:
+            found = next(g for g in games if a in g.players())
+            other = found.second if found.first == a else found.first
+            problems.append(_problem(r, f"round {r}: {_name(a)} should meet {_name(b)} at table {table}, "
+                                     f"but met {_name(other)}", expected=[a, b], found=[found.first, found.second]))
+        elif game.table is not None and game.table != table:
+            problems.append(_problem(r, f"round {r}: {_name(a)} v {_name(b)} should be at table {table}, "
+                                     f"not {game.table}", expected_table=table, found_table=game.table))
+    return problems
+
+
+def rematches(t: Tournament) -> list[dict]:
+    """Every game between two players who had met before, with whether the pairing was forced:
+    when the higher of the two was paired, had he met every player still unpaired below him?"""
+    from .pairing import opponents_met, order_for_round
+
+    out = []
+    by_round = after_each_round(t)
+    for r in range(2, len(t.rounds) + 1):
+        met = opponents_met(t, r - 1)
+        order = order_for_round(t, r, by_round[r - 2])
+        position = {p: i for i, p in enumerate(order)}
+        pairs = sorted((tuple(sorted(g.players(), key=position.get)) for g in t.rounds[r - 1]),
+                       key=lambda pq: position[pq[0]])
+        unpaired = set(order)
+        for a, b in pairs:
+            unpaired -= {a, b}
+            if b in met.get(a, ()):
+                forced = all(q in met.get(a, ()) for q in unpaired | {b})
+                out.append({"round": r, "players": [a, b], "forced": forced,
+                            "from_bottom": len(order) - position[a]})
+    return out

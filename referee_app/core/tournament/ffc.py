@@ -1,0 +1,59 @@
+"""The federation's numbers for a Swiss tournament, from knowledge/tournament.yaml (each with its
+ffc-tournament clause), and the readings the project made where the text is silent (`choices`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from referee_app.core.knowledge.loader import knowledge_root
+from referee_app.core.knowledge.yamlio import load_file
+
+
+@dataclass(frozen=True)
+class FfcRules:
+    win: int
+    draw: int
+    loss: int
+    round_steps: tuple            # ((up_to or None, rounds), ...)
+    ghost_score: tuple            # (its opponent's points, the ghost's)
+    match_points: int
+    match_boards: int
+    match_minutes: int
+    match_extra_minutes: int
+    final_points: int
+    clauses: dict                 # what -> clause id
+    choices: tuple                # ({id, clause, en, fr, it}, ...)
+
+    def rounds_for(self, entries: int) -> int:
+        """How many rounds a tournament of `entries` players plays (ffc-tournament:1.13)."""
+        for up_to, rounds in self.round_steps:
+            if up_to is None or entries <= up_to:
+                return rounds
+        return self.round_steps[-1][1]
+
+    def victory_points(self, own: int, other: int) -> int:
+        """2 for a win, 1 for a draw, 0 for a loss (ffc-tournament:1.9)."""
+        return self.win if own > other else self.draw if own == other else self.loss
+
+    def choice(self, choice_id: str) -> dict:
+        return next(c for c in self.choices if c["id"] == choice_id)
+
+
+@lru_cache(maxsize=1)
+def rules() -> FfcRules:
+    doc = load_file(knowledge_root() / "tournament.yaml")["ffc_swiss"]
+    vp, limits = doc["victory_points"], doc["match_limits"]
+    return FfcRules(
+        win=vp["win"], draw=vp["draw"], loss=vp["loss"],
+        round_steps=tuple((s["up_to"], s["rounds"]) for s in doc["rounds"]["steps"]),
+        ghost_score=tuple(doc["ghost"]["score"]),
+        match_points=limits["points"]["value"], match_boards=limits["boards"]["value"],
+        match_minutes=limits["minutes"]["value"], match_extra_minutes=limits["minutes"]["extra_minutes"],
+        final_points=doc["final"]["points"],
+        clauses={"victory_points": vp["clause"], "rounds": doc["rounds"]["clause"], "ghost": doc["ghost"]["clause"],
+                 "points": limits["points"]["clause"], "boards": limits["boards"]["clause"],
+                 "minutes": limits["minutes"]["clause"], "final": doc["final"]["clause"],
+                 "pairing": doc["pairing"]["clause"], "tables": doc["tables"]["clause"],
+                 **{c["id"]: c["clause"] for c in doc["criteria"]}},
+        choices=tuple(dict(c) for c in doc["choices"]),
+    )

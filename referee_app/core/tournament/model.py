@@ -1,0 +1,239 @@
+"""A tournament as data: its players, its rounds and their results, in the contract's file format.
+
+```yaml
+name: Open de Cannes
+players: [A, B, C, D]          # unique names; an odd count adds the ghost, written null
+rounds:                        # one list per round; `score` is missing while a game is being played
+  - [{first: A, second: B, score: [25, 15]}, {first: C, second: D, score: [25, 0]}]
+final: {first: C, second: A, score: [25, 20]}   # optional, after the last round
+seed: 7                        # optional: the seed round 1 was drawn with, so that `check` redraws it
+late: {E: 3}                   # optional: a late entry plays from round 3
+withdrawn: {B: 4}              # optional: B played no round after round 4
+```
+
+The final may also be written as one more round holding a single game. Parsing refuses what
+cannot be a tournament (a player twice in a round, an unknown player, a ghost that beats its
+opponent…) with the field named; whether the pairings follow the rules is `checker`'s business.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee_app.core.errors import BadInput
+from .ffc import rules
+
+GHOST = None
+
+
+@dataclass(frozen=True)
+class Game:
+    first: str | None
+    second: str | None
+    score: tuple | None = None      # (first's points, second's), None while not played
+    table: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.score is not None
+
+    @property
+    def has_ghost(self) -> bool:
+        return self.first is GHOST or self.second is GHOST
+
+    def players(self) -> tuple:
+        return self.first, self.second
+
+    def to_doc(self) -> dict:
+        out = {"first": self.first, "second": self.second}
+        if self.score is not None:
+            out["score"] = list(self.score)
+        if self.table is not None:
+            out["table"] = self.table
+        return out
+
+
+@dataclass
+class Tournament:
+    name: str
+    players: list
+    rounds: list = field(default_factory=list)      # list of lists of Game
+    final: Game | None = None
+    seed: int | None = None
+    late: dict = field(default_factory=dict)         # player -> first round played
+    withdrawn: dict = field(default_factory=dict)    # player -> last round played
+
+    @property
+    def rounds_total(self) -> int:
+        """The number of rounds, from the entries at the start (ffc-tournament:1.13): late entries
+        do not change it (documented choice `late_entry`); the ghost is not an entry."""
+        return rules().rounds_for(sum(1 for p in self.players if self.late.get(p, 1) <= 1))
+
+    def active(self, round_no: int) -> list:
+        """The players paired in round `round_no`, in the order of entry."""
+        return [p for p in self.players
+                if self.late.get(p, 1) <= round_no and self.withdrawn.get(p, round_no) >= round_no]
+
+    def complete(self) -> bool:
+        """Every game paired so far has its result."""
+        return all(g.done for rnd in self.rounds for g in rnd)
+
+    def to_doc(self) -> dict:
+        doc = {"name": self.name, "players": list(self.players),
+               "rounds": [[g.to_doc() for g in rnd] for rnd in self.rounds]}
+        if self.final is not None:
+            doc["final"] = self.final.to_doc()
+        if self.seed is not None:
+            doc["seed"] = self.seed
+        if self.late:
+            doc["late"] = dict(self.late)
+        if self.withdrawn:
+            doc["withdrawn"] = dict(self.withdrawn)
+        return doc
+
+
+KNOWN = {"name", "players", "rounds", "final", "seed", "late", "withdrawn"}
+
+
+def parse(doc) -> Tournament:
+    """The tournament of a contract file; BadInput naming the field when it cannot be one."""
+    if not isinstance(doc, dict):
+        raise BadInput("tournament", "expected a mapping with name, players and rounds")
+    for key in doc:
+        if key not in KNOWN:
+            raise BadInput(str(key), f"unknown field (known: {', '.join(sorted(KNOWN))})")
+    name = doc.get("name", "")
+    if not isinstance(name, str):
+        raise BadInput("name", "expected text")
+    players = _players(doc.get("players"))
+    late = _round_map(doc.get("late"), "late", players)
+    withdrawn = _round_map(doc.get("withdrawn"), "withdrawn", players)
+    for p in withdrawn:
+        if withdrawn[p] < late.get(p, 1) - 1:
+            raise BadInput(f"withdrawn.{p}", f"withdrew after round {withdrawn[p]}, before entering in round {late[p]}")
+    seed = doc.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise BadInput("seed", "expected a whole number")
+    t = Tournament(name=name, players=players, seed=seed, late=late, withdrawn=withdrawn)
+    rounds = doc.get("rounds", [])
+    if rounds is None:
+        rounds = []
+    if not isinstance(rounds, list):
+        raise BadInput("rounds", "expected a list of rounds, each a list of games")
+    final_doc = doc.get("final")
+    if final_doc is None and len(rounds) == t.rounds_total + 1 and isinstance(rounds[-1], list) \
+            and len(rounds[-1]) == 1:
+        rounds, final_doc = rounds[:-1], rounds[-1][0]   # the final written as one more round
+    if len(rounds) > t.rounds_total:
+        raise BadInput("rounds", f"{len(rounds)} rounds, but {len(players)} entries play "
+                       f"{t.rounds_total} ({rules().clauses['rounds']})")
+    for r, games in enumerate(rounds, 1):
+        t.rounds.append(_round(games, r, t))
+        if r < len(rounds):
+            pending = [i for i, g in enumerate(t.rounds[-1], 1) if not g.done]
+            if pending:
+                raise BadInput(f"round {r}, game {pending[0]}.score",
+                               "missing, but a later round was paired: only the last round may wait for results")
+    if final_doc is not None:
+        if len(t.rounds) < t.rounds_total or not t.complete():
+            raise BadInput("final", f"the final comes after the {t.rounds_total} rounds are played")
+        t.final = _game(final_doc, "final", set(p for p in players if p not in withdrawn), allow_ghost=False)
+        if t.final.done and t.final.score[0] == t.final.score[1]:
+            raise BadInput("final.score", f"the final is played to {rules().final_points} points, it cannot end level "
+                           f"({rules().clauses['final']})")
+    return t
+
+
+def _players(value) -> list:
+    if not isinstance(value, list) or not value:
+        raise BadInput("players", "expected a list of names")
+    seen = set()
+    for i, p in enumerate(value, 1):
+        if not isinstance(p, str) or not p.strip():
+            raise BadInput(f"players.{i}", "expected a name")
+        if any(c in p for c in "\t\r\n"):
+            raise BadInput(f"players.{i}", "a name cannot hold a tab or a line break")
+        if p in seen:
+            raise BadInput(f"players.{i}", f"'{p}' is entered twice")
+        seen.add(p)
+    if len(value) < 2:
+        raise BadInput("players", "a tournament needs at least two players")
+    return list(value)
+
+
+def _round_map(value, what: str, players: list) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadInput(what, "expected a mapping of player to round number")
+    for p, r in value.items():
+        if p not in players:
+            raise BadInput(f"{what}.{p}", "not a player of the tournament")
+        if not isinstance(r, int) or isinstance(r, bool) or r < (1 if what == "late" else 0):
+            raise BadInput(f"{what}.{p}", "expected a round number")
+    return dict(value)
+
+
+def _round(games, r: int, t: Tournament) -> list:
+    where = f"round {r}"
+    if not isinstance(games, list):
+        raise BadInput(where, "expected a list of games")
+    active = t.active(r)
+    if len(active) < 2:
+        raise BadInput(where, "fewer than two players to pair")
+    out, seen = [], {}
+    for i, g in enumerate(games, 1):
+        game = _game(g, f"{where}, game {i}", set(active))
+        for p in game.players():
+            if p in seen:
+                who = "the ghost" if p is GHOST else p
+                raise BadInput(f"{where}, game {i}", f"{who} already plays in game {seen[p]}")
+            seen[p] = i
+        out.append(game)
+    missing = [p for p in active if p not in seen]
+    if missing:
+        raise BadInput(where, f"{missing[0]} does not play" + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""))
+    if (GHOST in seen) != (len(active) % 2 == 1):
+        raise BadInput(where, "the ghost plays only when the number of players is odd "
+                       f"({len(active)} here, {rules().clauses['ghost']})")
+    return out
+
+
+def _game(g, where: str, allowed: set, allow_ghost: bool = True) -> Game:
+    if not isinstance(g, dict):
+        raise BadInput(where, "expected {first: NAME, second: NAME, score: [P, P]}")
+    for key in g:
+        if key not in ("first", "second", "score", "table"):
+            raise BadInput(f"{where}.{key}", "unknown field (known: first, second, score, table)")
+    names = []
+    for side in ("first", "second"):
+        if side not in g:
+            raise BadInput(f"{where}.{side}", "missing (write null for the ghost)")
+        p = g[side]
+        if p is GHOST:
+            if not allow_ghost:
+                raise BadInput(f"{where}.{side}", "the ghost plays no final")
+        elif not isinstance(p, str) or p not in allowed:
+            raise BadInput(f"{where}.{side}", f"'{p}' is not a player of this round")
+        names.append(p)
+    if names[0] == names[1]:
+        raise BadInput(where, "a player cannot meet " + ("himself" if names[0] is not GHOST else "the ghost twice"))
+    table = g.get("table")
+    if table is not None and (not isinstance(table, int) or isinstance(table, bool) or table < 1):
+        raise BadInput(f"{where}.table", "expected a table number from 1")
+    score = g.get("score")
+    ghost = rules().ghost_score
+    if GHOST in names:
+        expected = tuple(ghost) if names[1] is GHOST else tuple(reversed(ghost))
+        if score is not None and tuple(_score(score, f"{where}.score")) != expected:
+            raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']})")
+        return Game(names[0], names[1], expected, table)
+    if score is None:
+        return Game(names[0], names[1], None, table)
+    return Game(names[0], names[1], _score(score, f"{where}.score"), table)
+
+
+def _score(score, where: str) -> tuple:
+    if not isinstance(score, (list, tuple)) or len(score) != 2 or \
+            not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
+        raise BadInput(where, "expected the two players' points, like [25, 15]")
+    return tuple(score)
