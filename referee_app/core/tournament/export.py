@@ -2,7 +2,7 @@
 
 Two CSV files (standings, results) for a spreadsheet, and one plain-text file that a ranking
 routine can read back, as the FFC's routine read Scarry's `nom_du_tournoi.scr`
-(ffc-tournament:1.24). The text format is documented in docs/tournament-export.md; `read_text`
+(ffc-tournament:1.24). The text format is documented in docs/tournament.md; `read_text`
 reads it back (the tests do, and so can the national ranking's routine).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from referee_app.core.errors import BadInput
 from .model import GHOST, Tournament
 from .standings import current
 
-HEADER = "# carrom-referee tournament ranking file, version 1 (docs/tournament-export.md)"
+HEADER = "# carrom-referee tournament ranking file, version 1 (docs/tournament.md)"
 STANDINGS_COLUMNS = ("rank", "player", "victories", "bucholz", "difference", "played")
 RESULTS_COLUMNS = ("round", "table", "first", "second", "first_score", "second_score")
 
