@@ -170,13 +170,16 @@ def test_the_verifier_finds_a_conflict_and_an_exception_resolves_it(tmp_path):
     assert report.ok, report.as_dict()
 
 
-def test_the_verifier_reports_rules_that_never_decide(tmp_path):
+def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_path):
     shadowed = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
                        "  - {name: shadowed, when: {own_pocketed: {min: 1}}, then: {turn: continues}}\n"
                        "  - {name: wider, when: {own_pocketed: {min: 1}}, then: {turn: continues}, exception_to: [icf-fr:3.6.a/shadowed]}\n")
-    report = verify_compiled(tiny_ruleset(tmp_path, shadowed))
-    assert report.ok
+    report = verify_compiled(tiny_ruleset(tmp_path / "a", shadowed))
+    assert not report.ok and not report.gaps and not report.conflicts
     assert report.never_decisive == ["icf-fr:3.6.a/shadowed"]
+    explained = shadowed.replace("then: {turn: continues}}", "then: {turn: continues}, never_decisive: kept for the record}", 1)
+    report = verify_compiled(tiny_ruleset(tmp_path / "b", explained))
+    assert report.ok and report.never_decisive_explained == {"icf-fr:3.6.a/shadowed": "kept for the record"}
 
 
 def test_exceptions_that_loop_are_refused(tmp_path):

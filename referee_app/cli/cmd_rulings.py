@@ -118,14 +118,23 @@ def run_verify(args) -> int:
         print_json(reports)
         return 0 if ok else 1
     for d in reports:
-        print(f"{d['ruleset']}: {d['situations']} situations in {d['seconds']} s, {len(d['gaps'])} gaps, "
-              f"{len(d['conflicts'])} conflicts, {len(d['never_decisive'])} rules never decisive")
-        for g in d["gaps"]:
-            print(f"  gap: nothing decides the {g['aspect']} in {g['count']} situations, e.g. {g['example']}")
-        for c in d["conflicts"]:
-            print(f"  conflict on the {c['aspect']} between {', '.join(c['rules'])} "
-                  f"({c['count']} situations), e.g. {c['example']}")
-        for rid in d["never_decisive"]:
-            print(f"  never decisive: {rid}")
+        _print_report(d)
     print("verify: " + ("every situation gets exactly one ruling" if ok else "FAILED"))
     return 0 if ok else 1
+
+
+def _print_report(d: dict) -> None:
+    print(f"{d['ruleset']}: {d['situations']} situations in {d['seconds']} s, {len(d['gaps'])} gaps, "
+          f"{len(d['conflicts'])} conflicts, {len(d['never_decisive'])} rules never decisive")
+    for name, f in d["facts"].items():
+        span = "{}..{}".format(*f["range"]) if "range" in f else "|".join(map(str, f.get("values", [])))
+        print(f"  {name}: {span or 'ruleset ids'} -> {', '.join(map(str, f['representatives']))}")
+    for g in d["gaps"]:
+        print(f"  gap: nothing decides the {g['aspect']} in {g['count']} situations, e.g. {g['example']}")
+    for c in d["conflicts"]:
+        print(f"  conflict on the {c['aspect']} between {', '.join(c['rules'])} "
+              f"({c['count']} situations), e.g. {c['example']}")
+    for rid in d["never_decisive"]:
+        print(f"  never decisive, and the knowledge base does not say why: {rid}")
+    for e in d["never_decisive_explained"]:
+        print(f"  never decisive here, as the knowledge base says: {e['rule']} ({e['reason']})")

@@ -7,12 +7,13 @@ order. Every problem found names the file, the line and what is wrong.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from referee_app.core.errors import KnowledgeError
+from referee_app.core.errors import BadInput, KnowledgeError
 from .yamlio import YamlError, line_of, load_file
 
 REQUIRED = ("id", "paragraph", "title", "text", "kind")
@@ -24,9 +25,18 @@ KNOWN = set(REQUIRED) | {
 }
 
 
+KNOWLEDGE_ENV = "CARROM_REFEREE_KNOWLEDGE"
+
+
 def knowledge_root() -> Path:
-    """The knowledge folder: the repository's when running from a checkout, else the one shipped
-    inside the package (a wheel installs it as referee_app/knowledge, and so does the bundle)."""
+    """The knowledge folder: `$CARROM_REFEREE_KNOWLEDGE` when set (an author checking a copy, a
+    test on a changed one), else the repository's when running from a checkout, else the one
+    shipped inside the package (a wheel installs it as referee_app/knowledge, and so does the bundle)."""
+    chosen = os.environ.get(KNOWLEDGE_ENV)
+    if chosen:
+        if not (Path(chosen) / "sources.yaml").is_file():
+            raise BadInput(KNOWLEDGE_ENV, f"{chosen} is not a knowledge folder (it has no sources.yaml)")
+        return Path(chosen)
     package = Path(__file__).resolve().parents[2]
     checkout = package.parent / "knowledge"
     if (checkout / "sources.yaml").is_file():

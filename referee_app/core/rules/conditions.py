@@ -32,19 +32,17 @@ class Test:
     def __call__(self, value) -> bool:
         return matches((self,), {self.fact: value})
 
-    def cut_points(self) -> set[int]:
-        """Integer values where this test changes its answer (for the verifier's partition)."""
+    def boundaries(self) -> set[int]:
+        """The numbers b where this test may answer differently for b and b + 1: cut there, the
+        number line falls into intervals on each of which the test gives one answer."""
         points = set()
         if self.min is not None:
-            points |= {self.min - 1, self.min}
+            points.add(self.min - 1)
         if self.max is not None:
-            points |= {self.max, self.max + 1}
-        if self.equals is not None and isinstance(self.equals, int) and not isinstance(self.equals, bool):
-            points |= {self.equals - 1, self.equals, self.equals + 1}
-        if self.one_of is not None:
-            for v in self.one_of:
-                if isinstance(v, int) and not isinstance(v, bool):
-                    points |= {v - 1, v, v + 1}
+            points.add(self.max)
+        for v in (self.equals,) + tuple(self.one_of or ()):
+            if isinstance(v, int) and not isinstance(v, bool):
+                points |= {v - 1, v}
         return points
 
 
@@ -57,16 +55,50 @@ def _resolve(value, params: dict, where: str):
     return value
 
 
-def _check_value(fact: str, value, where: str):
-    kind = FACTS[fact]
+def _check_value(fact: str, value, where: str, fouls: set[str]):
+    kind = FACTS[fact].kind
     if kind == "bool" and not isinstance(value, bool):
         raise ConditionError(f"{where}: {fact} takes true or false, not {value!r}")
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
         raise ConditionError(f"{where}: {fact} takes a whole number, not {value!r}")
-    if isinstance(kind, tuple) and value not in kind:
-        raise ConditionError(f"{where}: {fact} takes one of {', '.join(kind)}, not {value!r}")
-    if kind == "foul" and not isinstance(value, str):
-        raise ConditionError(f"{where}: foul takes a foul id or none, not {value!r}")
+    if kind == "choice" and value not in FACTS[fact].choices:
+        raise ConditionError(f"{where}: {fact} takes one of {', '.join(FACTS[fact].choices)}, not {value!r}")
+    if kind == "foul" and (not isinstance(value, str) or (value != "none" and value not in fouls)):
+        raise ConditionError(f"{where}: unknown foul {value!r}")
+
+
+def _range_test(fact: str, spec: dict, params: dict, at: str, negate: bool, fouls) -> Test:
+    unknown = set(spec) - {"min", "max", "below"}
+    if unknown or FACTS[fact].kind != "int":
+        raise ConditionError(f"{at}: a range takes min, max or below, on a number fact")
+    lo = _resolve(spec.get("min"), params, at)
+    hi = _resolve(spec.get("max"), params, at)
+    if "below" in spec:
+        below = _resolve(spec["below"], params, at)
+        _check_value(fact, below, at, fouls)
+        hi = below - 1 if hi is None else min(hi, below - 1)
+    for v in (lo, hi):
+        if v is not None:
+            _check_value(fact, v, at, fouls)
+    return Test(fact, min=lo, max=hi, negate=negate)
+
+
+def _test(fact: str, spec, params: dict, at: str, fouls: set[str]) -> Test:
+    if fact not in FACTS:
+        raise ConditionError(f"{at}: unknown fact (known: {', '.join(sorted(FACTS))})")
+    negate = False
+    if isinstance(spec, dict) and set(spec) == {"not"}:
+        negate, spec = True, spec["not"]
+    if isinstance(spec, dict):
+        return _range_test(fact, spec, params, at, negate, fouls)
+    if isinstance(spec, list):
+        values = tuple(_resolve(v, params, at) for v in spec)
+        for v in values:
+            _check_value(fact, v, at, fouls)
+        return Test(fact, one_of=values, negate=negate)
+    value = _resolve(spec, params, at)
+    _check_value(fact, value, at, fouls)
+    return Test(fact, equals=value, negate=negate)
 
 
 def compile_when(when, params: dict, where: str, fouls: set[str]) -> tuple[Test, ...]:
@@ -75,42 +107,7 @@ def compile_when(when, params: dict, where: str, fouls: set[str]) -> tuple[Test,
         return ()
     if not isinstance(when, dict):
         raise ConditionError(f"{where}: `when` must be a mapping of fact: condition")
-    tests = []
-    for fact, spec in when.items():
-        at = f"{where}: when.{fact}"
-        if fact not in FACTS:
-            raise ConditionError(f"{at}: unknown fact (known: {', '.join(sorted(FACTS))})")
-        negate = False
-        if isinstance(spec, dict) and set(spec) == {"not"}:
-            negate, spec = True, spec["not"]
-        if isinstance(spec, dict):
-            unknown = set(spec) - {"min", "max", "below"}
-            if unknown or FACTS[fact] != "int":
-                raise ConditionError(f"{at}: a range takes min, max or below, on a number fact")
-            lo = _resolve(spec.get("min"), params, at)
-            hi = _resolve(spec.get("max"), params, at)
-            if "below" in spec:
-                below = _resolve(spec["below"], params, at)
-                _check_value(fact, below, at)
-                hi = below - 1 if hi is None else min(hi, below - 1)
-            for v in (lo, hi):
-                if v is not None:
-                    _check_value(fact, v, at)
-            tests.append(Test(fact, min=lo, max=hi, negate=negate))
-        elif isinstance(spec, list):
-            values = tuple(_resolve(v, params, at) for v in spec)
-            for v in values:
-                _check_value(fact, v, at)
-                if FACTS[fact] == "foul" and v != "none" and v not in fouls:
-                    raise ConditionError(f"{at}: unknown foul {v!r}")
-            tests.append(Test(fact, one_of=values, negate=negate))
-        else:
-            value = _resolve(spec, params, at)
-            _check_value(fact, value, at)
-            if FACTS[fact] == "foul" and value != "none" and value not in fouls:
-                raise ConditionError(f"{at}: unknown foul {value!r}")
-            tests.append(Test(fact, equals=value, negate=negate))
-    return tuple(tests)
+    return tuple(_test(fact, spec, params, f"{where}: when.{fact}", fouls) for fact, spec in when.items())
 
 
 def matches(tests: tuple[Test, ...], facts: dict) -> bool:

@@ -31,7 +31,7 @@ ASPECTS = {
 ORDER = ("break_made", "queen", "own", "opponent", "penalty", "turn", "board")
 POINT_TERMS = ("loser_coins", "pocketed_coins", "queen", "queen_if_held", "special", "penalty_coin")
 SIDES = ("striker", "opponent")
-RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note"}
+RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note", "never_decisive"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,7 @@ class Rule:
     note: dict | None
     index: int  # position in reading order, to cite the most specific first
     overrides: frozenset = frozenset()
+    never_decisive: str | None = None  # why no situation of the ruleset lets it decide, if that is meant
 
     def tests_fact(self, fact: str) -> bool:
         return any(t.fact == fact for t in self.tests)
@@ -136,6 +137,7 @@ class CompiledRuleset:
     borrowed: dict                    # clause id -> note (fr/it/en)
     foul_only_when: dict = field(default_factory=dict)  # foul id -> tests the situation must pass
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
+    never_decisive: dict = field(default_factory=dict)   # rule id -> why it never decides here
 
     def __post_init__(self):
         # Board rules may test the queen as this stroke leaves it, known only once the queen
@@ -200,89 +202,135 @@ def _key(value):
     return value if not isinstance(value, Board) else (value.over, value.winner, value.winner_terms, value.loser_terms)
 
 
+@dataclass
+class _Settings:
+    """What a ruleset file and those it extends say besides the rules: the extended ruleset's,
+    replaced by this one's."""
+
+    params: dict = field(default_factory=dict)
+    param_clauses: dict = field(default_factory=dict)
+    fouls: dict = field(default_factory=dict)
+    mechanics: dict = field(default_factory=dict)
+    borrowed: dict = field(default_factory=dict)
+    disabled: set = field(default_factory=set)
+    overridden_by: dict = field(default_factory=dict)  # a clause -> the borrowed clauses its rules override
+    never_decisive: dict = field(default_factory=dict)
+    allow_empty: bool = False
+
+
+def _chain(rulesets: dict[str, Ruleset], rs: Ruleset) -> list[Ruleset]:
+    """The ruleset and those it extends, the most general first."""
+    chain = []
+    while rs is not None:
+        chain.append(rs)
+        rs = rulesets.get(rs.extends) if rs.extends else None
+    return chain[::-1]
+
+
+def _read_parameters(kb, r: Ruleset, out: _Settings, problems: list) -> None:
+    for name, spec in (r.raw.get("parameters") or {}).items():
+        if not isinstance(spec, dict) or "value" not in spec or "clause" not in spec:
+            problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"parameter {name} needs a value and a clause"))
+            continue
+        if spec["clause"] not in kb.clauses:
+            problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(spec, "line", 1),
+                                    f"parameter {name}: clause {spec['clause']} points nowhere"))
+        out.params[name], out.param_clauses[name] = spec["value"], spec["clause"]
+
+
+def _read_fouls_and_mechanics(kb, r: Ruleset, out: _Settings, problems: list) -> None:
+    for foul in r.raw.get("fouls") or []:
+        out.fouls[foul["id"]] = foul
+        for c in foul.get("clauses", []):
+            if c not in kb.clauses:
+                problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(foul, "line", 1),
+                                        f"foul {foul['id']}: clause {c} points nowhere"))
+    for name, clause in (r.raw.get("mechanics") or {}).items():
+        if clause not in kb.clauses:
+            problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"mechanic {name}: clause {clause} points nowhere"))
+        out.mechanics[name] = clause
+
+
+def _read_borrows(r: Ruleset, out: _Settings) -> None:
+    for entry in r.raw.get("borrows") or []:
+        out.borrowed[entry["clause"]] = entry.get("note")
+        for own in entry.get("overridden_by") or []:
+            out.overridden_by.setdefault(own, []).append(entry["clause"])
+        # what the borrowed clause overrides in this ruleset's own text
+        out.overridden_by.setdefault(entry["clause"], []).extend(entry.get("exception_to") or [])
+    for entry in r.raw.get("disables") or []:
+        out.disabled.add(entry["clause"])
+
+
+def _settings(kb, chain: list[Ruleset], problems: list) -> _Settings:
+    out = _Settings()
+    for r in chain:
+        _read_parameters(kb, r, out, problems)
+        _read_fouls_and_mechanics(kb, r, out, problems)
+        _read_borrows(r, out)
+        out.never_decisive.update(r.raw.get("never_decisive") or {})
+        if "allow_empty_side" in r.raw:
+            out.allow_empty = bool(r.raw["allow_empty_side"])
+    return out
+
+
+def _compile_rule(clause, raw, n: int, index: int, st: _Settings, problems: list) -> Rule | None:
+    if not isinstance(raw, dict):
+        problems.append(Problem(clause.file, clause.line, f"{clause.id}: a decides entry must be a mapping"))
+        return None
+    unknown = set(raw) - RULE_KEYS
+    if unknown:
+        problems.append(Problem(clause.file, getattr(raw, "line", clause.line),
+                                f"{clause.id}: unknown rule field(s) {', '.join(sorted(unknown))}"))
+    try:
+        tests = compile_when(raw.get("when"), st.params, clause.id, set(st.fouls))
+        then = _compile_then(raw.get("then"), clause.id)
+    except ConditionError as exc:
+        problems.append(Problem(clause.file, getattr(raw, "line", clause.line), str(exc)))
+        return None
+    exceptions = (tuple(str(x) for x in _as_list(raw.get("exception_to"))) + tuple(clause.exception_to)
+                  + tuple(st.overridden_by.get(clause.id, ())))
+    return Rule(id=f"{clause.id}/{raw.get('name') or n}", clause=clause.id, tests=tests, then=then,
+                exception_to=exceptions, default=bool(raw.get("default")), note=raw.get("note"), index=index,
+                never_decisive=raw.get("never_decisive"))
+
+
+def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> list[Rule]:
+    clauses = [c for c in kb.clauses.values()
+               if (c.source in sources or c.id in st.borrowed) and c.id not in st.disabled]
+    rules = []
+    for index, clause in enumerate(clauses):
+        for n, raw in enumerate(clause.decides, 1):
+            rule = _compile_rule(clause, raw, n, index, st, problems)
+            if rule is not None:
+                rules.append(rule)
+    _link_exceptions(rules, kb, problems)
+    return rules
+
+
+def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
+    only_when = {}
+    for fid, foul in st.fouls.items():
+        try:
+            only_when[fid] = compile_when(foul.get("only_when"), st.params, f"foul {fid}: only_when", set(st.fouls))
+        except ConditionError as exc:
+            problems.append(Problem(where, getattr(foul, "line", 1), str(exc)))
+    return only_when
+
+
 def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id: str) -> CompiledRuleset:
     rs = rulesets[ruleset_id]
     problems: list[Problem] = []
-    where_rs = f"rulesets/{rs.id}.yaml"
-    chain = []
-    cur = rs
-    while cur is not None:
-        chain.append(cur)
-        cur = rulesets.get(cur.extends) if cur.extends else None
-    # Parameters, fouls and mechanics: the extended ruleset's, replaced by this one's.
-    params, param_clauses, fouls, mechanics, borrowed = {}, {}, {}, {}, {}
-    disabled: set[str] = set()
-    overridden_by: dict[str, list[str]] = {}  # a clause -> the borrowed clauses its rules override
-    allow_empty = False
-    for r in reversed(chain):
-        raw = r.raw
-        for name, spec in (raw.get("parameters") or {}).items():
-            if not isinstance(spec, dict) or "value" not in spec or "clause" not in spec:
-                problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"parameter {name} needs a value and a clause"))
-                continue
-            if spec["clause"] not in kb.clauses:
-                problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(spec, "line", 1),
-                                        f"parameter {name}: clause {spec['clause']} points nowhere"))
-            params[name], param_clauses[name] = spec["value"], spec["clause"]
-        for foul in raw.get("fouls") or []:
-            fouls[foul["id"]] = foul
-            for c in foul.get("clauses", []):
-                if c not in kb.clauses:
-                    problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(foul, "line", 1),
-                                            f"foul {foul['id']}: clause {c} points nowhere"))
-        for name, clause in (raw.get("mechanics") or {}).items():
-            if clause not in kb.clauses:
-                problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"mechanic {name}: clause {clause} points nowhere"))
-            mechanics[name] = clause
-        for entry in raw.get("borrows") or []:
-            borrowed[entry["clause"]] = entry.get("note")
-            for own in entry.get("overridden_by") or []:
-                overridden_by.setdefault(own, []).append(entry["clause"])
-            # what the borrowed clause overrides in this ruleset's own text
-            overridden_by.setdefault(entry["clause"], []).extend(entry.get("exception_to") or [])
-        for entry in raw.get("disables") or []:
-            disabled.add(entry["clause"])
-        if "allow_empty_side" in raw:
-            allow_empty = bool(raw["allow_empty_side"])
-    sources = rs.all_sources(rulesets)
-    clauses = [c for c in kb.clauses.values() if (c.source in sources or c.id in borrowed) and c.id not in disabled]
-    rules: list[Rule] = []
-    for index, clause in enumerate(clauses):
-        for n, raw in enumerate(clause.decides, 1):
-            where = clause.id
-            if not isinstance(raw, dict):
-                problems.append(Problem(clause.file, clause.line, f"{clause.id}: a decides entry must be a mapping"))
-                continue
-            unknown = set(raw) - RULE_KEYS
-            if unknown:
-                problems.append(Problem(clause.file, getattr(raw, "line", clause.line),
-                                        f"{clause.id}: unknown rule field(s) {', '.join(sorted(unknown))}"))
-            try:
-                tests = compile_when(raw.get("when"), params, where, set(fouls))
-                then = _compile_then(raw.get("then"), where)
-            except ConditionError as exc:
-                problems.append(Problem(clause.file, getattr(raw, "line", clause.line), str(exc)))
-                continue
-            name = raw.get("name") or str(n)
-            rules.append(Rule(id=f"{clause.id}/{name}", clause=clause.id, tests=tests, then=then,
-                              exception_to=tuple(str(x) for x in _as_list(raw.get("exception_to")))
-                              + tuple(clause.exception_to) + tuple(overridden_by.get(clause.id, ())),
-                              default=bool(raw.get("default")), note=raw.get("note"), index=index))
-    _link_exceptions(rules, kb, problems)
-    only_when = {}
-    for fid, foul in fouls.items():
-        try:
-            only_when[fid] = compile_when(foul.get("only_when"), params, f"foul {fid}: only_when", set(fouls))
-        except ConditionError as exc:
-            problems.append(Problem(where_rs, getattr(foul, "line", 1), str(exc)))
+    where = f"rulesets/{rs.id}.yaml"
+    st = _settings(kb, _chain(rulesets, rs), problems)
+    rules = _compile_rules(kb, rs.all_sources(rulesets), st, problems)
+    only_when = _compile_only_when(st, where, problems)
     queen_states = tuple(rs.raw.get("queen_states") or QUEEN_STATES)
-    for q in queen_states:
-        if q not in QUEEN_STATES:
-            problems.append(Problem(where_rs, 1, f"unknown queen state {q!r}"))
+    problems += [Problem(where, 1, f"unknown queen state {q!r}") for q in queen_states if q not in QUEEN_STATES]
     if problems:
         raise KnowledgeError(problems)
-    return CompiledRuleset(rs, params, param_clauses, rules, fouls, mechanics, allow_empty, borrowed,
-                           only_when, queen_states)
+    return CompiledRuleset(rs, st.params, st.param_clauses, rules, st.fouls, st.mechanics, st.allow_empty,
+                           st.borrowed, only_when, queen_states, st.never_decisive)
 
 
 def _as_list(v):

@@ -1,24 +1,33 @@
 """Proves that every situation of a ruleset gets exactly one ruling, as Catala's verifier does.
 
-The situation space is finite but large, so it is partitioned: every count takes one value per
-interval that the rules' conditions distinguish (their cut points, plus none, one, two, all),
-and the enumerated fields take all their values, minus what cannot happen (the declared
-constraints of situation.check_possible and each foul's `only_when`). For each representative
-situation and each aspect, the applicable rules that are not overridden must give exactly one
-value: none is a gap, two are a conflict. Rules that never decide anything are reported too.
-This is complete because conditions are conjunctions of single-fact tests (conditions.py).
+Why a finite set of representatives covers every situation: a rule's condition is a
+conjunction of tests, each on one fact (conditions.py), and a test on a number answers the same
+on every value between two consecutive cut points (`Test.boundaries`). Cut every fact's legal
+range at the cut points of every condition of the ruleset (its rules and its fouls' `only_when`)
+and at the points where what is possible changes (`Fact.legal_cuts`): every situation falls
+into one cell, and all situations of a cell get the same answer from every test, hence the same
+ruling. The facts that constrain each other (a side's coins on the board, pocketed, knocked
+off, owed, and the coins left that derive from them) are enumerated together over their whole
+legal ranges, once, and one situation is kept per cell they reach; so a cell that only a few
+combinations reach is never missed. The groups are then combined, and what `check_possible`
+refuses is dropped; it only ever looks at the cut points above, so a dropped combination stands
+for cells no board can show. For each representative and each aspect, the applicable rules not
+overridden must give exactly one value: none is a gap, two are a conflict. A rule that decides
+nothing anywhere fails too, unless the knowledge base says why (`never_decisive: reason`).
 """
 from __future__ import annotations
 
 import itertools
 import time
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .conditions import matches
 from .engine import CompiledRuleset, Conflict, NoRule, compiled
-from referee_app.core.errors import BadInput
-from .situation import COINS_PER_SIDE, QUEEN_STATES, Situation, check_possible
+from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
+
+GROUPS = ("own", "opponent", "queen", "striker", "break", "touch")
 
 
 @dataclass
@@ -28,12 +37,14 @@ class Report:
     gaps: dict = field(default_factory=dict)        # (aspect, example) -> count
     conflicts: dict = field(default_factory=dict)   # (aspect, rule ids) -> (count, example)
     decisive: Counter = field(default_factory=Counter)
-    never_decisive: list = field(default_factory=list)
+    never_decisive: list = field(default_factory=list)        # rule ids, unexplained
+    never_decisive_explained: dict = field(default_factory=dict)  # rule id -> the knowledge base's reason
+    facts: dict = field(default_factory=dict)       # fact -> {range, cut_points, representatives}
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
-        return not self.gaps and not self.conflicts
+        return not self.gaps and not self.conflicts and not self.never_decisive
 
     def as_dict(self) -> dict:
         return {
@@ -43,114 +54,126 @@ class Report:
             "conflicts": [{"aspect": a, "rules": list(r), "count": n, "example": ex}
                           for (a, r), (n, ex) in self.conflicts.items()],
             "never_decisive": self.never_decisive,
+            "never_decisive_explained": [{"rule": r, "reason": why}
+                                         for r, why in self.never_decisive_explained.items()],
+            "facts": self.facts,
         }
 
 
-def _cut_points(rs: CompiledRuleset, *facts: str) -> set[int]:
-    points = set()
-    for r in rs.rules:
-        for t in r.tests:
-            if t.fact in facts:
-                points |= t.cut_points()
-    return points
+def cut_points(rs: CompiledRuleset) -> dict[str, list[int]]:
+    """Per number fact, the sorted boundaries of its cells: every condition's, and the legal ones."""
+    points = {name: set(f.legal_cuts) for name, f in FACTS.items() if f.kind == "int"}
+    tests = [t for r in rs.rules for t in r.tests] + [t for ts in rs.foul_only_when.values() for t in ts]
+    for t in tests:
+        if t.fact in points:
+            points[t.fact] |= t.boundaries()
+    return {name: sorted(b for b in pts if FACTS[name].lo <= b < FACTS[name].hi) for name, pts in points.items()}
 
 
-def _counts_on_board(rs: CompiledRuleset) -> list[int]:
-    base = {1, 2, 3, COINS_PER_SIDE - 1, COINS_PER_SIDE}
-    if rs.allow_empty_side:
-        base.add(0)
-    extra = _cut_points(rs, "own_on_board", "opponent_on_board")
-    return sorted(v for v in base | extra if 0 <= v <= COINS_PER_SIDE)
+def _domain(rs: CompiledRuleset, fact) -> tuple:
+    if fact.name == "queen":
+        return tuple(q for q in fact.choices if q in rs.queen_states)
+    return fact.values()
 
 
-def _pocketed_reps(rs: CompiledRuleset, on_board: int) -> list[int]:
-    reps = {0, 1, 2, on_board - 1, on_board}
-    # a cut point on what is left translates into one on what is pocketed
-    reps |= {on_board - c for c in _cut_points(rs, "own_left", "opponent_left")}
-    reps |= _cut_points(rs, "own_pocketed", "opponent_pocketed")
-    return sorted(v for v in reps if 0 <= v <= on_board)
+def _cell(fact: str, value, cuts: dict):
+    bounds = cuts.get(fact)
+    return value if bounds is None else bisect_left(bounds, value)
+
+
+def group_representatives(rs: CompiledRuleset, group: str, cuts: dict) -> list[dict]:
+    """One assignment of the group's input facts per cell its facts (and those derived from
+    them alone) reach, found by enumerating the group's whole legal ranges."""
+    members = [f for f in INPUT_FACTS if f.group == group]
+    watched = [f.name for f in FACTS.values() if f.group == group]
+    reps: dict[tuple, dict] = {}
+    for values in itertools.product(*(_domain(rs, f) for f in members)):
+        fields = {attribute(f): v for f, v in zip(members, values)}
+        s = Situation(rs.ruleset.id, **fields)
+        if impossibility(s, rs.allow_empty_side):
+            continue
+        facts = s.facts()
+        reps.setdefault(tuple(_cell(name, facts[name], cuts) for name in watched), fields)
+    return list(reps.values())
 
 
 def _foul_allowed(rs: CompiledRuleset, foul: str, facts: dict) -> bool:
-    if foul == "none":
-        return True
-    return matches(rs.foul_only_when.get(foul, ()), facts)
+    return foul == "none" or matches(rs.foul_only_when.get(foul, ()), facts)
 
 
-def situations(rs: CompiledRuleset):
+def situations(rs: CompiledRuleset, groups: dict | None = None):
     """Yields (Situation, facts) for every representative situation of the ruleset."""
-    counts = _counts_on_board(rs)
-    attempts = range(1, max(int(rs.params.get("break_attempts", 1)), 1) + 1)
-    queen_states = [q for q in QUEEN_STATES if q in rs.queen_states]
+    groups = groups or {g: group_representatives(rs, g, cut_points(rs)) for g in GROUPS}
     fouls = ["none"] + sorted(rs.fouls)
-    openings = [dict(break_=True, own_on_board=COINS_PER_SIDE, opponent_on_board=COINS_PER_SIDE,
-                     queen="on_board", break_attempt=a) for a in attempts]
-    middles = [dict(break_=False, own_on_board=o, opponent_on_board=p, queen=q)
-               for o in counts for p in counts for q in queen_states]
-    for before in openings + middles:
-        o, p = before["own_on_board"], before["opponent_on_board"]
-        for op, pp in itertools.product(_pocketed_reps(rs, o), _pocketed_reps(rs, p)):
-            queen_pockets = [False, True] if before["queen"] == "on_board" else [False]
-            for qp, sp in itertools.product(queen_pockets, (False, True)):
-                for oo, po, qo, so in itertools.product(
-                        (0, 1) if o - op >= 1 else (0,), (0, 1) if p - pp >= 1 else (0,),
-                        (False, True) if before["queen"] == "on_board" and not qp else (False,),
-                        (False,) if sp else (False, True)):
-                    moved = op or pp or qp or oo or po or qo
-                    for touched in ((True,) if moved else (True, False)):
-                        for dues, odues, earlier in itertools.product(
-                                (0, 1) if o == COINS_PER_SIDE else (0,),
-                                (0, 1) if p == COINS_PER_SIDE else (0,),
-                                (False, True) if o == COINS_PER_SIDE else (None,)):
-                            s = Situation(rs.ruleset.id, own_on_board=o, opponent_on_board=p, queen=before["queen"],
-                                          break_=before["break_"], break_attempt=before.get("break_attempt", 1),
-                                          dues=dues, opponent_dues=odues, own_pocketed_earlier=earlier,
-                                          touched_coin=touched, own_pocketed=op, opponent_pocketed=pp,
-                                          queen_pocketed=qp, striker_pocketed=sp, own_off=oo, opponent_off=po,
-                                          queen_off=qo, striker_off=so)
-                            try:
-                                check_possible(s, rs.allow_empty_side)
-                            except BadInput:
-                                continue
-                            base = s.facts()
-                            for foul in fouls:
-                                facts = dict(base, foul=foul)
-                                if _foul_allowed(rs, foul, facts):
-                                    s.foul = foul
-                                    yield s, facts
+    for parts in itertools.product(*(groups[g] for g in GROUPS)):
+        s = Situation(rs.ruleset.id)
+        for part in parts:
+            s.__dict__.update(part)
+        if impossibility(s, rs.allow_empty_side):
+            continue
+        base = s.facts()
+        for foul in fouls:
+            facts = dict(base, foul=foul)
+            if _foul_allowed(rs, foul, facts):
+                s.foul = foul
+                yield s, facts
 
 
 def _describe(facts: dict) -> dict:
-    keys = ("break", "break_attempt", "own_on_board", "opponent_on_board", "queen", "dues", "opponent_dues",
-            "own_pocketed_earlier", "touched_coin", "own_pocketed", "opponent_pocketed", "queen_pocketed",
-            "striker_pocketed", "own_off", "opponent_off", "queen_off", "striker_off", "foul")
-    return {k: facts[k] for k in keys}
+    return {f.name: facts[f.name] for f in INPUT_FACTS}
+
+
+def fact_report(rs: CompiledRuleset, cuts: dict, groups: dict) -> dict:
+    """Each input fact's legal range (or values), cut points and the representatives taken."""
+    out = {}
+    for f in INPUT_FACTS:
+        entry = f.describe()
+        del entry["name"]
+        if f.group:
+            entry["representatives"] = sorted({part[attribute(f)] for part in groups[f.group]})
+        else:
+            entry["representatives"] = ["none"] + sorted(rs.fouls)
+        if f.kind == "int":
+            entry["cut_points"] = cuts[f.name]
+        out[f.name] = entry
+    return out
 
 
 def verify(ruleset_id: str) -> Report:
     return verify_compiled(compiled(ruleset_id))
 
 
+def _record_failure(report: Report, exc, facts: dict) -> None:
+    if isinstance(exc, NoRule):
+        key, table = (exc.aspect, None), report.gaps
+    else:
+        key, table = (exc.aspect, tuple(sorted(r.id for r in exc.rules))), report.conflicts
+    n, ex = table.get(key, (0, _describe(facts)))
+    table[key] = (n + 1, ex)
+
+
 def verify_compiled(rs: CompiledRuleset) -> Report:
     report = Report(rs.ruleset.id)
     start = time.perf_counter()
-    for s, facts in situations(rs):
+    cuts = cut_points(rs)
+    groups = {g: group_representatives(rs, g, cuts) for g in GROUPS}
+    report.facts = fact_report(rs, cuts, groups)
+    for _s, facts in situations(rs, groups):
         report.situations += 1
         try:
             decision = rs.decide(facts)
-        except NoRule as gap:
-            key = (gap.aspect, None)
-            n, ex = report.gaps.get(key, (0, _describe(facts)))
-            report.gaps[key] = (n + 1, ex)
-            continue
-        except Conflict as conflict:
-            key = (conflict.aspect, tuple(sorted(r.id for r in conflict.rules)))
-            n, ex = report.conflicts.get(key, (0, _describe(facts)))
-            report.conflicts[key] = (n + 1, ex)
+        except (NoRule, Conflict) as exc:
+            _record_failure(report, exc, facts)
             continue
         for rules in decision.rules.values():
             for r in rules:
                 report.decisive[r.id] += 1
-    report.never_decisive = [r.id for r in rs.rules if report.decisive[r.id] == 0]
+    for r in rs.rules:
+        if report.decisive[r.id] == 0:
+            reason = r.never_decisive or rs.never_decisive.get(r.id)
+            if reason:
+                report.never_decisive_explained[r.id] = reason
+            else:
+                report.never_decisive.append(r.id)
     report.seconds = time.perf_counter() - start
     return report
