@@ -62,15 +62,32 @@ def test_a_whole_board_by_keyboard_with_each_ruling_shown(qtbot, area):
     assert saved.strokes == area.match.strokes
 
 
-def test_the_ruling_updates_at_each_tick_and_cites_clickable_clauses(qtbot, area):
+def test_the_ruling_updates_at_each_tick_and_cites_clauses_as_people_do(qtbot, area):
     opened = []
     area.open_clause.connect(opened.append)
     area.form.own.setValue(1)
     assert area.ruling_view.headline.text().endswith("plays again")
     area.form.striker.setChecked(True)
-    assert "it:53" in area.ruling_view.details.text()
+    details = area.ruling_view.details.text()
+    assert ">IT 53</a>" in details and "it:53<" not in details  # cited as printed, linked by id
     area.ruling_view.details.linkActivated.emit("clause:it:53")
+    # the clause opens beside the ruling: the Rulings stay in view
+    assert area.ruling_view.clause_panel.isVisible() and area.ruling_view.isVisible()
+    assert "IT 53" in area.ruling_view.clause_text.toPlainText() and opened == []
+    qtbot.mouseClick(area.ruling_view.to_rulebook, Qt.MouseButton.LeftButton)
     assert opened == ["it:53"]
+
+
+def test_citations_are_reached_and_opened_from_the_keyboard(qtbot, area):
+    area.form.own.setValue(1)
+    area.form.striker.setChecked(True)
+    label = area.ruling_view.details
+    label.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(label.hasFocus)
+    qtbot.keyClick(label, Qt.Key.Key_Tab)  # inside the label, Tab goes from link to link
+    qtbot.keyClick(label, Qt.Key.Key_Return)
+    assert area.ruling_view.clause_panel.isVisible()
+    assert area.ruling_view.clause_text.toPlainText().strip()
 
 
 def test_undo_takes_back_the_last_stroke(qtbot, area):

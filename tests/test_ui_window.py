@@ -28,6 +28,8 @@ def test_the_rulings_area_rules_a_stroke_and_opens_its_clauses(window, qtbot):
     area.form.own.setValue(2)
     assert area.ruling_view.headline.text().endswith("plays again")
     area.ruling_view.details.linkActivated.emit("clause:icf-fr:3.6.a")
+    assert window.stack.currentIndex() == RULINGS  # the clause opens beside the ruling
+    area.ruling_view.to_rulebook.click()
     assert window.stack.currentIndex() == RULEBOOK
     window.ruleset_combo.setCurrentIndex(window.ruleset_combo.findData("aicf-2009"))
     assert area.match.ruleset == "aicf-2009"  # no stroke recorded yet: the new match follows the toolbar

@@ -35,6 +35,8 @@ def add_parsers(sub) -> None:
         s.add_argument("--json", action="store_true")
         if name == "export":
             s.add_argument("--out", help="write the export to this file instead of standard output")
+            s.add_argument("--pdf", metavar="OUT", help="write the full score sheet as a PDF to OUT")
+            s.add_argument("--lang", choices=("fr", "it", "en"), help="the PDF's language (default: English)")
         s.set_defaults(func=fn)
 
 
@@ -93,6 +95,8 @@ def run_show(args) -> int:
 
 
 def run_export(args) -> int:
+    if args.pdf:
+        return _export_pdf(args)
     data = _store().export(args.id)
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:
@@ -101,4 +105,18 @@ def run_export(args) -> int:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
+    return 0
+
+
+def _export_pdf(args) -> int:
+    """The score sheet the window prints: header, strokes with rulings and clauses, boards, result,
+    signatures (core/play/sheet_document.py), through Qt's PDF writer."""
+    from referee_app.core.play.sheet_document import sheet_html
+    from referee_app.ui.common.pdf import write_pdf
+
+    store = _store()
+    meta = store.meta(args.id)
+    document, title = sheet_html(meta, store.strokes(args.id), args.lang or "en", store.events(args.id))
+    path = write_pdf(document, args.pdf, title)
+    print_json({"id": args.id, "pdf": str(path)}) if args.json else print(path)
     return 0

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSiz
 from referee_app import i18n
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge.loader import KnowledgeBase, default, load
-from referee_app.core.knowledge.rulesets import Ruleset, load_rulesets
+from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
 from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
@@ -82,7 +82,8 @@ class MainWindow(QMainWindow):
 
         self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
         self.rulings_area.open_clause.connect(self.open_clause)
-        self.ruleset_changed.connect(self.rulings_area.set_ruleset)
+        self.rulings_area.ruleset_in_force.connect(self._match_ruleset)
+        self.rulings_area.protest.connect(self.open_protest)
         self.rulebook = RulebookView(kb, self.rulesets)
         self.equipment = EquipmentArea(EQUIPMENT_PAGES)
         self.equipment_tabs = self.equipment.tabs
@@ -226,7 +227,9 @@ class MainWindow(QMainWindow):
         self.ruleset_combo.blockSignals(True)
         self.ruleset_combo.setCurrentIndex(max(0, self.ruleset_combo.findData(rid)))
         self.ruleset_combo.blockSignals(False)
+        self.rulings_area.set_ruleset(rid)
         self._apply_ruleset(rid, save=False)
+        self.rulings_area.offer_resume()
         self.large_type_action.blockSignals(True)
         self.large_type_action.setChecked(self._large)
         self.large_type_action.blockSignals(False)
@@ -276,7 +279,31 @@ class MainWindow(QMainWindow):
 
     # --- ruleset and language -------------------------------------------------------------
     def _ruleset_chosen(self, _index: int) -> None:
-        self._apply_ruleset(self.ruleset_combo.currentData(), save=True)
+        """One ruleset everywhere: the open match's. Choosing another in a match is an explicit act
+        the Rulings area asks about and records; refused, the toolbar goes back to the match's."""
+        rid = self.ruleset_combo.currentData()
+        area = self.rulings_area
+        if rid in default_rulesets() and not area.set_ruleset(rid):
+            self._match_ruleset(area.match.ruleset)
+            return
+        self._apply_ruleset(rid, save=True)
+
+    def _match_ruleset(self, rid: str) -> None:
+        """A match opened or begun: its ruleset is the toolbar's, the rulebook's and the rulings'."""
+        if rid not in self.rulesets:
+            return
+        self.ruleset_combo.blockSignals(True)
+        self.ruleset_combo.setCurrentIndex(self.ruleset_combo.findData(rid))
+        self.ruleset_combo.blockSignals(False)
+        self._apply_ruleset(rid, save=True)
+
+    def open_protest(self, fields: dict) -> None:
+        """A protest form filled from the match, in the Forms page."""
+        self.show_area(EQUIPMENT, focus=False)
+        self.equipment.ensure_pages()
+        page = next(p for p in self.equipment.pages if p.objectName() == "forms_page")
+        self.equipment_tabs.setCurrentIndex(self.equipment.pages.index(page))
+        page.new_form("protest", fields)
 
     def _apply_ruleset(self, rid: str, save: bool) -> None:
         rs = self.rulesets.get(rid)

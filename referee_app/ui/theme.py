@@ -126,4 +126,35 @@ def apply_type_size(large: bool, zoom: int) -> float:
     else:
         font.setPixelSize(round(_base_font.pixelSize() * factor))
     app.setFont(font)
+    # A widget given its own font (a ruling's headline) no longer follows the application's:
+    # those kept at a scale of it are scaled again here.
+    for w in QApplication.allWidgets():
+        scale = getattr(w, "_type_scale", None)
+        if scale is not None:
+            scale.apply(w)
     return factor
+
+
+class _Scaled:
+    """Keeps a widget's font a fixed factor of the application font, through large type and zoom
+    (a font set on a widget no longer follows the application's; apply_type_size calls `apply`)."""
+
+    def __init__(self, widget, factor: float, bold: bool):
+        self.factor, self.bold = factor, bold
+        self.apply(widget)
+
+    def apply(self, widget) -> None:
+        font = QFont(QApplication.font())
+        if font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * self.factor)
+        else:
+            font.setPixelSize(round(font.pixelSize() * self.factor))
+        font.setBold(self.bold)
+        if widget.font() != font:
+            widget.setFont(font)
+
+
+def keep_scaled(widget, factor: float, bold: bool = False):
+    """`widget` in type `factor` times the application's, following large type and zoom."""
+    widget._type_scale = _Scaled(widget, factor, bold)
+    return widget

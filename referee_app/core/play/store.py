@@ -35,8 +35,17 @@ CREATE TABLE IF NOT EXISTS strokes (
     superseded_at TEXT
 );
 CREATE INDEX IF NOT EXISTS strokes_by_match ON strokes(match_id, seq);
+CREATE TABLE IF NOT EXISTS match_events (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
 """
 META = ("ruleset", "doubles", "first_name", "second_name", "tournament", "round", "table_no", "referee")
+# The header of the sheet: what the referee may write or mend at any time, saved at once.
+HEADER = ("first_name", "second_name", "tournament", "round", "table_no", "referee")
 
 
 def now() -> str:
@@ -58,6 +67,50 @@ class MatchStore(db.Store):
                                 [now(), ruleset, int(doubles), *[str(v) for v in meta.values()]])
         return cur.lastrowid
 
+    def update_header(self, match_id: int, **fields) -> None:
+        """Saves header fields (names, tournament, round, table, referee) as soon as they are typed."""
+        unknown = set(fields) - set(HEADER)
+        if unknown:
+            raise BadInput(sorted(unknown)[0], f"not a header field (known: {', '.join(HEADER)})")
+        self.meta(match_id)  # refuses a match that does not exist
+        if fields:
+            sets = ", ".join(f"{k} = ?" for k in fields)
+            self.conn.execute(f"UPDATE matches SET {sets} WHERE id = ?",
+                              [str(v).strip() for v in fields.values()] + [match_id])
+
+    def set_doubles(self, match_id: int, doubles: bool) -> None:
+        """Singles or doubles, while no stroke is recorded (the seats decide every turn after)."""
+        if self._active(match_id):
+            raise BadInput("doubles", "the match has begun: singles or doubles cannot change")
+        self.conn.execute("UPDATE matches SET doubles = ? WHERE id = ?", (int(bool(doubles)), match_id))
+
+    def change_ruleset(self, match_id: int, ruleset: str) -> Match:
+        """Plays the whole match again under `ruleset` and keeps the change in the match's history.
+
+        Refused (BadInput naming the stroke) when a recorded stroke cannot happen under it."""
+        meta = self.meta(match_id)
+        if ruleset == meta["ruleset"]:
+            return self.load(match_id)
+        strokes = self.strokes(match_id)
+        match = replayed(ruleset, bool(meta["doubles"]), strokes)
+        with db.transaction(self.conn):
+            self.conn.execute("UPDATE matches SET ruleset = ? WHERE id = ?", (ruleset, match_id))
+            self.conn.execute("INSERT INTO match_events (match_id, at, kind, detail) VALUES (?, ?, 'ruleset', ?)",
+                              (match_id, now(), json.dumps({"from": meta["ruleset"], "to": ruleset,
+                                                            "after_stroke": len(strokes)})))
+        return match
+
+    def events(self, match_id: int) -> list[dict]:
+        return [dict(r) | {"detail": json.loads(r["detail"])} for r in self.conn.execute(
+            "SELECT at, kind, detail FROM match_events WHERE match_id = ? ORDER BY id", (match_id,))]
+
+    def unfinished(self) -> dict | None:
+        """The last match begun and not over, to offer to resume it when the window opens."""
+        for m in reversed(self.list()[-20:]):
+            if m["strokes"] and not self.load(m["id"]).over:
+                return m
+        return None
+
     def meta(self, match_id: int) -> dict:
         return dict(self.row("matches", match_id, "match", field="match"))
 
@@ -65,9 +118,13 @@ class MatchStore(db.Store):
         return self.conn.execute("SELECT * FROM strokes WHERE match_id = ? AND superseded_at IS NULL ORDER BY seq",
                                  (match_id,)).fetchall()
 
+    def strokes(self, match_id: int) -> list[dict]:
+        """The strokes in force, as entered, in order."""
+        return [json.loads(r["stroke"]) for r in self._active(match_id)]
+
     def load(self, match_id: int) -> Match:
         meta = self.meta(match_id)
-        return replayed(meta["ruleset"], bool(meta["doubles"]), [json.loads(r["stroke"]) for r in self._active(match_id)])
+        return replayed(meta["ruleset"], bool(meta["doubles"]), self.strokes(match_id))
 
     def add_stroke(self, match_id: int, stroke: dict) -> dict:
         """Rules the stroke on the match as saved, and saves both; returns the ruling."""
@@ -115,4 +172,5 @@ class MatchStore(db.Store):
         match = self.load(match_id)
         history = [dict(r) | {"stroke": json.loads(r["stroke"]), "ruling": json.loads(r["ruling"])}
                    for r in self.conn.execute("SELECT * FROM strokes WHERE match_id = ? ORDER BY id", (match_id,))]
-        return {"match": self.meta(match_id), "report": match.report(), "history": history}
+        return {"match": self.meta(match_id), "report": match.report(), "history": history,
+                "events": self.events(match_id)}

@@ -177,11 +177,13 @@ class FormsPage(QWidget):
             self.open_form(form_id)
 
     # -- one form -------------------------------------------------------------------------------
-    def new_form(self, kind: str) -> None:
-        """A new draft, saved at once; the tournament filter and the interface language prefill it."""
+    def new_form(self, kind: str, prefill: dict | None = None) -> None:
+        """A new draft, saved at once; the tournament filter and the interface language prefill it,
+        and `prefill` (a protest filled from the match it is about) before them."""
         fields = {"lang": i18n.current_language()}
         if self.tournament_filter.currentData():
             fields["tournament"] = self.tournament_filter.currentData()
+        fields.update(prefill or {})
         form = self.store.create(kind, fields)
         self.status_filter.setCurrentIndex(0)
         self.current = form

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout,
                                QInputDialog, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
@@ -25,8 +25,11 @@ from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from .clocks import Countdown
 from .compare_view import CompareDialog
+from .match_header import MatchHeader
+from .resume_banner import ResumeBanner
+from referee_app.ui import theme
 from referee_app.ui.retranslate import follow_language
-from .ruling_view import RulingView, queen_text
+from .ruling_view import RulingView, queen_text, ruling_differences
 from .scoresheet_view import ScoreSheetView
 from .stroke_form import StrokeForm
 
@@ -98,6 +101,7 @@ class SituationEditor(QGroupBox):
 
 class RulingsArea(QWidget):
     open_clause = Signal(str)
+    ruleset_in_force = Signal(str)  # the match's ruleset, whenever a match is opened or begun
 
     def __init__(self, ruleset: str = "icf", store=None, parent=None):
         super().__init__(parent)
@@ -111,9 +115,9 @@ class RulingsArea(QWidget):
         self.correcting: int | None = None  # the 1-based stroke being corrected
         self.last_ruling: dict | None = None
 
-        self.first_name = QLineEdit(objectName="first_name")
-        self.second_name = QLineEdit(objectName="second_name")
-        self.vs = QLabel("–")
+        self.header = MatchHeader()
+        self.first_name = self.header.fields["first_name"]
+        self.second_name = self.header.fields["second_name"]
         self.new_button = QPushButton(objectName="new_match")
         self.open_button = QPushButton(objectName="open_match")
         self.doubles = QCheckBox(objectName="doubles")
@@ -121,14 +125,14 @@ class RulingsArea(QWidget):
         self.what_if = QCheckBox(objectName="what_if")
         self.compare_button = QPushButton(objectName="compare_rulesets")
         self.print_button = QPushButton(objectName="print_scoresheet")
-        top = QHBoxLayout()
-        for w in (self.first_name, self.vs, self.second_name, self.doubles, self.new_button, self.open_button,
-                  self.what_if, self.compare_button, self.print_button):
-            top.addWidget(w)
+        self.protest_button = QPushButton(objectName="protest_stroke")
+        tools = QHBoxLayout()
+        for w in (self.new_button, self.open_button, self.doubles):
+            tools.addWidget(w)
+        tools.addStretch(1)
+        self.resume = ResumeBanner()
         self.status = QLabel(objectName="board_status")
-        font = self.status.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        self.status.setFont(font)
+        theme.keep_scaled(self.status, 1.1)
         self.status.setWordWrap(True)
 
         self.situation = SituationEditor()
@@ -141,40 +145,60 @@ class RulingsArea(QWidget):
         self.cancel_button.hide()
         self.tie_button = QPushButton(objectName="deciding_strokes")
         self.tie_button.hide()
-        buttons = QHBoxLayout()
-        for w in (self.record_button, self.tie_button, self.undo_button, self.cancel_button):
-            buttons.addWidget(w)
+        theme.keep_scaled(self.record_button, 1.15, bold=True)
+        self.record_button.setMinimumHeight(40)
+        buttons = QGridLayout()
+        buttons.addWidget(self.record_button, 0, 0, 1, 2)
+        buttons.addWidget(self.undo_button, 1, 0)
+        buttons.addWidget(self.cancel_button, 1, 1)
+        buttons.addWidget(self.tie_button, 2, 0, 1, 2)
         self.stroke_clock = Countdown("stroke_clock", 15)
         self.break_clock = Countdown("break_clock", 15)
         clock = load_file(knowledge_root() / "tournament.yaml")["match_clock"]
         self.match_clock = Countdown("match_clock", clock["minutes"] * 60, clock["extra_minutes"] * 60)
         self.sheet = ScoreSheetView()
 
-        left = QVBoxLayout()
-        left.addWidget(self.situation)
-        left.addWidget(self.form, 1)
-        right = QVBoxLayout()
-        right.addWidget(self.ruling_view, 1)
-        right.addLayout(buttons)
-        clocks = QHBoxLayout()
+        # One screen at the table (1280×720 and up): the stroke, its ruling and the score sheet
+        # side by side, none below the fold.
+        left = QWidget(objectName="stroke_column")
+        lcol = QVBoxLayout(left)
+        lcol.setContentsMargins(0, 0, 0, 0)
+        lcol.addWidget(self.situation)
+        lcol.addWidget(self.form, 1)
+        lcol.addLayout(buttons)
+        middle = QWidget(objectName="ruling_column")
+        mcol = QVBoxLayout(middle)
+        mcol.setContentsMargins(0, 0, 0, 0)
+        ruling_tools = QHBoxLayout()
+        ruling_tools.addWidget(self.what_if)
+        ruling_tools.addWidget(self.compare_button)
+        ruling_tools.addStretch(1)
+        mcol.addLayout(ruling_tools)
+        mcol.addWidget(self.ruling_view, 1)
         for c in (self.stroke_clock, self.break_clock, self.match_clock):
-            clocks.addWidget(c)
-        right.addLayout(clocks)
-        upper = QWidget()
-        row = QHBoxLayout(upper)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addLayout(left, 2)
-        row.addLayout(right, 3)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(upper)
-        splitter.addWidget(self.sheet)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([440, 260])
+            mcol.addWidget(c)
+        right = QWidget(objectName="sheet_column")
+        rcol = QVBoxLayout(right)
+        rcol.setContentsMargins(0, 0, 0, 0)
+        sheet_tools = QHBoxLayout()
+        sheet_tools.addWidget(self.print_button)
+        sheet_tools.addWidget(self.protest_button)
+        sheet_tools.addStretch(1)
+        rcol.addLayout(sheet_tools)
+        rcol.addWidget(self.sheet, 1)
+        self.columns = QSplitter(Qt.Orientation.Horizontal, objectName="rulings_columns")
+        self.columns.setChildrenCollapsible(False)
+        for w, stretch in ((left, 3), (middle, 4), (right, 4)):
+            self.columns.addWidget(w)
+            self.columns.setStretchFactor(self.columns.indexOf(w), stretch)
+        self.columns.setSizes([300, 450, 450])
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.header)
+        layout.addLayout(tools)
+        layout.addWidget(self.resume)
         layout.addWidget(self.status)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.columns, 1)
 
         self.form.changed.connect(self.update_ruling)
         self.situation.changed.connect(self.refresh)
@@ -191,6 +215,10 @@ class RulingsArea(QWidget):
         self.sheet.correct_stroke.connect(self.start_correction)
         self.first_name.editingFinished.connect(self.refresh)
         self.second_name.editingFinished.connect(self.refresh)
+        self.header.edited.connect(self._header_edited)
+        self.protest_button.clicked.connect(self.protest_stroke)
+        self.resume.resume_button.clicked.connect(self._resume_offered)
+        self.resume.dismiss_button.clicked.connect(self.resume.hide)
         # A stroke is recorded by its own action only (the button or Ctrl+Enter): Enter belongs to
         # the field it is pressed in (a completer, a name, the list of strokes) and records nothing.
         self.actions_by_name: dict[str, QAction] = {}
@@ -223,20 +251,49 @@ class RulingsArea(QWidget):
     def names(self) -> tuple[str, str]:
         return (self.first_name.text().strip() or _("First"), self.second_name.text().strip() or _("Second"))
 
-    def set_ruleset(self, ruleset: str) -> None:
-        """The toolbar's ruleset: it rules what-if strokes, and a match not yet begun."""
+    def set_ruleset(self, ruleset: str) -> bool:
+        """The ruleset chosen in the toolbar; returns whether the match now plays under it.
+
+        Before the first stroke the match simply takes it. Once strokes are recorded, changing it
+        is an explicit act: the referee confirms, every stroke is ruled again under the new rules
+        (refused if one cannot happen under them), and the change stays in the match's history."""
         if ruleset not in default_rulesets():
-            return  # a rulebook-only ruleset (no decisions to rule with): keep ruling as before
+            return False
+        if ruleset == self.match.ruleset:
+            self.ruleset = ruleset
+            return True
+        try:
+            if self.match.strokes:
+                names = default_rulesets()
+                lang = current_language()
+                answer = QMessageBox.question(
+                    self, _("Change the ruleset of this match?"),
+                    _("This match is played under {old}. Play it under {new} from now on? Every stroke "
+                      "recorded is ruled again under {new}, and the change is kept in the match's record.").format(
+                        old=names[self.match.ruleset].name.get(lang, self.match.ruleset),
+                        new=names[ruleset].name.get(lang, ruleset)),
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                if answer != QMessageBox.StandardButton.Yes:
+                    return False
+            if self.match_id is not None:
+                self.match = self.store.change_ruleset(self.match_id, ruleset)
+            else:
+                self.match = replayed(ruleset, self.match.doubles, self.match.strokes)
+        except BadInput as exc:
+            QMessageBox.warning(self, _("Ruleset not changed"), str(exc))
+            return False
         self.ruleset = ruleset
-        if not self.match.strokes and self.match_id is None:
-            self.match = Match(ruleset, self.doubles.isChecked())
+        self.cancel_correction()
         self._apply_ruleset_parameters()
         self.refresh()
+        return True
 
     def _doubles_toggled(self, on: bool) -> None:
         """Singles or doubles, for a match not yet begun (four seats, the turn to the right: it 29)."""
-        if not self.match.strokes and self.match_id is None:
+        if not self.match.strokes:
             self.match = Match(self.match.ruleset, on)
+            if self.match_id is not None:
+                self.store.set_doubles(self.match_id, on)
             self.refresh()
         elif on != self.match.doubles:
             self.doubles.blockSignals(True)
@@ -252,29 +309,65 @@ class RulingsArea(QWidget):
                              for f in compiled(self.what_if_ruleset()).fouls.values()])
 
     def what_if_ruleset(self) -> str:
-        return self.ruleset if self.what_if.isChecked() else self.match.ruleset
+        return self.match.ruleset  # one ruleset everywhere: the match's
 
     def new_match(self) -> None:
         self.match_id = None
         self.match = Match(self.ruleset, self.doubles.isChecked())
-        self.first_name.clear()
-        self.second_name.clear()
+        self.header.clear()
+        self.resume.hide()
         self.cancel_correction()
         self.match_clock.reset()
         self._apply_ruleset_parameters()
         self.refresh()
+        self.ruleset_in_force.emit(self.match.ruleset)
 
     def open_match(self, match_id: int) -> None:
         meta = self.store.meta(match_id)
         self.match_id = match_id
         self.match = self.store.load(match_id)
+        self.ruleset = self.match.ruleset
         self.doubles.blockSignals(True)
         self.doubles.setChecked(self.match.doubles)
         self.doubles.blockSignals(False)
-        self.first_name.setText(meta["first_name"])
-        self.second_name.setText(meta["second_name"])
+        self.header.load(meta)
+        self.resume.hide()
+        self.cancel_correction()
         self._apply_ruleset_parameters()
         self.refresh()
+        self.ruleset_in_force.emit(self.match.ruleset)
+
+    def _ensure_saved(self) -> int:
+        """The match's record, created with its header the first time something is to be kept."""
+        if self.match_id is None:
+            self.match_id = self.store.create(self.match.ruleset, self.match.doubles, **self.header.values())
+            self.resume.hide()
+        return self.match_id
+
+    def _header_edited(self, field: str, text: str) -> None:
+        """A header field is saved as it is typed, before or after the first stroke."""
+        if self.match_id is None and not text.strip():
+            return
+        if self.match_id is None:
+            self._ensure_saved()
+        else:
+            self.store.update_header(self.match_id, **{field: text})
+        if field in ("first_name", "second_name"):
+            self.refresh()
+
+    def offer_resume(self) -> None:
+        """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
+        if self.match_id is not None or self.match.strokes:
+            return
+        found = self.store.unfinished()
+        if found:
+            rs = default_rulesets().get(found["ruleset"])
+            self.resume.offer(found, rs.name.get(current_language(), rs.id) if rs else found["ruleset"])
+
+    def _resume_offered(self) -> None:
+        if self.resume.match:
+            self.open_match(self.resume.match["id"])
+            self.form.own.setFocus()
 
     def choose_match(self) -> None:
         matches = self.store.list()
@@ -319,7 +412,7 @@ class RulingsArea(QWidget):
             return
         try:
             if self.what_if.isChecked():
-                ruling = rule(self.situation_doc(), self.ruleset)
+                ruling = rule(self.situation_doc(), self.match.ruleset)
             elif self.match.over:
                 raise BadInput("match", _("the match is over"))
             else:
@@ -350,12 +443,9 @@ class RulingsArea(QWidget):
                 else:
                     self.match = self.match.correction(self.correcting - 1, stroke)[0]
                 self.correcting = None
+                self.cancel_button.hide()  # the correction is done: nothing left to cancel
             else:
-                if self.match_id is None:
-                    self.match_id = self.store.create(self.match.ruleset, self.match.doubles,
-                                                      first_name=self.first_name.text().strip(),
-                                                      second_name=self.second_name.text().strip())
-                self.store.add_stroke(self.match_id, stroke)
+                self.store.add_stroke(self._ensure_saved(), stroke)
                 self.match.play(stroke)
         except BadInput as exc:
             QMessageBox.warning(self, _("Not recorded"), str(exc))
@@ -401,16 +491,17 @@ class RulingsArea(QWidget):
             return False
         if not changes:
             return True
-        lines = [_("Stroke {n}: {before} → {after}").format(
-            n=c["stroke"], before=self._gist(c["before"]), after=self._gist(c["after"])) for c in changes]
+        lines = []
+        for c in changes:
+            what = ruling_differences(c["before"], c["after"], current_language())
+            if what:  # a line that would read "X → X" tells the referee nothing
+                lines.append(_("Stroke {n}:").format(n=c["stroke"]) + "\n" + "\n".join(f"  • {w}" for w in what))
+        if not lines:
+            return True
         answer = QMessageBox.question(self, _("Rulings that change"),
                                       _("This correction changes these rulings:") + "\n\n" + "\n".join(lines)
                                       + "\n\n" + _("Accept the correction?"))
         return answer == QMessageBox.StandardButton.Yes
-
-    @staticmethod
-    def _gist(ruling: dict) -> str:
-        return ruling["explanation"].get(current_language()) or ruling["explanation"]["en"]
 
     def undo(self) -> None:
         if not self.match.strokes or self.what_if.isChecked():
@@ -457,10 +548,26 @@ class RulingsArea(QWidget):
         dialog.show()
         self.compare_dialog = dialog
 
+    protest = Signal(dict)  # the fields of a protest form about a stroke of this match
+
+    def protest_stroke(self) -> None:
+        """Opens a protest about the stroke chosen in the sheet (the last one if none is chosen)."""
+        from referee_app.core.play.protest_draft import protest_fields
+
+        if not self.match.strokes:
+            QMessageBox.information(self, _("Protest this stroke"), _("No stroke has been recorded yet."))
+            return
+        row = self.sheet.strokes.currentRow()
+        n = row + 1 if 0 <= row < len(self.match.strokes) else len(self.match.strokes)
+        meta = self.store.meta(self._ensure_saved())
+        self.protest.emit(protest_fields(meta, self.match.strokes, n, current_language()))
+
     def print_sheet(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the score sheet as PDF"), "score-sheet.pdf", "PDF (*.pdf)")
         if path:
-            meta = self.store.meta(self.match_id) if self.match_id is not None else {}
+            meta = {}
+            if self.match_id is not None:
+                meta = dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))
             self.sheet.save_pdf(path, meta)
 
     # --- showing ----------------------------------------------------------------------------
@@ -506,8 +613,6 @@ class RulingsArea(QWidget):
         self.update_ruling()
 
     def retranslate(self) -> None:
-        self.first_name.setPlaceholderText(_("First player or team (breaks first)"))
-        self.second_name.setPlaceholderText(_("Second player or team"))
         self.new_button.setText(_("New match"))
         self.open_button.setText(_("Open match…"))
         self.doubles.setText(_("Doubles"))
@@ -516,6 +621,9 @@ class RulingsArea(QWidget):
         self.what_if.setToolTip(_("Rule a stroke on a situation you set by hand, without recording it"))
         self.compare_button.setText(_("Compare rulesets (Ctrl+K)"))
         self.print_button.setText(_("Score sheet PDF…"))
+        self.protest_button.setText(_("Protest this stroke…"))
+        self.protest_button.setToolTip(_("A protest form filled from the match: the stroke chosen in the score "
+                                         "sheet, or the last one"))
         self.record_button.setText(_("Record stroke (Ctrl+Enter)"))
         self.undo_button.setText(_("Undo last stroke (Ctrl+Z)"))
         self.cancel_button.setText(_("Cancel correction (Esc)"))
@@ -536,7 +644,7 @@ class RulingsArea(QWidget):
         self.break_clock.set_title(lambda: _("Break clock"))
         self.match_clock.set_title(lambda: _("Match clock"))
         # the parts are plain widgets: the area re-translates them with itself
-        for part in (self.form, self.situation, self.sheet, self.ruling_view):
+        for part in (self.form, self.situation, self.sheet, self.ruling_view, self.header, self.resume):
             part.retranslate()
         if hasattr(self, "sheet"):
             self.refresh()

@@ -3,20 +3,14 @@ clause's text for a tooltip in the reader's language."""
 from __future__ import annotations
 
 import html
-import re
 
 from referee_app.core.knowledge.loader import default
+from referee_app.core.play.sheet_document import cite
 from referee_app.i18n import current_language
 
 
 def human_citation(clause_id: str) -> str:
-    kb = default()
-    source, _sep, para = clause_id.partition(":")
-    src = kb.sources.get(source)
-    short = src.short if src else source
-    # "3.12.a" is printed "3.12 a": the letter of a paragraph stands apart from its numbers
-    para = re.sub(r"\.(?=[a-z][a-z0-9-]*$)", " ", para)
-    return f"{short} {para}" if para else short
+    return cite(clause_id)
 
 
 def clause_tooltip(clause_id: str) -> str:

@@ -3,7 +3,7 @@ optional match clock of a tournament (40 + 5 minutes). Silent: a clock turns red
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from referee_app.i18n import gettext as _
 
@@ -29,17 +29,13 @@ class Countdown(QWidget):
         self.toggle.clicked.connect(self.start_pause)
         self.reset_button = QPushButton(objectName=f"{name}_reset")
         self.reset_button.clicked.connect(self.reset)
-        layout = QVBoxLayout(self)
+        # one row per clock (title, time, start/pause, reset): three clocks stack under the ruling
+        layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        top = QHBoxLayout()
-        top.addWidget(self.title)
-        top.addStretch(1)
-        top.addWidget(self.display)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.toggle)
-        buttons.addWidget(self.reset_button)
-        layout.addLayout(top)
-        layout.addLayout(buttons)
+        layout.addWidget(self.title, 1)
+        layout.addWidget(self.display)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.reset_button)
         self._title_fn = lambda: name
         self.retranslate()
 

@@ -1,17 +1,20 @@
 """The ruling at a glance: who plays, what goes back, the queen, dues, the result, the clauses.
 
-Clause ids are links (`open_clause`), so a referee reaches the paragraph in one click.
+Clauses are cited as people cite them ("ICF 3.12 a") and are links, reached with Tab and opened
+with Enter as well as by a click: the clause's text opens in a panel under the ruling, so the
+Rulings stay in view; from there the Rulebook is one more key away (`open_clause`).
 """
 from __future__ import annotations
 
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextBrowser, QVBoxLayout, QWidget
 
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
+from .citation import clause_tooltip, human_citation
 
 
 class RulingView(QWidget):
@@ -21,23 +24,77 @@ class RulingView(QWidget):
         super().__init__(parent)
         self.setObjectName("ruling_view")
         self.headline = QLabel(objectName="ruling_headline")
-        font = self.headline.font()
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.headline.setFont(font)
+        theme.keep_scaled(self.headline, 1.6, bold=True)  # large type enlarges the ruling too
         self.headline.setWordWrap(True)
         self.details = QLabel(objectName="ruling_details")
+        theme.keep_scaled(self.details, 1.1)
         self.details.setWordWrap(True)
-        self.details.setTextFormat(self.details.textFormat().RichText)
-        self.details.linkActivated.connect(lambda href: self.open_clause.emit(href.removeprefix("clause:")))
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
+                                             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.details.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.details.linkActivated.connect(lambda href: self.show_clause(href.removeprefix("clause:")))
+        self.details.linkHovered.connect(self._hovered)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.headline)
+        inner.addWidget(self.details)
+        inner.addStretch(1)
+        self.scroll = QScrollArea(objectName="ruling_scroll")  # only a very long note ever scrolls
+        self.scroll.setWidget(body)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # the clause panel: the cited text beside the ruling, never instead of it
+        self.clause_panel = QFrame(objectName="clause_panel")
+        self.clause_panel.setFrameShape(QFrame.Shape.StyledPanel)
+        self.clause_text = QTextBrowser(objectName="clause_text")
+        self.clause_text.setOpenLinks(False)
+        self.clause_text.setMaximumHeight(180)
+        self.to_rulebook = QPushButton(objectName="clause_in_rulebook")
+        self.to_rulebook.clicked.connect(lambda: self._clause and self.open_clause.emit(self._clause))
+        self.close_clause = QPushButton(objectName="close_clause")
+        self.close_clause.clicked.connect(self.hide_clause)
+        panel = QVBoxLayout(self.clause_panel)
+        panel.setContentsMargins(4, 4, 4, 4)
+        panel.addWidget(self.clause_text)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.to_rulebook)
+        row.addWidget(self.close_clause)
+        panel.addLayout(row)
+        self.clause_panel.hide()
         layout = QVBoxLayout(self)
-        layout.addWidget(self.headline)
-        layout.addWidget(self.details)
-        layout.addStretch(1)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.clause_panel)
         self._ruling = None
         self._error = None
         self._sides = None
+        self._clause: str | None = None
+
+    def show_clause(self, clause_id: str) -> None:
+        """The cited clause's text under the ruling, in the reader's language where translated."""
+        self._clause = clause_id
+        self.clause_text.setHtml(clause_tooltip(clause_id))
+        self.clause_panel.show()
+        self.retranslate_panel()
+
+    def hide_clause(self) -> None:
+        self._clause = None
+        self.clause_panel.hide()
+        self.details.setFocus()
+
+    def _hovered(self, href: str) -> None:
+        self.details.setToolTip(clause_tooltip(href.removeprefix("clause:")) if href else "")
+
+    def retranslate_panel(self) -> None:
+        self.to_rulebook.setText(_("Open in the Rulebook"))
+        self.close_clause.setText(_("Close"))
+        if self._clause:
+            self.clause_text.setHtml(clause_tooltip(self._clause))
 
     def show_ruling(self, ruling: dict, sides: tuple[str, str] | None = None) -> None:
         """`sides`: the names of the striking side and of its opponent, when the sheet knows them."""
@@ -49,6 +106,7 @@ class RulingView(QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
+        self.retranslate_panel()
         c = theme.colors()
         if self._error is not None:
             self.headline.setText(_("Cannot rule this stroke"))
@@ -92,13 +150,13 @@ class RulingView(QWidget):
             rows.append((_("Break"), _("not made")))
         lang = current_language()
         rows.append((_("Why"), r["explanation"].get(lang) or r["explanation"]["en"]))
-        links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>{html.escape(cid)}</a>"
-                          for cid in r["clauses"])
+        links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>"
+                          f"{html.escape(human_citation(cid))}</a>" for cid in r["clauses"])
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(k)}</td>"
                        f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
         body += f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Clauses'))}</td><td>{links}</td></tr>"
         notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{html.escape(_('Note'))} "
-                        f"({html.escape(n['clause'])}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
+                        f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")
 
@@ -110,3 +168,25 @@ def queen_text(state: str, striker: str, opponent: str) -> str:
         "covered_by_striker": _("covered by {side}").format(side=striker),
         "covered_by_opponent": _("covered by {side}").format(side=opponent),
     }[state]
+
+
+def ruling_differences(before: dict, after: dict, lang: str) -> list[str]:
+    """What a referee sees change between two rulings of one stroke, one "old → new" line per
+    change, none that reads the same on both sides."""
+    striker, opponent = _("the striking side"), _("the opponent")
+
+    def facets(r: dict) -> list[tuple[str, str]]:
+        if "tie_breaker" in r:
+            return [(_("Deciding strokes"), r["explanation"].get(lang) or r["explanation"]["en"])]
+        a, b = r["after"], r["board"]
+        return [
+            (_("Ruling"), r["explanation"].get(lang) or r["explanation"]["en"]),
+            (_("On the board"), _("{own} of {side}, {opp} of {other}").format(
+                own=a["own_on_board"], side=striker, opp=a["opponent_on_board"], other=opponent)),
+            (_("Queen"), queen_text(a["queen"], striker, opponent)),
+            (_("Dues"), f"{a['dues']} / {a['opponent_dues']}"),
+            (_("Board"), _("{a} to {b}").format(a=b["points"]["striker"], b=b["points"]["opponent"])
+             if b["over"] else _("goes on")),
+        ]
+
+    return [f"{name}: {old} → {new}" for (name, old), (_n, new) in zip(facets(before), facets(after)) if old != new]

@@ -17,9 +17,7 @@ from referee_app.ui import theme
 
 
 def _big(widget):
-    font = widget.font()
-    font.setPointSizeF(font.pointSizeF() * 1.35)
-    widget.setFont(font)
+    theme.keep_scaled(widget, 1.35)
     widget.setMinimumHeight(40)
     return widget
 
@@ -155,10 +153,10 @@ class StrokeForm(QWidget):
         self.opponent_off_label.setBuddy(self.opponent_off)
         off.addWidget(self.own_off_label, 0, 0)
         off.addWidget(self.own_off, 0, 1)
-        off.addWidget(self.opponent_off_label, 0, 2)
-        off.addWidget(self.opponent_off, 0, 3)
-        off.addWidget(self.queen_off, 1, 0, 1, 2)
-        off.addWidget(self.striker_off, 1, 2, 1, 2)
+        off.addWidget(self.opponent_off_label, 1, 0)
+        off.addWidget(self.opponent_off, 1, 1)
+        off.addWidget(self.queen_off, 2, 0)
+        off.addWidget(self.striker_off, 2, 1)
         self.foul_label = QLabel()
         self.foul_label.setBuddy(self.foul)
         layout = QVBoxLayout(self)

@@ -1,0 +1,191 @@
+"""The score sheet as printed: header, every stroke with its ruling and clauses, the boards, the
+result and the signatures, as HTML for the PDF writer (ui/common/pdf.py), built here so that the
+window and `carrom-referee matches export ID --pdf` print the same sheet.
+
+Every piece of user text (names, tournament) goes through `esc`. The words are the interface's
+catalog in the sheet's language; the rulings' sentences come from the rulings themselves.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+from datetime import datetime
+
+from referee_app import i18n
+from referee_app.core.knowledge.loader import default as default_kb
+from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.printing import esc
+from referee_app.core.printing import pt
+from referee_app.i18n import gettext as _
+from .match import board_rows, replayed, timeline
+
+SIGN = "_" * 30
+
+
+@contextlib.contextmanager
+def language(lang: str | None):
+    """The catalog of `lang` while a document is written, the interface's again afterwards."""
+    before = i18n.current_language()
+    if lang and lang != before:
+        i18n.set_language(lang)
+    try:
+        yield i18n.current_language()
+    finally:
+        if i18n.current_language() != before:
+            i18n.set_language(before)
+
+
+def cite(clause_id: str) -> str:
+    """A clause as people cite it ("ICF 3.12 a"): its source's short name and its paragraph as printed."""
+    kb = default_kb()
+    source, _sep, para = clause_id.partition(":")
+    src, clause = kb.sources.get(source), kb.clauses.get(clause_id)
+    short = src.short if src else source
+    if clause is not None and clause.paragraph:
+        # "3.12 a)" is cited "3.12 a"; "Exception (3.9 b)" keeps its bracket
+        para = clause.paragraph if "(" in clause.paragraph else re.sub(r"\s*\)$", "", clause.paragraph)
+    else:  # "3.12.a" is printed "3.12 a": the letter stands apart from the numbers
+        para = re.sub(r"\.(?=[a-z][a-z0-9-]*$)", " ", para)
+    return f"{short} {para}" if para else short
+
+
+def ruleset_name(ruleset: str, lang: str) -> str:
+    rs = default_rulesets().get(ruleset)
+    return (rs.name.get(lang) or rs.name.get("en") or ruleset) if rs else ruleset
+
+
+def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
+    from referee_app.core.rules.engine import compiled
+
+    foul = compiled(ruleset).fouls.get(foul_id) or {}
+    names = foul.get("name") or {}
+    return names.get(lang) or names.get("en") or foul_id
+
+
+def stroke_summary(stroke: dict, ruleset: str = "icf") -> str:
+    """What a stroke was, in the interface language: "2 own, queen, foul: Improper stroke"."""
+    if "tie_breaker" in stroke:
+        marks = {side: "".join("✓" if hit else "✗" for hit in stroke["tie_breaker"].get(side, []))
+                 for side in ("first", "second")}
+        return _("deciding strokes: {a} / {b}").format(a=marks["first"], b=marks["second"])
+    p, o = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
+    parts = []
+    if p.get("own"):
+        parts.append(_("{n} own").format(n=p["own"]))
+    if p.get("opponent"):
+        parts.append(_("{n} opponent's").format(n=p["opponent"]))
+    if p.get("queen"):
+        parts.append(_("queen"))
+    if p.get("striker"):
+        parts.append(_("striker"))
+    words = {"own": _("{n} own"), "opponent": _("{n} opponent's"), "queen": _("queen"), "striker": _("striker")}
+    off = [words[k].format(n=o[k]) for k in ("own", "opponent", "queen", "striker") if o.get(k)]
+    if off:
+        parts.append(_("off the board: {what}").format(what=", ".join(off)))
+    if stroke.get("foul"):
+        parts.append(_("foul: {id}").format(id=foul_name(ruleset, stroke["foul"], i18n.current_language())))
+    if stroke.get("touched_coin") is False:
+        parts.append(_("no coin touched"))
+    return ", ".join(parts) if parts else _("nothing pocketed")
+
+
+def explanation(ruling: dict, lang: str) -> str:
+    return ruling["explanation"].get(lang) or ruling["explanation"].get("en", "")
+
+
+def side_name(meta: dict, side: str | None) -> str:
+    if side is None:
+        return ""
+    name = meta.get("first_name" if side == "first" else "second_name") or ""
+    return name or (_("First") if side == "first" else _("Second"))
+
+
+STYLE = f"""
+<style>
+ body {{ font-family: 'DejaVu Sans', sans-serif; font-size: {pt(9)}; }}
+ h1 {{ font-size: {pt(16)}; margin-bottom: {pt(2)}; }}
+ h2 {{ font-size: {pt(12)}; margin-top: {pt(10)}; margin-bottom: {pt(3)}; }}
+ th {{ background: #e8e8e8; text-align: left; }}
+ td, th {{ padding: {pt(2)}; }}
+ .muted {{ color: #444444; }}
+</style>
+"""
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    """`rows` already escaped."""
+    h = "".join(f"<th>{esc(x)}</th>" for x in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table border='1' cellspacing='0' cellpadding='3' width='100%'><tr>{h}</tr>{body}</table>"
+
+
+def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list | None = None,
+               printed: datetime | None = None) -> tuple[str, str]:
+    """(HTML, title) of the full score sheet of a match: `meta` is the match's record (ruleset,
+    doubles, names, tournament, round, table_no, referee), `strokes` as entered."""
+    with language(lang) as lang:
+        ruleset, doubles = meta.get("ruleset", "icf"), bool(meta.get("doubles"))
+        first, second = side_name(meta, "first"), side_name(meta, "second")
+        title = _("Score sheet")
+        info = [(_("Tournament"), meta.get("tournament")), (_("Round"), meta.get("round")),
+                (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
+                (_("Ruleset"), ruleset_name(ruleset, lang)),
+                (_("Doubles") if doubles else _("Singles"), "✓"),
+                (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
+        out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>",
+               "<table cellpadding='2'>" + "".join(
+                   f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v)
+               + "</table>"]
+
+        entries = timeline(ruleset, doubles, strokes)
+        out.append(f"<h2>{esc(_('Strokes'))}</h2>")
+        rows = []
+        for e in entries:
+            r = e["ruling"]
+            where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
+            clauses = ", ".join(cite(c) for c in r.get("clauses", []))
+            rows.append([str(e["n"]), where, esc(side_name(meta, e["side"])),
+                         esc(stroke_summary(e["stroke"], ruleset)), esc(explanation(r, lang)), esc(clauses)])
+        out.append(_table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
+                          rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>")
+
+        out.append(f"<h2>{esc(_('Boards'))}</h2>")
+        boards = board_rows(ruleset, doubles, strokes)
+        brows = [[f"{b['game']}.{b['board']}", esc(side_name(meta, b["breaker"])), esc(side_name(meta, b["winner"])),
+                  str(b["points"]["first"]), str(b["points"]["second"]), esc(side_name(meta, b["queen"])),
+                  esc(", ".join(f"{side_name(meta, s)}: {n}" for s, n in b["dues"].items() if n))] for b in boards]
+        out.append(_table([_("Board"), _("Break"), _("Winner"), first, second, _("Queen covered by"), _("Dues")],
+                          brows))
+
+        match = replayed(ruleset, doubles, strokes)
+        out.append(f"<h2>{esc(_('Result'))}</h2>")
+        lines = []
+        for i, game in enumerate(match.games, 1):
+            if not game.boards or (not game.boards[0].strokes and not game.over):
+                continue
+            if game.over:
+                lines.append(_("Game {g}: {winner} wins, {a} to {b}.").format(
+                    g=i, winner=side_name(meta, game.winner), a=game.score["first"], b=game.score["second"]))
+            else:
+                lines.append(_("Game {g} not finished: {a} to {b}.").format(
+                    g=i, a=game.score["first"], b=game.score["second"]))
+        won = match.games_won
+        if match.over:
+            lines.append(_("Match won by {winner}, {a} games to {b}.").format(
+                winner=side_name(meta, match.winner), a=won[match.winner],
+                b=won["second" if match.winner == "first" else "first"]))
+        else:
+            lines.append(_("Match not finished: games won {a} to {b}.").format(a=won["first"], b=won["second"]))
+        out.extend(f"<p>{esc(line)}</p>" for line in lines)
+
+        for ev in events or []:
+            if ev.get("kind") == "ruleset":
+                d = ev["detail"]
+                out.append("<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
+                    n=d.get("after_stroke", "?"), old=ruleset_name(d["from"], lang), new=ruleset_name(d["to"], lang)))
+                    + "</p>")
+
+        out.append(f"<h2>{esc(_('Signatures'))}</h2><table cellpadding='6'>" + "".join(
+            f"<tr><td>{esc(who)}</td><td>{SIGN}</td></tr>"
+            for who in (first, second, _("Referee") + (f" ({meta['referee']})" if meta.get("referee") else ""))) + "</table>")
+        return "".join(out), f"{title}: {first} – {second}"
