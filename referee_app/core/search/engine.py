@@ -53,11 +53,12 @@ from whoosh.support.charset import accent_map
 from whoosh.support.levenshtein import distance
 
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import Citations
 
 LANGS = ("fr", "it", "en")
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CURRENT = "current.json"
 # Matches are wrapped in these in "snippet": readable in a terminal, and the GUI, which wants
 # bold, gets "snippet_html" (escaped text, matches in <b></b>) instead of parsing them.
@@ -227,7 +228,7 @@ def _quick(fingerprint: str, stamp: str) -> str:
 
 def _stamp(kb, rulesets: dict) -> str:
     """What the index depends on: this code's schema, the knowledge and which ruleset has which source."""
-    spec = {"schema": SCHEMA_VERSION, "kb": kb.stamp,
+    spec = {"schema": SCHEMA_VERSION, "kb": kb.stamp, "citations": Citations.from_kb(kb).state(),
             "rulesets": {rid: rs.all_sources(rulesets) for rid, rs in sorted(rulesets.items())}}
     return sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -324,6 +325,7 @@ def _build(folder: Path, kb) -> dict:
         aux = {"glossary": _glossary_data(kb),
                "rulesets": {rid: rs.all_sources(rulesets) for rid, rs in rulesets.items()},
                "sources": list(kb.sources),
+               "citations": Citations.from_kb(kb).state(),
                "links": {c.id: list(c.corresponds_to) for c in kb.clauses.values() if c.corresponds_to}}
         (tmp / "aux.json").write_text(json.dumps(aux, ensure_ascii=False), encoding="utf-8")
         manifest = _manifest(tmp)
@@ -557,6 +559,10 @@ class Searcher:
         self._translations = self._docs("official", False)
         self._ids = list(self._reader.column_reader("id"))  # document number -> clause id
         self._links: dict[str, list[str]] = aux["links"]
+        self._citations = Citations(aux["citations"])
+        self._docs_of: dict[str, list[int]] = {}  # clause id -> its documents
+        for doc, cid in enumerate(self._ids):
+            self._docs_of.setdefault(cid, []).append(doc)
 
     def close(self) -> None:
         with self._lock:
@@ -605,6 +611,27 @@ class Searcher:
             raise BadInput("limit", f"must be a whole number of at least 1, not {limit!r}")
 
     def _search(self, query, lang, ruleset, source, limit) -> list[dict]:
+        allowed = self._allowed(lang, ruleset, source)
+        cited = self._citations.parse(query)
+        if cited:  # "ICF 3.12 e", "regola 53": the clause itself, nothing else
+            return self._cited(cited, allowed, limit, 0.0)
+        # a citation inside a longer query comes first, and the rest is searched as words
+        found = self._citations.find(query)
+        rest, pos = [], 0
+        for c in found:
+            rest.append(query[pos:c.start])
+            pos = c.end
+        rest.append(query[pos:])
+        hits = self._words_search(" ".join(rest), allowed, limit)
+        if not found:
+            return hits
+        ids = [cid for c in found for cid in c.ids]
+        top = hits[0]["score"] if hits else 0.0
+        first = self._cited(ids, allowed, limit, top)
+        shown = {h["id"] for h in first}
+        return (first + [h for h in hits if h["id"] not in shown])[:limit]
+
+    def _words_search(self, query, allowed, limit) -> list[dict]:
         words = TOKEN.findall(query.lower())
         if not words:
             return []
@@ -613,7 +640,23 @@ class Searcher:
         if not concepts:
             return []
         candidates = self._collect(concepts)
-        return self._rank(candidates, concepts, detected, self._allowed(lang, ruleset, source), limit)
+        return self._rank(candidates, concepts, detected, allowed, limit)
+
+    def _cited(self, ids: list[str], allowed, limit: int, above: float) -> list[dict]:
+        """Hits for cited clauses, in the order cited, through the official text unless a filter
+        keeps only a translation; scored above `above` so that they stay first."""
+        out = []
+        for cid in dict.fromkeys(ids):
+            docs = [d for d in self._docs_of.get(cid, ()) if allowed is None or d in allowed]
+            if not docs:
+                continue
+            doc = min(docs, key=lambda d: d in self._translations)
+            fields = self._searcher.stored_fields(doc)
+            out.append((doc, fields))
+            if len(out) == limit:
+                break
+        return [dict(_record(fields, _Candidate([], fields["lang"], exact=True), above + len(out) - i),
+                     match="citation") for i, (doc, fields) in enumerate(out)]
 
     def _docs(self, fieldname: str, value) -> frozenset:
         """The documents holding one value of a filter field (the index does not change while open)."""

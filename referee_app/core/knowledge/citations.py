@@ -1,0 +1,336 @@
+"""Citations: the ways a reader names a clause, turned into its id, and the way the app names one back.
+
+    parse("ICF 3.12 e")      -> ["icf-fr:3.12.e"]
+    parse("regola 53")       -> ["it:53"]
+    parse("3.12")            -> ["icf-fr:3.12.a", "icf-fr:3.12.a-exception", …]   (the whole section)
+    parse("rule 13")         -> ["aicf-2009:13"]   (the English source's rule; "règle 13" gives both)
+    find("que dit la règle 53 sur la reine")  -> [Citation(start, end, ("it:53",))]
+    cite("it:53", "it")      -> "regola 53"
+
+A paragraph number needs something that makes it a citation: a source's name (`ICF`, `AICF`,
+`it`, `Simplifiées`), a word for a rule (`regola`, `règle`, `rule`, `art.`), or printed
+numbering no measurement has (`3.12 e`, `4.1.2`). A whole query that is a bare number (`53`) is
+a citation too; inside a sentence, `13 jetons` is not. A number followed by a unit (`2.5 cm`)
+never is. Only numbers the knowledge base holds are citations: `3.13` cites nothing.
+
+The names and the citation forms per language are knowledge (`knowledge/citations.yaml`);
+this module is pure Python and never imports whoosh, so that the window can use it at once.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .loader import Problem
+from .yamlio import YamlError, line_of, load_file
+
+FILE = "citations.yaml"
+LANGS = ("fr", "it", "en")
+# After one of these a number is a measurement, not a paragraph ("2.5 cm", "3.5 points").
+UNITS = ("mm", "cm", "m", "g", "gr", "kg", "w", "watt", "watts", "in", "inch", "inches", "pouce",
+         "pouces", "pollici", "%", "min", "minute", "minutes", "minuti", "s", "sec", "seconde",
+         "secondes", "secondi", "second", "seconds", "h", "heure", "heures", "ore", "hour", "hours",
+         "point", "points", "punti", "pt", "pts", "lux")
+# "regola n. 53", "règle n° 53", "rule no. 53", "art. 53", "§ 3.12"
+NUMBER_SIGNS = r"(?:(?:n|no|nr|num|numero|numéro|number)\b\.?\s*|n°\s*|#\s*|§\s*)?"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A citation found in a text: where it stands (start, end) and the clauses it names, best first."""
+
+    start: int
+    end: int
+    ids: tuple[str, ...]
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, one character for one, so that positions stay those of `text`."""
+    return "".join((unicodedata.normalize("NFD", ch)[:1] or ch).lower()[:1] or ch for ch in text)
+
+
+def _name_pattern(name: str) -> str:
+    chunks = re.findall(r"\w+", fold(name))
+    return r"[\s\-_]*".join(re.escape(c) for c in chunks)
+
+
+class Citations:
+    """The citation grammar of one knowledge base.
+
+    Built from plain data (`state()`), so that the search index can keep it beside itself and
+    answer a citation without parsing the YAML again.
+    """
+
+    def __init__(self, state: dict):
+        self._state = state
+        self.problems: list[Problem] = []  # what citations.yaml has wrong (set by from_kb)
+        self.data = state["names"]
+        self.sources: dict[str, dict] = state["sources"]   # id -> lang, short, numbered, order
+        self.paragraphs: dict[str, str] = state["paragraphs"]  # clause id -> paragraph as printed
+        self._numbered = [sid for sid, s in self.sources.items() if s["numbered"]]
+        self._order = {sid: re.compile(s["order"]) for sid, s in self.sources.items()}
+        names: dict[str, str] = {}   # folded name -> source
+        for sid, src in self.sources.items():
+            for name in [sid, src["short"]] + list(self.data["sources"].get(sid, {}).get("names", [])):
+                names.setdefault(" ".join(re.findall(r"\w+", fold(name))), sid)
+        self._names = names
+        self._words: dict[str, list[str]] = {}  # folded rule word -> its languages
+        for lang, words in self.data["rule_words"].items():
+            for w in words:
+                self._words.setdefault(fold(w), []).append(lang)
+        by_length = sorted(names, key=len, reverse=True)
+        name_alt = "|".join(_name_pattern(n) for n in by_length)
+        word_alt = "|".join(re.escape(w) for w in sorted(self._words, key=len, reverse=True)) or "(?!)"
+        units = "|".join(re.escape(u) for u in UNITS)
+        self._pattern = re.compile(
+            rf"(?<![\w:.])"
+            rf"(?:(?P<src>{name_alt})(?!\w)[\s:,]*)?"
+            rf"(?:(?P<word>{word_alt})(?!\w)\.?\s*{NUMBER_SIGNS})?"
+            rf"(?:(?P<src2>{name_alt})(?!\w)[\s:]*)?"
+            rf"(?:§\s*)?"
+            rf"(?:(?P<n1>\d{{1,3}})(?!\d)(?!,\d)"
+            rf"(?:\s*\.\s*(?P<n2>\d{{1,3}})(?!\d))?"
+            rf"(?:(?:\s*\.\s*|\s+|(?<=\d))(?P<let>[a-z])(?!\w)\)?)?"
+            rf"(?:(?:\s*\.\s*|\s+)(?P<n3>\d{{1,2}})(?!\d)(?![,.]\d)\.?)?"
+            rf"|(?P<sec>[a-z](?:\.[ivxlc]+)?)(?![\w.]))"
+            rf"(?!\s*(?:{units})(?!\w))")
+        self._by_prefix: dict[str, list[str]] = {}  # "icf-fr:3.12" -> the clauses under it, in order
+        self._printed: dict[tuple[str, str], list[str]] = {}  # (source, folded printed paragraph) -> ids
+        for cid, paragraph in self.paragraphs.items():
+            src, local = cid.split(":", 1)
+            parts = local.split(".")
+            for i in range(1, len(parts)):
+                self._by_prefix.setdefault(f"{src}:{'.'.join(parts[:i])}", []).append(cid)
+            self._printed.setdefault((src, _key(paragraph)), []).append(cid)
+
+    @classmethod
+    def from_kb(cls, kb) -> "Citations":
+        names, problems = _read(kb)
+        grammar = cls(_state(kb, names))
+        grammar.problems = problems
+        return grammar
+
+    def state(self) -> dict:
+        """Plain data (JSON) to build the same grammar again."""
+        return self._state
+
+    # Reading citations
+
+    def find(self, text: str, bare_numbers: bool = False) -> list[Citation]:
+        """The citations in a text, left to right. `bare_numbers`: a lone number cites too."""
+        folded = fold(text)
+        out = []
+        pos = 0
+        while pos < len(folded):
+            m = self._pattern.search(folded, pos)
+            if m is None:
+                break
+            found = self._resolve(m, bare_numbers)
+            if found is None:
+                pos = m.start() + 1
+                continue
+            end, ids = found
+            out.append(Citation(m.start(), end, tuple(ids)))
+            pos = end
+        return out
+
+    def parse(self, text: str) -> list[str]:
+        """The clauses a whole text cites, best first; [] when it is not (only) a citation."""
+        stripped = text.strip()
+        if not stripped:
+            return []
+        if stripped in self.paragraphs:
+            return [stripped]
+        printed = self._printed_paragraph(stripped)
+        if printed:
+            return printed
+        found = self.find(stripped, bare_numbers=True)
+        if found and not re.search(r"[^\s,;]", _outside(stripped, found)):
+            ids: list[str] = []
+            for c in found:
+                ids += [i for i in c.ids if i not in ids]
+            return ids
+        return []
+
+    def _printed_paragraph(self, text: str) -> list[str]:
+        """`ICF Reine (La)`, `ICF 1 ¶2`, `IT B.XI`: a source's name and a paragraph as printed."""
+        folded = fold(text)
+        for name in sorted(self._names, key=len, reverse=True):
+            m = re.match(rf"\s*{_name_pattern(name)}(?!\w)", folded)
+            if m:
+                return list(self._printed.get((self._names[name], _key(folded[m.end():])), []))
+        return []
+
+    def _resolve(self, m: re.Match, bare_numbers: bool):
+        """(end, ids) for one match of the grammar, or None when it names no clause."""
+        named = m.group("src") or m.group("src2")
+        word = m.group("word")
+        # Groups of sources, tried in turn: the first group holding the number answers.
+        if named:
+            sources = [[self._names[" ".join(re.findall(r"\w+", named))]]]
+        elif word:  # "regola 13" is the Italian rule 13; "règle 13", with no French rule 13, both
+            langs = self._words[word]
+            own = [s for s in self._numbered if self.sources[s]["lang"] in langs]
+            sources = [own, [s for s in self._numbered if s not in own]]
+        else:
+            sources = [self._numbered]
+        if m.group("sec"):
+            if not named:
+                return None
+            sec = m.group("sec").upper()
+            cid = f"{sources[0][0]}:{sec}"
+            return (m.end("sec"), [cid]) if cid in self.paragraphs else None
+        if not (named or word or m.group("n2") or bare_numbers):
+            return None  # "13 jetons": a count, not a rule
+        # Trailing parts that may be ordinary words ("regola 53 e 54": `e` is "and") are dropped
+        # when the clause does not have them; the dotted number itself never is.
+        parts = [(g, m.group(g)) for g in ("n1", "n2", "let", "n3") if m.group(g)]
+        keep_min = 2 if m.group("n2") else 1
+        for size in range(len(parts), keep_min - 1, -1):
+            local = ".".join(v for _, v in parts[:size])
+            end = m.end(parts[size - 1][0])
+            if parts[size - 1][0] == "let" and m.string[end:end + 1] == ")":
+                end += 1
+            ids: list[str] = []
+            for group in sources:
+                for src in group:
+                    cid = f"{src}:{local}"
+                    if cid in self.paragraphs:
+                        ids.append(cid)
+                    elif cid in self._by_prefix and (named or (not word and self._is_printed(src, local))):
+                        ids += self._by_prefix[cid]  # a section: its clauses (a rule word wants a rule)
+                if ids:
+                    return end, ids
+        return None
+
+    def _is_printed(self, source: str, local: str) -> bool:
+        """Whether a paragraph number follows the source's printed numbering (not the project's)."""
+        return self.sources[source]["numbered"] and bool(self._order[source].match(local))
+
+    # Writing citations
+
+    def cite(self, clause_id: str, lang: str) -> str:
+        """How a reader of `lang` names a clause: "ICF 3.12 e", "regola 53", "AICF 13"."""
+        paragraph = self.paragraphs.get(clause_id)
+        if paragraph is None:
+            return clause_id
+        src, local = clause_id.split(":", 1)
+        source = self.sources[src]
+        template = self.data["sources"].get(src, {}).get("cite", {}).get(lang) or f"{source['short']} {{p}}"
+        m = self._order[src].match(local)
+        if m and source["numbered"] and len(m.groups()) == 4:
+            n1, n2, let, n3 = m.groups()  # chapter.section, a letter, a sub-number: "3.12 e", "3.11 i 1", "4.1.2"
+            p = n1 + (f".{n2}" if n2 else "") + (f" {let}" if let else "") + \
+                ((f" {n3}" if let else f".{n3}") if n3 else "")
+            return template.format(p=p)
+        if m:  # a rule number, or the project's numbering of an unnumbered source
+            return template.format(p=local)
+        return f"{source['short']} {paragraph}"  # figure legends, glossary entries, sections
+
+
+def _key(paragraph: str) -> str:
+    return " ".join(re.findall(r"\w+", fold(paragraph)))
+
+
+def _outside(text: str, found: list[Citation]) -> str:
+    out, pos = [], 0
+    for c in found:
+        out.append(text[pos:c.start])
+        pos = c.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _read(kb) -> tuple[dict, list[Problem]]:
+    """citations.yaml, checked; what is wrong is reported and left out, never fatal."""
+    data = {"sources": {}, "rule_words": {}}
+    problems: list[Problem] = []
+    path = kb.root / FILE
+    if not path.is_file():
+        return data, [Problem(FILE, 0, "the citation names are missing")]
+    try:
+        raw = load_file(path, FILE) or {}
+    except YamlError as exc:
+        return data, [Problem(FILE, exc.line, exc.problem)]
+    if not isinstance(raw, dict):
+        return data, [Problem(FILE, 0, "must be a mapping with `sources` and `rule_words`")]
+    for sid, entry in (raw.get("sources") or {}).items():
+        line = line_of(entry)
+        if sid not in kb.sources:
+            problems.append(Problem(FILE, line, f"sources: unknown source '{sid}'"))
+            continue
+        if not isinstance(entry, dict):
+            problems.append(Problem(FILE, line, f"sources.{sid}: must be a mapping with names and cite"))
+            continue
+        names = entry.get("names") or []
+        cite = entry.get("cite") or {}
+        if not isinstance(names, list) or not all(isinstance(n, str) and re.search(r"\w", n) for n in names):
+            problems.append(Problem(FILE, line, f"sources.{sid}.names: must be a list of names"))
+            names = []
+        good_cite = {}
+        for lang in LANGS:
+            form = cite.get(lang) if isinstance(cite, dict) else None
+            if not isinstance(form, str) or form.count("{p}") != 1 or re.search(r"\{(?!p\})", form):
+                problems.append(Problem(FILE, line, f"sources.{sid}.cite.{lang}: needs a form with {{p}} once"))
+            else:
+                good_cite[lang] = form
+        data["sources"][sid] = {"names": names, "cite": good_cite}
+    missing = [sid for sid in kb.sources if sid not in (raw.get("sources") or {})]
+    for sid in missing:
+        problems.append(Problem(FILE, 0, f"sources: no citation form for source '{sid}'"))
+    words = raw.get("rule_words") or {}
+    for lang in LANGS:
+        lst = words.get(lang) if isinstance(words, dict) else None
+        if not isinstance(lst, list) or not lst or not all(isinstance(w, str) and w.strip() for w in lst):
+            problems.append(Problem(FILE, line_of(words), f"rule_words.{lang}: needs a list of words"))
+            continue
+        data["rule_words"][lang] = [w.strip() for w in lst]
+    seen: dict[str, str] = {}
+    for sid, src in kb.sources.items():
+        for name in [sid, src.short] + data["sources"].get(sid, {}).get("names", []):
+            key = " ".join(re.findall(r"\w+", fold(name)))
+            if seen.setdefault(key, sid) != sid:
+                problems.append(Problem(FILE, 0, f"the name '{name}' is claimed by {seen[key]} and {sid}"))
+    return data, problems
+
+
+def _state(kb, names: dict) -> dict:
+    return {"names": names,
+            "sources": {sid: {"lang": s.lang, "short": s.short, "numbered": s.numbered, "order": s.order}
+                        for sid, s in kb.sources.items()},
+            "paragraphs": {cid: c.paragraph for cid, c in kb.clauses.items()}}
+
+
+_cache: dict[int, tuple[object, Citations]] = {}
+
+
+def citations(kb=None) -> Citations:
+    """The citation grammar of a knowledge base (the installed one when None), built once."""
+    if kb is None:
+        from .loader import default
+
+        kb = default()
+    hit = _cache.get(id(kb))
+    if hit is None or hit[0] is not kb:
+        if len(_cache) > 4:
+            _cache.clear()
+        hit = _cache[id(kb)] = (kb, Citations.from_kb(kb))
+    return hit[1]
+
+
+def parse(text: str, kb=None) -> list[str]:
+    return citations(kb).parse(text)
+
+
+def find(text: str, kb=None, bare_numbers: bool = False) -> list[Citation]:
+    return citations(kb).find(text, bare_numbers)
+
+
+def cite(clause_id: str, lang: str, kb=None) -> str:
+    return citations(kb).cite(clause_id, lang)
+
+
+def problems(kb) -> list[Problem]:
+    """What is wrong in citations.yaml, for check-kb."""
+    return list(citations(kb).problems)
