@@ -124,6 +124,8 @@ def tiny_ruleset(tmp_path, decides: str):
     (root / "rulesets").mkdir()
     (root / "sources.yaml").write_text(SOURCES)
     (root / "glossary.yaml").write_text("terms: []\n")
+    (root / "parameters.yaml").write_text(
+        "parameters:\n  break_attempts: {type: int, range: [1, 9], meaning: attempts at the break}\n")
     body = textwrap.indent(textwrap.dedent(decides), "    ")
     (root / "icf-fr" / "03.yaml").write_text(
         "source: icf-fr\nclauses:\n  - id: icf-fr:3.6.a\n    paragraph: 3.6 a)\n    title: t\n    kind: rule\n"

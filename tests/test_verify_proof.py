@@ -91,3 +91,47 @@ def test_a_knowledge_folder_that_is_not_one_is_refused_by_name(tmp_path):
     env = dict(os.environ, CARROM_REFEREE_KNOWLEDGE=str(tmp_path))
     done = subprocess.run(cli_command() + ["verify", "--ruleset", "icf"], capture_output=True, text=True, env=env)
     assert done.returncode == 2 and "CARROM_REFEREE_KNOWLEDGE:" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- parameters: declared once, checked, never a Python default -------------------------------
+
+def _check_kb(root):
+    env = dict(os.environ, CARROM_REFEREE_KNOWLEDGE=str(root))
+    return subprocess.run(cli_command() + ["check-kb"], capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.mark.parametrize("old,new,named", [
+    ("  queen_value: {value: 3, clause: icf-fr:3.7.b}", "  queen_valeu: {value: 3, clause: icf-fr:3.7.b}",
+     ["unknown parameter queen_valeu", "parameter queen_value is missing"]),
+    ("  board_cap: {value: 12, clause: icf-fr:3.7.d}", "  board_cap: {value: twelve, clause: icf-fr:3.7.d}",
+     ["parameter board_cap: takes a whole number, not 'twelve'"]),
+    ("  break_attempts: {value: 2, clause: icf-fr:3.5.d}", "  break_attempts: {value: 0, clause: icf-fr:3.5.d}",
+     ["parameter break_attempts: 0 is out of range"]),
+])
+def test_check_kb_refuses_a_misspelt_or_ill_typed_parameter_naming_it(tmp_path, old, new, named):
+    root = tmp_path / "knowledge"
+    shutil.copytree(REPO / "knowledge", root)
+    path = root / "rulesets" / "icf.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    done = _check_kb(root)
+    assert done.returncode == 1
+    for message in named:
+        assert f"rulesets/icf.yaml:" in done.stdout and message in done.stdout, done.stdout[-2000:]
+
+
+def test_no_ruleset_value_is_a_python_default():
+    """A parameter read with a fallback (`params.get("x", 15)`, `_param("x", 1)`) would be a
+    ruleset value living in Python; so would a clock started at a number of seconds."""
+    import re
+
+    names = yaml.safe_load((REPO / "knowledge" / "parameters.yaml").read_text(encoding="utf-8"))["parameters"]
+    fallback = re.compile(r"""(?:get|_param)\(\s*["'](%s)["']\s*,\s*(?:-?\d|["']|True|False)""" % "|".join(names))
+    clock = re.compile(r"""Countdown\(\s*["'](?:stroke|break)_clock["']\s*,\s*[1-9]""")
+    found = []
+    for path in sorted((REPO / "referee_app").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for rx in (fallback, clock):
+            found += [f"{path.relative_to(REPO)}: {m.group(0)}" for m in rx.finditer(text)]
+    assert not found, found

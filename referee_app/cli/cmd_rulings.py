@@ -84,7 +84,7 @@ def run_rulesets(args) -> int:
         c = compiled(rid)
         out.append({"id": rid, "names": dict(rs.name), "sources": rs.all_sources(default_rulesets()),
                     "extends": rs.extends,
-                    "parameters": {k: {"value": v, "clause": c.param_clauses[k]} for k, v in c.params.items()}})
+                    "parameters": {k: _parameter(c, k) for k in c.params}})
     if args.json:
         print_json(out)
     else:
@@ -92,6 +92,13 @@ def run_rulesets(args) -> int:
             params = ", ".join(f"{k}={v['value']}" for k, v in r["parameters"].items())
             print(f"{r['id']:14} {r['names'].get('en', '')}\n               {params}")
     return 0
+
+
+def _parameter(c, name: str) -> dict:
+    out = {"value": c.params[name], "clause": c.param_clauses[name]}
+    if name in c.assumptions:
+        out["assumption"] = c.assumptions[name]  # the text is silent: the reason, for the referee
+    return out
 
 
 def _verify_one(ruleset_id: str) -> dict:

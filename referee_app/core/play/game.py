@@ -81,8 +81,9 @@ class Game:
         self.state = self._new_board(first_breaker, 0)
 
     # --- parameters -------------------------------------------------------------------
-    def _param(self, name, default=None):
-        return self.rs.params.get(name, default)
+    def _param(self, name):
+        """A ruleset parameter (knowledge/parameters.yaml); None only where its absence has a meaning."""
+        return self.rs.params.get(name)
 
     def side_of_seat(self, seat: int) -> str:
         # Partners sit face to face (icf-fr 3.1 b): seats 0 and 2 are one side, 1 and 3 the other.
@@ -148,7 +149,7 @@ class Game:
             st.break_made = ruling["break_made"]
             if not st.break_made:
                 st.break_attempt = st.break_attempt + 1 if ruling["turn"] == "continues" else \
-                    self._param("break_attempts", 1)  # after a failed break, one try at a time (icf-fr 3.5 d)
+                    self._first_attempt_after_failure()
         if ruling["board"]["over"]:
             self._end_board(ruling, side)
         elif ruling["turn"] == "passes":
@@ -175,7 +176,8 @@ class Game:
             self.tie_breaker_due = True  # no further board: deciding strokes (aicf-2009 17-20)
             return
         if not self.over:
-            # The break alternates from board to board, to the right in doubles (icf-fr 3.5 g-h).
+            # The break alternates from board to board, to the right in doubles (icf-fr 3.5 g-h):
+            # `board_break: alternate`, the only way parameters.yaml knows.
             next_seat = (self._breaker_seat() + 1) % self.seats
             self.state = self._new_board(self.side_of_seat(next_seat), next_seat)
 
@@ -190,7 +192,7 @@ class Game:
         for name, tries in (("first", first), ("second", second)):
             if not isinstance(tries, list) or not all(isinstance(t, bool) for t in tries):
                 raise BadInput(f"{where}.{name}", "expected a list of true (pocketed) or false (missed)")
-        n = int(self._param("tie_break_chances", 3))
+        n = int(self._param("tie_break_chances"))
         if len(first) < n or len(second) < n:
             raise BadInput(where, f"each side has {n} chances before sudden death; "
                            f"got {len(first)} and {len(second)}")
@@ -208,6 +210,12 @@ class Game:
         self.tie_breaker_due, self.over, self.winner = False, True, winner
         self.tie_break = {"first": list(first), "second": list(second), "winner": winner}
         return winner
+
+    def _first_attempt_after_failure(self) -> int:
+        """The attempt number the next side starts at once the break has failed: it has
+        `break_attempts_after_failure` attempts left of `break_attempts` (one at a time under
+        icf-fr 3.5 d, the full three under it 21)."""
+        return self._param("break_attempts") - self._param("break_attempts_after_failure") + 1
 
     def _breaker_seat(self) -> int:
         return (len(self.boards) - 1) % self.seats

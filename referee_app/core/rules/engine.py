@@ -16,6 +16,7 @@ from .conditions import ConditionError, Test, compile_when, matches
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets
+from .parameters import check_entry, load_schema, missing
 from .situation import QUEEN_STATES
 
 ASPECTS = {
@@ -138,6 +139,7 @@ class CompiledRuleset:
     foul_only_when: dict = field(default_factory=dict)  # foul id -> tests the situation must pass
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
     never_decisive: dict = field(default_factory=dict)   # rule id -> why it never decides here
+    assumptions: dict = field(default_factory=dict)      # parameter -> reason (fr/it/en): the text is silent
 
     def __post_init__(self):
         # Board rules may test the queen as this stroke leaves it, known only once the queen
@@ -215,6 +217,7 @@ class _Settings:
     disabled: set = field(default_factory=set)
     overridden_by: dict = field(default_factory=dict)  # a clause -> the borrowed clauses its rules override
     never_decisive: dict = field(default_factory=dict)
+    assumptions: dict = field(default_factory=dict)   # parameter -> its reason (fr/it/en) where the text is silent
     allow_empty: bool = False
 
 
@@ -228,14 +231,41 @@ def _chain(rulesets: dict[str, Ruleset], rs: Ruleset) -> list[Ruleset]:
 
 
 def _read_parameters(kb, r: Ruleset, out: _Settings, problems: list) -> None:
+    schema = parameter_schema(kb.root, problems)
     for name, spec in (r.raw.get("parameters") or {}).items():
-        if not isinstance(spec, dict) or "value" not in spec or "clause" not in spec:
-            problems.append(Problem(f"rulesets/{r.id}.yaml", 1, f"parameter {name} needs a value and a clause"))
+        found = check_entry(schema, name, spec, kb.clauses, f"rulesets/{r.id}.yaml")
+        problems += found
+        if found:
             continue
-        if spec["clause"] not in kb.clauses:
-            problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(spec, "line", 1),
-                                    f"parameter {name}: clause {spec['clause']} points nowhere"))
-        out.params[name], out.param_clauses[name] = spec["value"], spec["clause"]
+        out.params[name], out.param_clauses[name] = spec["value"], spec.get("clause")
+        if spec.get("assumption"):
+            out.assumptions[name] = dict(spec["assumption"])
+        else:
+            out.assumptions.pop(name, None)
+
+
+def parameter_schema(root, problems: list) -> dict:
+    schema, schema_problems = load_schema(str(root))
+    for p in schema_problems:
+        if p not in problems:
+            problems.append(p)
+    return schema
+
+
+# The parameters a point term reads (ruling.board_points): a rule naming the term needs them.
+TERM_PARAMETERS = {"penalty_coin": ("penalty_coin_points",), "queen": ("queen_value",),
+                   "queen_if_held": ("queen_value",), "special": ("special_value",)}
+
+
+def _terms_without_parameters(rules: list, params: dict, where: str) -> list[Problem]:
+    out = []
+    for r in rules:
+        board = r.then.get("board")
+        for term in (board.winner_terms + board.loser_terms) if isinstance(board, Board) else ():
+            for name in TERM_PARAMETERS.get(term, ()) if isinstance(term, str) else ():
+                if name not in params:
+                    out.append(Problem(where, 1, f"{r.id} counts {term}, but the ruleset sets no {name}"))
+    return out
 
 
 def _read_fouls_and_mechanics(kb, r: Ruleset, out: _Settings, problems: list) -> None:
@@ -323,14 +353,16 @@ def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id:
     problems: list[Problem] = []
     where = f"rulesets/{rs.id}.yaml"
     st = _settings(kb, _chain(rulesets, rs), problems)
+    problems += missing(parameter_schema(kb.root, problems), st.params, where)
     rules = _compile_rules(kb, rs.all_sources(rulesets), st, problems)
+    problems += _terms_without_parameters(rules, st.params, where)
     only_when = _compile_only_when(st, where, problems)
     queen_states = tuple(rs.raw.get("queen_states") or QUEEN_STATES)
     problems += [Problem(where, 1, f"unknown queen state {q!r}") for q in queen_states if q not in QUEEN_STATES]
     if problems:
         raise KnowledgeError(problems)
     return CompiledRuleset(rs, st.params, st.param_clauses, rules, st.fouls, st.mechanics, st.allow_empty,
-                           st.borrowed, only_when, queen_states, st.never_decisive)
+                           st.borrowed, only_when, queen_states, st.never_decisive, st.assumptions)
 
 
 def _as_list(v):

@@ -51,8 +51,9 @@ def rule_situation(rs: CompiledRuleset, s: Situation) -> dict:
     return carry_out(rs, s, facts, decision)
 
 
-def _param(rs: CompiledRuleset, name: str, default=None):
-    return rs.params.get(name, default)
+def _param(rs: CompiledRuleset, name: str):
+    """A parameter the schema requires, or that compile_ruleset proved set for the term reading it."""
+    return rs.params[name]
 
 
 def _term_value(rs, term, side, s: Situation, coins_left: dict, queen_after: str, cited: list) -> int:
@@ -66,24 +67,24 @@ def _term_value(rs, term, side, s: Situation, coins_left: dict, queen_after: str
         return COINS_PER_SIDE - coins_left[side]
     if term == "penalty_coin":
         _cite_param(rs, "penalty_coin_points", cited)
-        return _param(rs, "penalty_coin_points", 1)
+        return _param(rs, "penalty_coin_points")
     if term in ("queen", "queen_if_held", "special"):
         if term == "queen_if_held" and queen_after != f"covered_by_{'striker' if side == 'striker' else 'opponent'}":
             return 0
         base = "special_value" if term == "special" else "queen_value"
-        cutoff = _param(rs, "queen_cutoff")
-        if cutoff is not None and score >= cutoff:
+        if score >= _param(rs, "queen_cutoff"):
             _cite_param(rs, "queen_cutoff", cited)
             _cite_param(rs, base + "_past_cutoff", cited)
-            return _param(rs, base + "_past_cutoff", 0)
+            return _param(rs, base + "_past_cutoff")
         _cite_param(rs, base, cited)
-        return _param(rs, base, 0)
+        return _param(rs, base)
     raise ValueError(f"unknown point term {term!r}")
 
 
 def _cite_param(rs, name, cited):
+    """Cites the clause that sets a parameter; one the text is silent on is said in a note instead."""
     clause = rs.param_clauses.get(name)
-    if clause and clause not in cited:
+    if clause and clause not in cited and name not in rs.assumptions:
         cited.append(clause)
 
 
@@ -93,7 +94,7 @@ def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: di
     loser = "opponent" if winner == "striker" else "striker"
     pts = {winner: sum(_term_value(rs, t, winner, s, coins_left, queen_after, cited) for t in board.winner_terms),
            loser: sum(_term_value(rs, t, loser, s, coins_left, queen_after, cited) for t in board.loser_terms)}
-    cap = _param(rs, "board_cap")
+    cap = rs.params.get("board_cap")  # absent: no cap (parameters.yaml)
     if cap is not None and pts[winner] > cap:
         pts[winner] = cap
         _cite_param(rs, "board_cap", cited)
@@ -121,7 +122,7 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
         own_left += s.own_pocketed if v.get("own") == "returned" else 0
         points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, cited)
         if s.dues or s.opponent_dues:
-            _cite_mechanic(rs, "dues_cancelled", cited)
+            _cite_param(rs, "dues_at_board_end", cited)
         ruling_board = {"over": True, "winner": board.winner, "points": points}
         after = {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
                  "dues": 0, "opponent_dues": 0}
@@ -147,6 +148,8 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> di
     if s.own_off or s.opponent_off or s.queen_off:
         _cite_mechanic(rs, "off_board", cited)
     notes = _notes(rs, deciding)
+    if board.over and (s.dues or s.opponent_dues):
+        notes += _assumption_notes(rs, ("dues_at_board_end",))
     ruling = {
         "ruleset": rs.ruleset.id,
         "turn": turn,
@@ -167,6 +170,10 @@ def _cite_mechanic(rs, name, cited):
     clause = rs.mechanics.get(name)
     if clause and clause not in cited:
         cited.append(clause)
+
+
+def _assumption_notes(rs: CompiledRuleset, names) -> list[dict]:
+    return [{"clause": rs.param_clauses[n], **rs.assumptions[n]} for n in names if n in rs.assumptions]
 
 
 def _notes(rs: CompiledRuleset, deciding: list) -> list[dict]:

@@ -152,8 +152,9 @@ class RulingsArea(QWidget):
         buttons.addWidget(self.undo_button, 1, 0)
         buttons.addWidget(self.cancel_button, 1, 1)
         buttons.addWidget(self.tie_button, 2, 0, 1, 2)
-        self.stroke_clock = Countdown("stroke_clock", 15)
-        self.break_clock = Countdown("break_clock", 15)
+        # set from the ruleset's parameters by _apply_ruleset_parameters before any use
+        self.stroke_clock = Countdown("stroke_clock", 0)
+        self.break_clock = Countdown("break_clock", 0)
         clock = load_file(knowledge_root() / "tournament.yaml")["match_clock"]
         self.match_clock = Countdown("match_clock", clock["minutes"] * 60, clock["extra_minutes"] * 60)
         self.sheet = ScoreSheetView()
@@ -302,7 +303,7 @@ class RulingsArea(QWidget):
 
     def _apply_ruleset_parameters(self) -> None:
         params = compiled(self.match.ruleset).params
-        stroke = int(params.get("stroke_clock_seconds", 15))
+        stroke = int(params["stroke_clock_seconds"])
         self.stroke_clock.set_seconds(stroke)
         self.break_clock.set_seconds(int(params.get("break_clock_seconds", stroke)))
         self.form.set_fouls([{"id": f["id"], "names": f.get("name", {}), "clauses": f.get("clauses", [])}
