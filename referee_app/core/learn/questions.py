@@ -1,0 +1,331 @@
+"""Questions generated from the engine: the answer key is the ruling, right by construction.
+
+A question shows a stroke and asks what happens: the turn, what goes back, the queen, the
+winner and the points. The key is the engine's ruling under the chosen ruleset. The wrong
+choices are the rulings a learner really confuses: the same stroke under another ruleset, and
+what a rule the deciding exception overrides would have given. Only where those give fewer
+than three different outcomes does a choice change one aspect of the key to a value no rule
+gave here (a "variant"). Duplicates are removed, so no two choices say the same.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.loader import default
+from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
+from referee_app.core.rules.conditions import matches
+from referee_app.core.rules.engine import ASPECTS, ORDER, Board, Conflict, Decision, NoRule, compiled
+from referee_app.core.rules.ruling import carry_out, check_for_ruleset
+from referee_app.core.rules.situation import parse
+from .pool import draw_space, examples, space_size
+
+MAX_CHOICES = 4
+KEPT_WHEN_OVER = ("board", "queen", "break_made")  # what still counts once a board is over
+# How much likelier a situation is drawn: the clauses' own examples, strokes where an exception
+# overrides a more general rule, and strokes that end the board are what referees get wrong.
+WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 3.0, 3.0
+
+
+def outcome(ruling: dict) -> dict:
+    """What a question asks of a ruling: the board result, or the turn, what goes back, the queen,
+    the dues left and whether the break is made."""
+    b = ruling["board"]
+    if b["over"]:
+        return {"over": True, "winner": b["winner"], "points": dict(b["points"])}
+    return {"over": False, "turn": ruling["turn"], "returned": dict(ruling["returned"]),
+            "queen": ruling["after"]["queen"], "dues": ruling["after"]["dues"], "break_made": ruling["break_made"]}
+
+
+def _canon(obj) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass
+class Ruled:
+    """One stroke ruled under one ruleset, with what the engine decided on the way."""
+
+    ruleset: str
+    doc: dict
+    situation: object
+    facts: dict
+    decision: Decision
+    ruling: dict
+
+
+def rule_doc(doc: dict, ruleset: str) -> Ruled:
+    """Rules a situation document the way `rule()` does, keeping the decision (raises BadInput)."""
+    rs = compiled(ruleset)
+    doc = {k: v for k, v in doc.items() if k != "ruleset"}
+    s = parse(doc, ruleset, set(rs.fouls), rs.allow_empty_side)
+    check_for_ruleset(rs, s)
+    facts = s.facts()
+    try:
+        decision = rs.decide(facts)
+    except (NoRule, Conflict) as exc:
+        raise BadInput("situation", f"the rules of {ruleset} give no single ruling here: {exc}") from None
+    return Ruled(ruleset, {"ruleset": ruleset, **doc}, s, facts, decision, carry_out(rs, s, facts, decision))
+
+
+@dataclass
+class Choice:
+    outcome: dict
+    source: dict          # {"kind": "key" | "ruleset" | "overridden" | "variant", ...}
+
+
+@dataclass
+class Question:
+    id: str
+    ruleset: str
+    situation: dict       # the contract's situation document
+    origin: str           # "example" (a clause's worked example) or "space" (the verifier's)
+    ruling: dict          # the engine's ruling: the answer key
+    choices: list[Choice]
+    answer: int           # index of the key among the choices
+    derivation: list[dict]
+    tags: set = field(default_factory=set)  # exception, board_ending, rulesets_differ
+
+    @property
+    def key(self) -> dict:
+        return self.choices[self.answer].outcome
+
+    @property
+    def clauses(self) -> list[str]:
+        return list(self.ruling["clauses"])
+
+    @property
+    def deciding_clause(self) -> str:
+        return self.ruling["clauses"][0]
+
+
+def _overridden(rs, r: Ruled) -> list[tuple]:
+    """(aspect, rule, the rules that won) for every applicable rule the decision set aside:
+    overridden by an exception, or a base case that a more specific rule stands out from."""
+    facts = dict(r.facts, queen_after=r.decision.values.get("queen", r.facts["queen"]))
+    applicable = [rule for rule in rs.rules if matches(rule.tests, facts)]
+    # once the board is over the rest is moot, as the ruling says (ruling.carry_out)
+    over = r.decision.values.get("board", Board(False)).over
+    out = []
+    for aspect in ORDER:
+        chosen = r.decision.rules.get(aspect)
+        if not chosen or (over and aspect not in KEPT_WHEN_OVER):
+            continue
+        for rule in applicable:
+            if aspect in rule.then and rule not in chosen and rule.then[aspect] != r.decision.values[aspect]:
+                out.append((aspect, rule, chosen))
+    return out
+
+
+def derivation(r: Ruled) -> list[dict]:
+    """How the ruling was reached, aspect by aspect: the rules that decided and those they set aside."""
+    rs = compiled(r.ruleset)
+    set_aside = _overridden(rs, r)
+    over = r.decision.values.get("board", Board(False)).over
+    steps = []
+    for aspect in ORDER:
+        chosen = r.decision.rules.get(aspect)
+        if not chosen or (over and aspect not in KEPT_WHEN_OVER):
+            continue
+        value = r.decision.values[aspect]
+        steps.append({
+            "aspect": aspect,
+            "value": _value_text(value),
+            "rules": [x.id for x in chosen],
+            "clauses": list(dict.fromkeys(x.clause for x in chosen)),
+            "overrides": [{"rule": x.id, "clause": x.clause, "value": _value_text(x.then[aspect]),
+                           "exception": any(x.id in c.overrides for c in chosen)}
+                          for a, x, _c in set_aside if a == aspect],
+        })
+    return steps
+
+
+def _value_text(value):
+    """An aspect's value as JSON: a board result as {over, winner}."""
+    if isinstance(value, Board):
+        return {"over": value.over, "winner": value.winner}
+    return value
+
+
+def _alternative(rs, r: Ruled, aspect: str, value) -> dict | None:
+    values = dict(r.decision.values, **{aspect: value})
+    try:
+        return carry_out(rs, r.situation, r.facts, Decision(values, dict(r.decision.rules)))
+    except (ValueError, KeyError):
+        return None
+
+
+def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | None:
+    rs = compiled(r.ruleset)
+    key = outcome(r.ruling)
+    seen = {_canon(key)}
+    tags = set()
+    found: list[Choice] = []
+
+    def add(candidate: dict | None, source: dict, into: list) -> bool:
+        if candidate is None:
+            return False
+        c = _canon(candidate)
+        if c in seen:
+            return False
+        seen.add(c)
+        into.append(Choice(candidate, source))
+        return True
+
+    for other in default_rulesets():
+        if other == r.ruleset:
+            continue
+        try:
+            theirs = rule_doc(r.doc, other).ruling
+        except BadInput:
+            continue  # the stroke cannot happen there (a foul it does not know, a queen state)
+        if _canon(outcome(theirs)) != _canon(key):
+            tags.add("rulesets_differ")
+        add(outcome(theirs), {"kind": "ruleset", "ruleset": other, "clauses": theirs["clauses"][:1]}, found)
+    for aspect, rule, chosen in _overridden(rs, r):
+        if any(rule.id in c.overrides for c in chosen):
+            tags.add("exception")
+        alt = _alternative(rs, r, aspect, rule.then[aspect])
+        add(alt and outcome(alt), {"kind": "overridden", "rule": rule.id, "clause": rule.clause,
+                                   "by": [c.id for c in chosen]}, found)
+    rng.shuffle(found)
+    found = found[:MAX_CHOICES - 1]
+    if len(found) < MAX_CHOICES - 1 and not key["over"]:
+        variants: list[Choice] = []
+        for aspect in ("turn", "own", "opponent", "queen"):
+            if aspect not in r.decision.values or not isinstance(ASPECTS[aspect], tuple):
+                continue
+            for value in ASPECTS[aspect]:
+                if value != r.decision.values[aspect]:
+                    alt = _alternative(rs, r, aspect, value)
+                    add(alt and outcome(alt), {"kind": "variant", "aspect": aspect}, variants)
+        rng.shuffle(variants)
+        found += variants[:MAX_CHOICES - 1 - len(found)]
+    if not found:
+        return None
+    return [Choice(key, {"kind": "key"})] + found, tags
+
+
+def question_id(ruleset: str, doc: dict) -> str:
+    body = {k: v for k, v in doc.items() if k != "ruleset"}
+    return hashlib.sha1(_canon([ruleset, body]).encode()).hexdigest()[:12]
+
+
+def make_question(doc: dict, ruleset: str, rng: random.Random, origin: str = "space") -> Question | None:
+    """The question for one stroke, or None where it makes no question (the rules cite no
+    clause, or no other outcome is there to choose from). Raises BadInput for a bad stroke."""
+    r = rule_doc(doc, ruleset)
+    if not r.ruling["clauses"]:
+        return None
+    built = _choices(r, rng)
+    if built is None:
+        return None
+    choices, tags = built
+    order = list(range(len(choices)))
+    rng.shuffle(order)
+    if r.ruling["board"]["over"]:
+        tags.add("board_ending")
+    return Question(question_id(ruleset, r.doc), ruleset, r.doc, origin, r.ruling,
+                    [choices[i] for i in order], order.index(0), derivation(r), tags)
+
+
+@dataclass
+class Scope:
+    """What to practise: a ruleset, and optionally a chapter, a clause, only the strokes on which
+    rulesets differ, or only those that end the board."""
+
+    ruleset: str = "icf"
+    chapter: str | None = None
+    clause: str | None = None
+    differ: bool = False
+    endings: bool = False
+
+    def check(self) -> None:
+        get_ruleset(self.ruleset, "ruleset")
+        kb = default()
+        if self.clause and self.clause not in kb.clauses:
+            raise BadInput("clause", f"no clause {self.clause}")
+        if self.chapter and not any(_in_chapter(c, self.chapter) for c in kb.clauses.values()):
+            raise BadInput("chapter", f"no chapter {self.chapter} (see `carrom-referee quiz chapters`)")
+
+    def admits(self, q: Question) -> bool:
+        if self.differ and "rulesets_differ" not in q.tags:
+            return False
+        if self.endings and "board_ending" not in q.tags:
+            return False
+        deciding = {c for step in q.derivation for c in step["clauses"]} | set(q.clauses)
+        if self.clause and self.clause not in deciding:
+            return False
+        kb = default()
+        if self.chapter and not any(_in_chapter(kb.clauses[c], self.chapter) for c in deciding if c in kb.clauses):
+            return False
+        return True
+
+
+def chapter_of(clause) -> str:
+    """A chapter is a file of the knowledge base: `icf-fr/03.12-reine`, `it/14-N-regina`."""
+    return clause.file.removesuffix(".yaml")
+
+
+def _in_chapter(clause, chapter: str) -> bool:
+    return (chapter_of(clause) == chapter or clause.id == chapter or clause.id.startswith(chapter + ".")
+            or clause.id.startswith(chapter + "/"))
+
+
+def chapters(ruleset: str, lang: str) -> list[dict]:
+    """The chapters holding rules the ruleset applies, in reading order, titled in `lang`."""
+    rs = compiled(get_ruleset(ruleset).id)
+    kb = default()
+    deciding = {r.clause for r in rs.rules}
+    out: dict[str, str] = {}
+    for clause in kb.clauses.values():
+        if clause.id in deciding:
+            out.setdefault(chapter_of(clause), clause.title_in(lang))
+    return [{"id": k, "title": v} for k, v in out.items()]
+
+
+def plausibility(doc: dict) -> float:
+    """From 1 down: how usual a stroke is. The verifier's space holds every combination the rules
+    tell apart (eight coins and the striker pocketed on a foul break); a learner should mostly meet
+    the strokes a referee meets, so each extra event in one stroke, and each coin past two
+    pocketed at once, makes it rarer."""
+    before, stroke = doc.get("before") or {}, doc["stroke"]
+    pocketed, off = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
+    events = sum(1 for v in list(pocketed.values()) + list(off.values()) if v)
+    events += bool(stroke.get("foul")) + (stroke.get("touched_coin") is False)
+    events += bool(before.get("dues")) + bool(before.get("opponent_dues")) + ("own_pocketed_earlier" in before)
+    crowd = max(0, pocketed.get("own", 0) - 2) + max(0, pocketed.get("opponent", 0) - 2)
+    return 1.0 / (1 + max(0, events - 2)) / (1 + crowd)
+
+
+def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -> list[Question]:
+    """`count` different questions within `scope`, the same for the same seed; fewer only when
+    the scope holds fewer. `pool`: how many situations of the space to consider (default: enough)."""
+    if count < 1:
+        raise BadInput("count", f"{count}: ask for at least one question")
+    scope.check()
+    rng = random.Random(seed)
+    narrow = scope.clause or scope.chapter or scope.differ or scope.endings
+    size = pool or min(space_size(scope.ruleset), max(400, (30 if narrow else 4) * count))
+    candidates = [(doc, "example") for _clause, doc in examples(scope.ruleset)]
+    candidates += [(doc, "space") for doc in draw_space(scope.ruleset, size, rng)]
+    keyed, seen = [], set()
+    for doc, origin in candidates:
+        qid = question_id(scope.ruleset, doc)
+        if qid in seen:
+            continue
+        seen.add(qid)
+        try:
+            q = make_question(doc, scope.ruleset, rng, origin)
+        except BadInput:
+            continue  # an example written for a ruleset this one extends, refused here
+        if q is None or not scope.admits(q):
+            continue
+        weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) + WEIGHT_EXCEPTION * ("exception" in q.tags)
+                  + WEIGHT_ENDING * ("board_ending" in q.tags)) * plausibility(q.situation)
+        # Efraimidis and Spirakis: a weighted draw without replacement, by sorting on u^(1/w)
+        keyed.append((rng.random() ** (1.0 / weight), q))
+    keyed.sort(key=lambda kq: kq[0], reverse=True)
+    return [q for _k, q in keyed[:count]]
