@@ -1,0 +1,133 @@
+"""`quiz`: questions generated from the engine, the referee exam as PDF, board diagrams.
+
+    quiz [--ruleset R] [--count N] [--seed S] [--chapter C | --clause ID] [--differ] [--endings] [--lang L] [--json]
+    quiz exam --pdf OUT [--lang L] [--minutes M] [--pass-mark P] (and the selection above)
+    quiz diagram FILE --svg OUT [--ruleset R] [--lang L]
+    quiz chapters [--ruleset R] [--lang L] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+
+from referee_app.core.errors import BadInput
+from .io import print_json, read_document
+
+LANGS = ["fr", "it", "en"]
+
+
+def _selection(p, suppress: bool) -> None:
+    """The options choosing the questions, on `quiz` and on each of its sub-commands (there with no
+    default of their own, so `quiz --ruleset it exam` and `quiz exam --ruleset it` mean the same)."""
+    d = (lambda v: argparse.SUPPRESS) if suppress else (lambda v: v)
+    p.add_argument("--ruleset", default=d(None), help="icf, it, aicf-2009, fr-simplified (default: icf, or a file's own)")
+    p.add_argument("--count", type=int, default=d(10), help="how many questions (default: 10)")
+    p.add_argument("--seed", type=int, default=d(0), help="the same seed gives the same questions")
+    p.add_argument("--chapter", default=d(None), help="a chapter (see `quiz chapters`) or a clause id prefix")
+    p.add_argument("--clause", default=d(None), help="only strokes this clause decides")
+    p.add_argument("--differ", action="store_true", default=d(False), help="only strokes the rulesets rule differently")
+    p.add_argument("--endings", action="store_true", default=d(False), help="only strokes that end the board")
+    p.add_argument("--lang", choices=LANGS, default=d("en"), help="the learner's language (default: en)")
+    p.add_argument("--json", action="store_true", default=d(False))
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("quiz", help="questions generated from the rules, with their answer key and clauses")
+    _selection(p, suppress=False)
+    p.set_defaults(func=run_quiz)
+    actions = p.add_subparsers(dest="quiz_action", metavar="ACTION", parser_class=type(p))
+
+    e = actions.add_parser("exam", help="a referee exam paper as PDF, with its answer key")
+    _selection(e, suppress=True)
+    e.add_argument("--pdf", required=True, help="where to write the paper")
+    e.add_argument("--minutes", type=int, help="time allowed (default: one minute a question)")
+    e.add_argument("--pass-mark", type=float, default=75.0, help="percentage of right answers to pass (default: 75)")
+    e.set_defaults(func=run_exam)
+
+    d = actions.add_parser("diagram", help="the board before and after a stroke, as SVG")
+    d.add_argument("file", help="a situation file (- for standard input)")
+    _selection(d, suppress=True)
+    d.add_argument("--svg", required=True, help="where to write the diagram")
+    d.set_defaults(func=run_diagram)
+
+    c = actions.add_parser("chapters", help="the chapters a quiz can be drawn from")
+    _selection(c, suppress=True)
+    c.set_defaults(func=run_chapters)
+
+
+def _scope(args):
+    from referee_app.core.learn.questions import Scope
+
+    return Scope(args.ruleset or "icf", chapter=args.chapter, clause=args.clause, differ=args.differ, endings=args.endings)
+
+
+def run_quiz(args) -> int:
+    from referee_app.core.learn.questions import generate
+    from referee_app.core.learn.render import render
+
+    scope = _scope(args)
+    questions = [render(q, args.lang) for q in generate(scope, args.count, args.seed)]
+    if args.json:
+        print_json({"ruleset": scope.ruleset, "seed": args.seed, "lang": args.lang, "questions": questions})
+        return 0
+    for n, q in enumerate(questions, 1):
+        print(f"{n}. {' '.join(q['prompt'])} {q['question']}")
+        for i, choice in enumerate(q["choices"], 1):
+            print(f"   {i}) {choice['text']}")
+        print()
+    print("key: " + ", ".join(f"{n}:{q['answer'] + 1} ({q['deciding_clause']})" for n, q in enumerate(questions, 1)))
+    return 0
+
+
+def run_exam(args) -> int:
+    from referee_app.core.learn.exam import exam_html, make_exam
+
+    exam = make_exam(_scope(args), args.count, args.seed, args.minutes, args.pass_mark)
+    html = exam_html(exam, args.lang)
+    from referee_app.ui.common.pdf import write_pdf  # Qt only now, to print
+
+    path = write_pdf(html, args.pdf, title=f"carrom-referee exam {exam.scope.ruleset} {exam.seed}")
+    if args.json:
+        print_json({"pdf": str(path), "ruleset": exam.scope.ruleset, "seed": exam.seed, "lang": args.lang,
+                    "questions": len(exam.questions), "minutes": exam.minutes, "pass_mark": exam.pass_mark,
+                    "answers": [q.answer for q in exam.questions],
+                    "clauses": [q.deciding_clause for q in exam.questions]})
+    else:
+        print(f"{path}: {len(exam.questions)} questions, {exam.minutes} minutes, pass mark {exam.pass_mark}")
+    return 0
+
+
+def run_diagram(args) -> int:
+    from pathlib import Path
+
+    from referee_app.core.learn.diagram import diagram_svg, piece_counts
+    from referee_app.core.rules.ruling import rule, ruleset_of
+
+    doc = read_document(args.file)
+    ruleset = ruleset_of(doc, args.ruleset)
+    from .cmd_rulings import _decision_errors
+
+    ruling = _decision_errors(lambda: rule(doc, ruleset))
+    svg = diagram_svg(doc, ruling, args.lang)
+    out = Path(args.svg)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput("--svg", f"cannot write {out}: {exc.strerror}") from None
+    if args.json:
+        print_json({"svg": str(out), "ruleset": ruleset, "pieces": piece_counts(svg)})
+    else:
+        print(out)
+    return 0
+
+
+def run_chapters(args) -> int:
+    from referee_app.core.learn.questions import chapters
+
+    found = chapters(args.ruleset or "icf", args.lang)
+    if args.json:
+        print_json(found)
+    else:
+        for c in found:
+            print(f"{c['id']:34} {c['title']}")
+    return 0

@@ -1,0 +1,55 @@
+"""`carrom-referee quiz`: the questions, their key and clauses as JSON; diagrams; bad input."""
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli
+from referee_app.core.learn.diagram import piece_counts
+from referee_app.core.learn.questions import outcome
+from referee_app.core.rules.ruling import rule
+
+
+def test_quiz_json_gives_questions_choices_key_and_clauses():
+    done = run_cli("quiz", "--ruleset", "it", "--count", "5", "--seed", "7", "--json", "--lang", "it")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["ruleset"] == "it" and len(doc["questions"]) == 5
+    for q in doc["questions"]:
+        assert {"prompt", "question", "choices", "answer", "answer_key", "clauses", "deciding_clause", "why"} <= set(q)
+        assert q["choices"][q["answer"]]["outcome"] == q["answer_key"] == outcome(rule(q["situation"], "it"))
+        assert q["clauses"][0]["id"] == q["deciding_clause"]
+        assert q["question"] == "Che cosa succede?"
+
+
+def test_quiz_selection_options_after_the_action(tmp_path):
+    one = run_cli("quiz", "--endings", "--count", "3", "--seed", "2", "--json")
+    assert one.returncode == 0, one.stderr
+    assert all(q["answer_key"]["over"] for q in json.loads(one.stdout)["questions"])
+
+
+def test_quiz_diagram_writes_svg(tmp_path):
+    situation = tmp_path / "s.yaml"
+    situation.write_text("ruleset: icf\nbefore: {own_on_board: 6, opponent_on_board: 7}\n"
+                         "stroke: {pocketed: {queen: true}}\n")
+    out = tmp_path / "d.svg"
+    done = run_cli("quiz", "diagram", str(situation), "--svg", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    counts = piece_counts(out.read_text())
+    assert json.loads(done.stdout)["pieces"] == counts
+    assert counts["before"]["own"] == 6 and counts["after"]["queen"] == "awaiting_cover"
+
+
+def test_bad_input_is_one_line_and_status_2(tmp_path):
+    for args, field in ((["quiz", "--count", "0"], "count"), (["quiz", "--ruleset", "nope"], "ruleset"),
+                        (["quiz", "--clause", "icf-fr:9.9"], "clause"),
+                        (["quiz", "diagram", str(tmp_path / "missing.yaml"), "--svg", str(tmp_path / "x.svg")], "FILE")):
+        done = run_cli(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and field in done.stderr and "Traceback" not in done.stderr
+
+
+def test_chapters_listed_in_the_learners_language():
+    done = run_cli("quiz", "chapters", "--ruleset", "icf", "--lang", "fr", "--json")
+    assert done.returncode == 0, done.stderr
+    chapters = {c["id"]: c["title"] for c in json.loads(done.stdout)}
+    assert chapters["icf-fr/03.12-reine"] == "La reine"
