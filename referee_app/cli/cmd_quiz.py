@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
-
-LANGS = ["fr", "it", "en"]
 
 
 def _selection(p, suppress: bool) -> None:
@@ -26,7 +25,7 @@ def _selection(p, suppress: bool) -> None:
     p.add_argument("--clause", default=d(None), help="only strokes this clause decides")
     p.add_argument("--differ", action="store_true", default=d(False), help="only strokes the rulesets rule differently")
     p.add_argument("--endings", action="store_true", default=d(False), help="only strokes that end the board")
-    p.add_argument("--lang", choices=LANGS, default=d("en"), help="the learner's language (default: en)")
+    p.add_argument("--lang", choices=LANGUAGES, default=d("en"), help="the learner's language (default: en)")
     p.add_argument("--json", action="store_true", default=d(False))
 
 

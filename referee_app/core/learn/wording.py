@@ -7,7 +7,8 @@ never read the same.
 """
 from __future__ import annotations
 
-from referee_app.i18n import LANGUAGES, translations
+from referee_app.i18n import translations
+from referee_app.languages import LANGUAGES
 
 
 class Words:
