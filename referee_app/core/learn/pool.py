@@ -1,8 +1,8 @@
 """Where questions come from: the clauses' worked examples and the verifier's situation space.
 
 The space (core/rules/verify.py) has a representative of every situation the rules tell
-apart, more than a hundred thousand per ruleset: too many to keep, cheap to walk (a third of a
-second). A draw walks it once and keeps the randomly chosen positions, as contract documents.
+apart, tens of thousands per ruleset: too many to keep as documents, cheap to walk once its
+parts are found (those are kept). A draw walks it once and keeps the randomly chosen positions.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.engine import compiled
 from referee_app.core.rules.situation import COINS_PER_SIDE, Situation
-from referee_app.core.rules.verify import situations
+from referee_app.core.rules.verify import GROUPS, cut_points, group_representatives, situations
 
 
 def situation_doc(s: Situation) -> dict:
@@ -45,15 +45,27 @@ def situation_doc(s: Situation) -> dict:
 
 
 @lru_cache(maxsize=None)
+def _parts(ruleset: str) -> dict:
+    """The verifier's representatives of each group of facts: the slow part of the walk, found once."""
+    rs = compiled(ruleset)
+    cuts = cut_points(rs)
+    return {g: group_representatives(rs, g, cuts) for g in GROUPS}
+
+
+def _space(ruleset: str):
+    return situations(compiled(ruleset), _parts(ruleset))
+
+
+@lru_cache(maxsize=None)
 def space_size(ruleset: str) -> int:
-    return sum(1 for _ in situations(compiled(ruleset)))
+    return sum(1 for _ in _space(ruleset))
 
 
 def draw_space(ruleset: str, n: int, rng: random.Random) -> list[dict]:
     """`n` situations of the ruleset's space, chosen at random (all of them if it has fewer)."""
     size = space_size(ruleset)
     chosen = set(rng.sample(range(size), min(n, size)))
-    return [situation_doc(s) for i, (s, _facts) in enumerate(situations(compiled(ruleset))) if i in chosen]
+    return [situation_doc(s) for i, (s, _facts) in enumerate(_space(ruleset)) if i in chosen]
 
 
 def _lineage(ruleset: str) -> list[str]:
