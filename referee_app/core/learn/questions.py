@@ -27,7 +27,7 @@ MAX_CHOICES = 4
 KEPT_WHEN_OVER = ("board", "queen", "break_made")  # what still counts once a board is over
 # How much likelier a situation is drawn: the clauses' own examples, strokes where an exception
 # overrides a more general rule, and strokes that end the board are what referees get wrong.
-WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 3.0, 3.0
+WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 3.0, 4.0
 
 
 def outcome(ruling: dict) -> dict:
@@ -290,14 +290,14 @@ def plausibility(doc: dict) -> float:
     """From 1 down: how usual a stroke is. The verifier's space holds every combination the rules
     tell apart (eight coins and the striker pocketed on a foul break); a learner should mostly meet
     the strokes a referee meets, so each extra event in one stroke, and each coin past two
-    pocketed at once, makes it rarer."""
+    pocketed at once, makes it rarer (a board's last coins are often several: by half as much)."""
     before, stroke = doc.get("before") or {}, doc["stroke"]
     pocketed, off = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
     events = sum(1 for v in list(pocketed.values()) + list(off.values()) if v)
     events += bool(stroke.get("foul")) + (stroke.get("touched_coin") is False)
     events += bool(before.get("dues")) + bool(before.get("opponent_dues")) + ("own_pocketed_earlier" in before)
     crowd = max(0, pocketed.get("own", 0) - 2) + max(0, pocketed.get("opponent", 0) - 2)
-    return 1.0 / (1 + max(0, events - 2)) / (1 + crowd)
+    return 1.0 / (1 + max(0, events - 2)) / (1 + crowd / 2)
 
 
 def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -> list[Question]:
@@ -323,8 +323,9 @@ def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -
             continue  # an example written for a ruleset this one extends, refused here
         if q is None or not scope.admits(q):
             continue
-        weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) + WEIGHT_EXCEPTION * ("exception" in q.tags)
-                  + WEIGHT_ENDING * ("board_ending" in q.tags)) * plausibility(q.situation)
+        weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) * plausibility(q.situation)
+                  * (WEIGHT_EXCEPTION if "exception" in q.tags else 1.0)
+                  * (WEIGHT_ENDING if "board_ending" in q.tags else 1.0))
         # Efraimidis and Spirakis: a weighted draw without replacement, by sorting on u^(1/w)
         keyed.append((rng.random() ** (1.0 / weight), q))
     keyed.sort(key=lambda kq: kq[0], reverse=True)
