@@ -37,11 +37,16 @@ def test_quiz_diagram_writes_svg(tmp_path):
     counts = piece_counts(out.read_text())
     assert json.loads(done.stdout)["pieces"] == counts
     assert counts["before"]["own"] == 6 and counts["after"]["queen"] == "awaiting_cover"
+    png = tmp_path / "d.png"
+    done = run_cli("quiz", "diagram", str(situation), "--png", str(png), "--lang", "it")
+    assert done.returncode == 0, done.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path):
     for args, field in ((["quiz", "--count", "0"], "count"), (["quiz", "--ruleset", "nope"], "ruleset"),
                         (["quiz", "--clause", "icf-fr:9.9"], "clause"),
+                        (["quiz", "diagram", "-"], "--svg"),
                         (["quiz", "diagram", str(tmp_path / "missing.yaml"), "--svg", str(tmp_path / "x.svg")], "FILE")):
         done = run_cli(*args)
         assert done.returncode == 2, (args, done.stderr)

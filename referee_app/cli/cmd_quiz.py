@@ -2,7 +2,7 @@
 
     quiz [--ruleset R] [--count N] [--seed S] [--chapter C | --clause ID] [--differ] [--endings] [--lang L] [--json]
     quiz exam --pdf OUT [--lang L] [--minutes M] [--pass-mark P] (and the selection above)
-    quiz diagram FILE --svg OUT [--ruleset R] [--lang L]
+    quiz diagram FILE --svg OUT | --png OUT [--ruleset R] [--lang L]
     quiz chapters [--ruleset R] [--lang L] [--json]
 """
 from __future__ import annotations
@@ -45,7 +45,8 @@ def add_parsers(sub) -> None:
     d = actions.add_parser("diagram", help="the board before and after a stroke, as SVG")
     d.add_argument("file", help="a situation file (- for standard input)")
     _selection(d, suppress=True)
-    d.add_argument("--svg", required=True, help="where to write the diagram")
+    d.add_argument("--svg", help="where to write the diagram as SVG")
+    d.add_argument("--png", help="where to write it as PNG (drawn by Qt, as the window shows it)")
     d.set_defaults(func=run_diagram)
 
     c = actions.add_parser("chapters", help="the chapters a quiz can be drawn from")
@@ -101,22 +102,36 @@ def run_diagram(args) -> int:
     from referee_app.core.learn.diagram import diagram_svg, piece_counts
     from referee_app.core.rules.ruling import rule, ruleset_of
 
+    if not args.svg and not args.png:
+        raise BadInput("--svg", "give --svg OUT or --png OUT (or both)")
     doc = read_document(args.file)
     ruleset = ruleset_of(doc, args.ruleset)
     from .cmd_rulings import _decision_errors
 
     ruling = _decision_errors(lambda: rule(doc, ruleset))
     svg = diagram_svg(doc, ruling, args.lang)
-    out = Path(args.svg)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(svg, encoding="utf-8")
-    except OSError as exc:
-        raise BadInput("--svg", f"cannot write {out}: {exc.strerror}") from None
+    written = {}
+    for option, path in (("--svg", args.svg), ("--png", args.png)):
+        if not path:
+            continue
+        out = Path(path)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if option == "--svg":
+                out.write_text(svg, encoding="utf-8")
+            else:
+                from referee_app.ui.common.pdf import ensure_gui_app  # Qt only now, to draw
+                from referee_app.ui.learn.board_view import svg_to_png
+
+                ensure_gui_app()
+                svg_to_png(svg, out, scale=2)
+        except OSError as exc:
+            raise BadInput(option, f"cannot write {out}: {exc.strerror or exc}") from None
+        written[option.lstrip("-")] = str(out)
     if args.json:
-        print_json({"svg": str(out), "ruleset": ruleset, "pieces": piece_counts(svg)})
+        print_json({**written, "ruleset": ruleset, "pieces": piece_counts(svg)})
     else:
-        print(out)
+        print("\n".join(written.values()))
     return 0
 
 
