@@ -51,6 +51,11 @@ def test_a_learner_takes_a_quiz_in_italian_from_the_keyboard(window, qtbot, reco
         text = default().clauses[clause].text_in("it")[0]
         assert text[:40] in area.why.toPlainText(), clause
         assert "decide" in html
+        if n == 0:  # the board, for teaching material
+            png = area.save_board(str(records.parent / "board.png"))
+            assert png and open(png, "rb").read(4) == b"\x89PNG"
+            assert area.save_board(str(records.parent / "board.svg")) and "Prima del tiro" in open(
+                records.parent / "board.svg", encoding="utf-8").read()
         key(focused(), "Return")
 
     assert area.current() is None
@@ -78,6 +83,20 @@ def test_an_exam_hides_the_answers_until_the_end_and_scores_them(window, qtbot, 
             key(focused(), "Return")
     assert area.current() is None
     assert "2 right answers of 4" in area.feedback.text() and "Passed" in area.feedback.text()
+
+
+def test_an_exam_paper_printed_from_the_area(window, records):
+    import shutil
+    import subprocess
+
+    key(focused() or window, "Ctrl+4")
+    area = window.learn
+    area.count.setValue(3)
+    path = area.print_exam(str(records.parent / "paper.pdf"))
+    assert path and "Exam paper saved" in area.feedback.text()
+    assert shutil.which("pdftotext")
+    text = subprocess.run(["pdftotext", path, "-"], capture_output=True, text=True, check=True).stdout
+    assert "Referee examination" in text and "Answer key" in text
 
 
 def test_nothing_due_is_said_not_raised(window, records):

@@ -92,7 +92,7 @@ class MainWindow(QMainWindow):
         self.learn.open_clause.connect(self.open_clause)
         self.ruleset_changed.connect(self.learn.set_ruleset)
         self.stack = QStackedWidget(objectName="areas")
-        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, self.learn):
+        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, scrolling(self.learn)):
             self.stack.addWidget(area)
         self.setCentralWidget(self.stack)
 

@@ -11,7 +11,7 @@ import random
 
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
@@ -24,7 +24,7 @@ from referee_app.core.printing import esc
 from referee_app.i18n import gettext as _
 from referee_app.i18n import ngettext
 from referee_app.ui.retranslate import follow_language
-from .board_view import BoardView
+from .board_view import BoardView, svg_to_png
 
 MAX_KEYS = 9
 ALL, ENDINGS, DIFFER, DUE = "all", "endings", "differ", "due"
@@ -85,17 +85,28 @@ class LearnArea(QWidget):
         self.pass_mark = QSpinBox(objectName="learn_pass_mark", minimum=1, maximum=100, value=75)
         self.start_button = QPushButton(objectName="learn_start")
         self.start_button.clicked.connect(self.start)
+        self.print_button = QPushButton(objectName="learn_print_exam")
+        self.print_button.clicked.connect(self.print_exam)
         self.learner_label, self.scope_label, self.count_label = QLabel(), QLabel(), QLabel()
         self.minutes_label, self.pass_label = QLabel(), QLabel()
         for label, field in ((self.learner_label, self.learner), (self.scope_label, self.scope),
                              (self.count_label, self.count), (self.minutes_label, self.minutes),
                              (self.pass_label, self.pass_mark)):
             label.setBuddy(field)
-        bar = QHBoxLayout()
-        for w in (self.learner_label, self.learner, self.scope_label, self.scope, self.count_label, self.count,
-                  self.exam_box, self.minutes_label, self.minutes, self.pass_label, self.pass_mark, self.start_button):
-            bar.addWidget(w)
-        bar.addStretch(1)
+        # two short rows rather than one long one: the area must fit a small window in large type
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(18)
+        self.learner.setMaximumWidth(220)
+        bar = QVBoxLayout()
+        for row_widgets in ((self.learner_label, self.learner, self.scope_label, self.scope, self.count_label,
+                             self.count),
+                            (self.exam_box, self.minutes_label, self.minutes, self.pass_label, self.pass_mark,
+                             self.start_button, self.print_button)):
+            row = QHBoxLayout()
+            for w in row_widgets:
+                row.addWidget(w)
+            row.addStretch(1)
+            bar.addLayout(row)
         self.exam_box.toggled.connect(self._exam_toggled)
 
         # the question: a panel whose number keys answer and whose Enter moves on
@@ -111,6 +122,8 @@ class LearnArea(QWidget):
         self.feedback = QLabel(objectName="learn_feedback", wordWrap=True)
         self.next_button = QPushButton(objectName="learn_next")
         self.next_button.clicked.connect(self.next_question)
+        self.save_board_button = QPushButton(objectName="learn_save_board")
+        self.save_board_button.clicked.connect(self.save_board)
         head = QHBoxLayout()
         head.addWidget(self.status, 1)
         head.addWidget(self.timer_label)
@@ -119,7 +132,11 @@ class LearnArea(QWidget):
         panel_layout.addWidget(self.prompt)
         panel_layout.addLayout(self.choice_box)
         panel_layout.addWidget(self.feedback)
-        panel_layout.addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignLeft)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.next_button)
+        buttons.addWidget(self.save_board_button)
+        buttons.addStretch(1)
+        panel_layout.addLayout(buttons)
         panel_layout.addStretch(1)
         for n in range(1, MAX_KEYS + 1):
             sc = QShortcut(QKeySequence(str(n)), self.panel, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -204,9 +221,7 @@ class LearnArea(QWidget):
                 due = self.store().due(self.learner_name(), self.ruleset, limit=count)
                 questions = [q for q in (make_question(d["situation"], d["ruleset"], rng) for d in due) if q]
             else:
-                scope = Scope(self.ruleset, endings=choice == ENDINGS, differ=choice == DIFFER,
-                              chapter=choice.removeprefix("chapter:") if choice.startswith("chapter:") else None)
-                questions = generate(scope, count, seed)
+                questions = generate(self._selection(), count, seed)
         except BadInput as exc:
             self._message(str(exc))
             return
@@ -224,6 +239,52 @@ class LearnArea(QWidget):
             self._timer.start()
         self._show()
         self.panel.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _selection(self) -> Scope:
+        choice = self.scope.currentData() or ALL
+        return Scope(self.ruleset, endings=choice == ENDINGS, differ=choice == DIFFER,
+                     chapter=choice.removeprefix("chapter:") if choice.startswith("chapter:") else None)
+
+    def print_exam(self, path: str | None = None) -> str | None:
+        """A paper of the chosen selection, count, time and pass mark as PDF, in the interface
+        language, with its answer key; returns the path written (None if cancelled or refused)."""
+        from referee_app.core.learn.exam import exam_html, make_exam
+        from referee_app.ui.common.pdf import write_pdf
+
+        if path is None:
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), "exam.pdf",
+                                                        "PDF (*.pdf)")
+        if not path:
+            return None
+        try:
+            exam = make_exam(self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
+                             self.minutes.value(), self.pass_mark.value())
+            write_pdf(exam_html(exam, i18n.current_language()), path, title=_("Referee examination"))
+        except (BadInput, OSError) as exc:
+            self._message(_("The exam could not be printed: {problem}").format(problem=exc))
+            return None
+        self._message(_("Exam paper saved: {path}").format(path=path))
+        return path
+
+    def save_board(self, path: str | None = None) -> str | None:
+        """The board diagram of the question shown, as SVG or PNG (by the name's ending)."""
+        if not self.board.svg:
+            return None
+        if path is None:
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the board diagram"), "board.svg",
+                                                        _("SVG image (*.svg);;PNG image (*.png)"))
+        if not path:
+            return None
+        try:
+            if path.lower().endswith(".png"):
+                svg_to_png(self.board.svg, path, scale=2)
+            else:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(self.board.svg)
+        except OSError as exc:
+            self._message(_("The diagram could not be saved: {problem}").format(problem=exc))
+            return None
+        return path
 
     # --- answering --------------------------------------------------------------------------
     def current(self) -> Question | None:
@@ -311,6 +372,7 @@ class LearnArea(QWidget):
             self.choice_box.addWidget(b)
             self.choice_buttons.append(b)
         self.next_button.setVisible(answered or bool(self.exam))
+        self.save_board_button.setVisible(reveal)
         self.next_button.setEnabled(True)
         if reveal:
             right = self.answers[self.index] == q.answer
@@ -327,6 +389,7 @@ class LearnArea(QWidget):
     def _show_end(self) -> None:
         self.prompt.clear()
         self.next_button.setVisible(False)
+        self.save_board_button.setVisible(False)
         if not self.questions:
             self.status.setText(_("Choose what to practise, then Start."))
             return
@@ -366,6 +429,8 @@ class LearnArea(QWidget):
         self.minutes_label.setText(_("&Minutes:"))
         self.pass_label.setText(_("Pass mar&k (%):"))
         self.start_button.setText(_("Star&t"))
+        self.print_button.setText(_("Print a paper…"))
+        self.save_board_button.setText(_("Save the board…"))
         self.next_button.setText(_("Next (Enter)"))
         self.mastery.setHeaderLabels([_("Clause"), _("Seen"), _("Mastered"), _("Due")])
         self._fill_scopes()
