@@ -6,6 +6,7 @@ import json
 import pytest
 
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.learn.questions import Scope, generate, outcome
@@ -135,7 +136,8 @@ def test_clause_text_and_derivation_in_the_learners_language():
         shown = render(q, lang)
         entry = next(c for c in shown["clauses"] if c["id"] == "icf-fr:3.12.c")
         assert entry["text"] == kb.clauses["icf-fr:3.12.c"].text_in(lang)[0]
-        assert shown["why"] and any("3.12 c)" in line for line in shown["why"])
+        assert shown["why"] and any(cite("icf-fr:3.12.c", lang) in line for line in shown["why"])
+        assert entry["cited"] == cite("icf-fr:3.12.c", lang)
     assert render(q, "it")["question"] != render(q, "en")["question"]
     assert render(q, "fr")["choices"][0]["text"] != render(q, "en")["choices"][0]["text"]
 

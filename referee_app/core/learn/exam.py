@@ -71,8 +71,7 @@ def exam_html(exam: Exam, lang: str) -> str:
                  f"<tr><th>{esc(w._('No.'))}</th><th>{esc(w._('Answer'))}</th><th>{esc(w._('Clauses'))}</th>"
                  f"<th>{esc(w._('Why'))}</th></tr>")
     for n, r in enumerate(rendered, 1):
-        refs = "<br>".join(f"{esc(c['source'] if 'source' in c else '')} {esc(c['paragraph'])} — {esc(c['title'])}"
-                           for c in r["clauses"])
+        refs = "<br>".join(f"{esc(c['cited'])} — {esc(c['title'])}" for c in r["clauses"])
         parts.append(f"<tr><td valign='top'>{n}</td><td valign='top'><b>{LETTERS[r['answer']]}</b></td>"
                      f"<td valign='top'>{refs}</td><td valign='top'>{esc(' '.join(r['why']))}</td></tr>")
     parts.append("</table>")
@@ -83,7 +82,7 @@ def exam_html(exam: Exam, lang: str) -> str:
             cited.setdefault(c["id"], c)
     for c in cited.values():
         note = "" if c["official"] else f" <i>({esc(w._('translation, not official'))})</i>"
-        parts.append(f"<p><b>{esc(c.get('source', ''))} {esc(c['paragraph'])}</b> {esc(c['title'])}{note}<br>"
+        parts.append(f"<p><b>{esc(c['cited'])}</b> {esc(c['title'])}{note}<br>"
                      f"{esc(c['text'])}</p>")
     parts.append("</body></html>")
     return "\n".join(parts)

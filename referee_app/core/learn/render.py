@@ -3,6 +3,7 @@ key, and after the answer why (the rules that decided and those they set aside) 
 clause's text from the knowledge base in that language."""
 from __future__ import annotations
 
+from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.loader import default
 from referee_app.core.rules.engine import compiled
 from .questions import Question
@@ -12,10 +13,11 @@ from .wording import Words, describe_outcome, describe_situation, queen_state
 def clause_entry(clause_id: str, lang: str) -> dict:
     clause = default().clauses.get(clause_id)
     if clause is None:
-        return {"id": clause_id, "paragraph": clause_id, "title": "", "text": "", "official": False}
+        return {"id": clause_id, "paragraph": clause_id, "cited": clause_id, "title": "", "text": "", "official": False}
     text, official = clause.text_in(lang)
-    return {"id": clause.id, "paragraph": clause.paragraph, "source": clause.source, "title": clause.title_in(lang),
-            "text": text, "official": official, "lang": lang if not official else clause.lang}
+    return {"id": clause.id, "paragraph": clause.paragraph, "source": clause.source, "cited": cite(clause.id, lang),
+            "title": clause.title_in(lang), "text": text, "official": official,
+            "lang": lang if not official else clause.lang}
 
 
 def aspect_words(w: Words, aspect: str) -> str:
@@ -40,12 +42,10 @@ def value_words(w: Words, aspect: str, value) -> str:
 
 
 def derivation_lines(w: Words, q: Question) -> list[str]:
-    """The derivation as sentences: "3.12 c) decides the queen: …; an exception to 3.6 a)…"."""
-    kb = default()
-
+    """The derivation as sentences: "ICF 3.12 c decides the queen: …; an exception to ICF 3.6 a…",
+    each clause cited the way a reader of `lang` cites it."""
     def para(cid):
-        c = kb.clauses.get(cid)
-        return f"{c.source} {c.paragraph}" if c else cid
+        return cite(cid, w.lang)
 
     lines = []
     for step in q.derivation:

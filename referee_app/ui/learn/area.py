@@ -445,6 +445,6 @@ def why_html(shown: dict) -> str:
     for note in shown["notes"]:
         parts.append(f"<p><i>{esc(note)}</i></p>")
     for c in shown["clauses"]:
-        parts.append(f"<p><a href='clause:{esc(c['id'])}'><b>{esc(c.get('source', ''))} {esc(c['paragraph'])}</b></a> "
+        parts.append(f"<p><a href='clause:{esc(c['id'])}'><b>{esc(c['cited'])}</b></a> "
                      f"{esc(c['title'])}<br>{esc(c['text'])}</p>")
     return "\n".join(parts)
