@@ -53,6 +53,24 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
         assert done.stderr.count("\n") == 1 and field in done.stderr and "Traceback" not in done.stderr
 
 
+def test_progress_of_a_learner(tmp_path, monkeypatch):
+    from referee_app.core.learn.questions import Scope, generate
+    from referee_app.core.learn.store import ProgressStore
+    from referee_app.core.storage.db import connect
+
+    db = tmp_path / "records.sqlite3"
+    q = generate(Scope("it"), 1, seed=1)[0]
+    with ProgressStore(connect(db)) as store:
+        store.record("Ada", q, correct=False)
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(db))
+    done = run_cli("quiz", "progress", "--learner", "Ada", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert (summary["seen"], summary["answers"], summary["correct"], summary["mastered"]) == (1, 1, 0, 0)
+    assert summary["clauses"] == [{"clause": q.deciding_clause, "seen": 1, "mastered": 0, "due": 0}]
+    assert [d["id"] for d in summary["due_questions"]] == []  # a wrong answer comes back in minutes, not now
+
+
 def test_chapters_listed_in_the_learners_language():
     done = run_cli("quiz", "chapters", "--ruleset", "icf", "--lang", "fr", "--json")
     assert done.returncode == 0, done.stderr

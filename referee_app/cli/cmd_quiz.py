@@ -4,6 +4,7 @@
     quiz exam --pdf OUT [--lang L] [--minutes M] [--pass-mark P] (and the selection above)
     quiz diagram FILE --svg OUT | --png OUT [--ruleset R] [--lang L]
     quiz chapters [--ruleset R] [--lang L] [--json]
+    quiz progress --learner NAME [--ruleset R] [--json]
 """
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def add_parsers(sub) -> None:
     c = actions.add_parser("chapters", help="the chapters a quiz can be drawn from")
     _selection(c, suppress=True)
     c.set_defaults(func=run_chapters)
+
+    g = actions.add_parser("progress", help="what a learner masters and what is due (the records' FSRS cards)")
+    g.add_argument("--learner", required=True)
+    _selection(g, suppress=True)
+    g.set_defaults(func=run_progress)
 
 
 def _scope(args):
@@ -132,6 +138,25 @@ def run_diagram(args) -> int:
         print_json({**written, "ruleset": ruleset, "pieces": piece_counts(svg)})
     else:
         print("\n".join(written.values()))
+    return 0
+
+
+def run_progress(args) -> int:
+    from referee_app.core.knowledge.rulesets import get_ruleset
+    from referee_app.core.learn.store import ProgressStore
+
+    ruleset = get_ruleset(args.ruleset, "--ruleset").id if args.ruleset else None
+    with ProgressStore() as store:
+        summary = store.summary(args.learner, ruleset)
+        due = store.due(args.learner, ruleset)
+    summary["due_questions"] = [{"id": d["id"], "ruleset": d["ruleset"], "due": d["due"]} for d in due]
+    if args.json:
+        print_json(summary)
+        return 0
+    print(f"{summary['learner']}: {summary['seen']} questions seen, {summary['mastered']} mastered, "
+          f"{summary['due']} due; {summary['correct']} of {summary['answers']} answers right")
+    for c in summary["clauses"]:
+        print(f"  {c['clause']:28} seen {c['seen']:3}  mastered {c['mastered']:3}  due {c['due']:3}")
     return 0
 
 
