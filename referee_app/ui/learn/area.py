@@ -11,7 +11,7 @@ import random
 
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
@@ -215,6 +215,7 @@ class LearnArea(QWidget):
         choice = self.scope.currentData() or ALL
         count = self.count.value()
         seed = random.SystemRandom().randrange(1 << 30)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # the first draw walks the whole space
         try:
             if choice == DUE:
                 rng = random.Random(seed)
@@ -225,6 +226,8 @@ class LearnArea(QWidget):
         except BadInput as exc:
             self._message(str(exc))
             return
+        finally:
+            QApplication.restoreOverrideCursor()
         if not questions:
             self._message(_("Nothing to ask in this selection (nothing is due yet)."))
             return
