@@ -43,7 +43,20 @@ def test_example_holds(clause, example):
         expect.pop("turn", None)
     problems = _subset_problems(expect, ruling)
     assert not problems, f"{example.get('name')}: {problems}"
-    assert clause.id in ruling["clauses"], f"{example.get('name')}: the ruling does not cite {clause.id}: {ruling['clauses']}"
+    # A clause is cited when its rule decided a part of the ruling; a definition never is, nor a
+    # base case that only says nothing happens (no penalty): those must still be seen deciding.
+    deciding = [r for r in ruling["rules"] if r.rsplit("/", 1)[0] == clause.id]
+    base_only = deciding and all(_is_base_case(ruleset, r) for r in deciding)
+    if clause.kind == "definition" or base_only:
+        assert deciding, f"{example.get('name')}: no rule of {clause.id} decides: {ruling['rules']}"
+    else:
+        assert clause.id in ruling["clauses"], \
+            f"{example.get('name')}: the ruling does not cite {clause.id}: {ruling['clauses']}"
+
+
+def _is_base_case(ruleset: str, rule_id: str) -> bool:
+    rule_ = next(r for r in compiled(ruleset).rules if r.id == rule_id)
+    return rule_.default
 
 
 def test_every_deciding_clause_has_an_example():

@@ -11,6 +11,8 @@ def add_parsers(sub) -> None:
     p.add_argument("file")
     p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified (default: the file's, else icf)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--trace", action="store_true",
+                   help="add the derivation: per part, the deciding rule, the facts it tested, the rules set aside")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the explanation shown")
     p.set_defaults(func=run_rule)
 
@@ -44,7 +46,7 @@ def run_rule(args) -> int:
     from referee_app.core.rules.ruling import rule
 
     doc = read_document(args.file)
-    ruling = _decision_errors(lambda: rule(doc, args.ruleset))
+    ruling = _decision_errors(lambda: rule(doc, args.ruleset, trace=args.trace))
     if args.json:
         print_json(ruling)
         return 0
@@ -57,7 +59,21 @@ def run_rule(args) -> int:
     print("clauses: " + ", ".join(ruling["clauses"]))
     for note in ruling.get("notes", []):
         print(f"note ({note['clause']}): {note.get(args.lang) or note.get('en')}")
+    for part, entries in ruling.get("trace", {}).items():
+        for e in entries:
+            _print_trace_entry(part, e)
     return 0
+
+
+def _print_trace_entry(part: str, e: dict) -> None:
+    if "rule" in e:
+        tested = ", ".join(f"{k}={v}" for k, v in e["tested"].items())
+        print(f"{part}: {e['rule']} ({tested})")
+        for o in e["overridden"]:
+            print(f"  not {o['rule']}: set aside as {o['how'].replace('_', ' ')} by {', '.join(o['by'])}")
+    else:
+        kind = "mechanic" if "mechanic" in e else "parameter"
+        print(f"{part}: {kind} {e.get('mechanic') or e.get('parameter')} ({e['clause']})")
 
 
 def run_fouls(args) -> int:

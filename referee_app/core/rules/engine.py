@@ -81,6 +81,12 @@ class Conflict(Exception):
 class Decision:
     values: dict = field(default_factory=dict)   # aspect -> value
     rules: dict = field(default_factory=dict)    # aspect -> [Rule]
+    first: list = field(default_factory=list)    # the rules that applied, but those testing queen_after
+    board: list = field(default_factory=list)    # the rules that applied to the board result
+    board_facts: dict = field(default_factory=dict)  # the facts with queen_after, as the board rules saw them
+
+    def applicable(self, aspect: str) -> list:
+        return self.board if aspect == "board" else self.first
 
 
 def _point_terms(spec, where):
@@ -153,12 +159,13 @@ class CompiledRuleset:
     def decide(self, facts: dict, relevant=None) -> Decision:
         """Decides every aspect; raises NoRule or Conflict where the rules fail to give exactly one."""
         applicable = self.applicable(facts)
-        decision = Decision()
+        decision = Decision(first=applicable)
         relevant = relevant or relevance
         for aspect in ORDER:
             if aspect == "board":
                 facts = dict(facts, queen_after=decision.values.get("queen", facts["queen"]))
                 applicable = applicable + [r for r in self._after_queen if matches(r.tests, facts)]
+                decision.board, decision.board_facts = applicable, facts
             value, rules = resolve(aspect, applicable)
             if rules:
                 decision.values[aspect], decision.rules[aspect] = value, rules

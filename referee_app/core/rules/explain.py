@@ -1,105 +1,218 @@
-"""The ruling in plain words for the referee, in French, Italian and English.
+"""The ruling in plain words for the referee, in French, Italian and English: why, then what.
 
-Built from the ruling itself (what goes back, who plays, who won), so it can never say
-something the ruling does not.
+Why: for each clause that decided a part of the ruling, "ICF 3.12 c applies, not ICF 3.6 a:"
+and the facts its rule tested, read from the derivation (derivation.py), so it names exactly
+the paragraphs the trace names. What: what goes back, who plays, who won, read from the
+ruling itself, so it can never say something the ruling does not. Every sentence goes through
+the project's gettext catalogs with the language passed in (plurals by ngettext); nothing here
+reads the interface's language.
 """
 from __future__ import annotations
 
-PHRASES = {
-    "en": {
-        "board_won": "{winner} wins the board: {w} points to {l}.",
-        "striker": "The striking side", "opponent": "The opponent",
-        "put_back": "Put back in the centre: {items}.",
-        "own_coins": "{n} coin of the striking side|{n} coins of the striking side",
-        "opp_coins": "{n} coin of the opponent|{n} coins of the opponent",
-        "queen": "the queen",
-        "dues": "The striking side owes {n} penalty coin, placed as soon as one of its coins is pocketed.|"
-                "The striking side owes {n} penalty coins, placed as soon as its coins are pocketed.",
-        "awaiting": "The queen must be covered with the next stroke.",
-        "covered": "The queen is covered.",
-        "covered_opp": "The queen counts for the opponent.",
-        "break_retry": "The break is not made: the same side tries again.",
-        "break_failed": "The break is not made.",
-        "continues": "The striking side plays again.",
-        "passes": "The turn passes to the opponent.",
-        "nothing": "Nothing goes back to the centre.",
-    },
-    "fr": {
-        "board_won": "{winner} gagne le board : {w} points à {l}.",
-        "striker": "Le camp qui joue", "opponent": "L'adversaire",
-        "put_back": "Replacer au centre : {items}.",
-        "own_coins": "{n} jeton du camp qui joue|{n} jetons du camp qui joue",
-        "opp_coins": "{n} jeton de l'adversaire|{n} jetons de l'adversaire",
-        "queen": "la reine",
-        "dues": "Le camp qui joue doit {n} jeton de pénalité, placé dès qu'un de ses jetons est logé.|"
-                "Le camp qui joue doit {n} jetons de pénalité, placés dès que ses jetons sont logés.",
-        "awaiting": "La reine doit être confirmée au tir suivant.",
-        "covered": "La reine est confirmée.",
-        "covered_opp": "La reine compte pour l'adversaire.",
-        "break_retry": "Le break n'est pas réalisé : le même camp refait un essai.",
-        "break_failed": "Le break n'est pas réalisé.",
-        "continues": "Le camp qui joue rejoue.",
-        "passes": "Le tour passe à l'adversaire.",
-        "nothing": "Rien ne revient au centre.",
-    },
-    "it": {
-        "board_won": "{winner} vince il board: {w} punti a {l}.",
-        "striker": "Il giocatore di turno", "opponent": "L'avversario",
-        "put_back": "Rimettere al centro: {items}.",
-        "own_coins": "{n} pedina del giocatore di turno|{n} pedine del giocatore di turno",
-        "opp_coins": "{n} pedina dell'avversario|{n} pedine dell'avversario",
-        "queen": "la Regina",
-        "dues": "Il giocatore di turno deve {n} pedina di penalità, da piazzare appena ne imbuca una.|"
-                "Il giocatore di turno deve {n} pedine di penalità, da piazzare appena le imbuca.",
-        "awaiting": "La Regina deve essere confermata con il tiro successivo.",
-        "covered": "La Regina è confermata.",
-        "covered_opp": "La Regina conta per l'avversario.",
-        "break_retry": "La spaccata non è valida: lo stesso giocatore riprova.",
-        "break_failed": "La spaccata non è valida.",
-        "continues": "Il giocatore di turno continua.",
-        "passes": "Il turno passa all'avversario.",
-        "nothing": "Nulla torna al centro.",
-    },
+from functools import lru_cache
+
+from referee_app.core.knowledge.citations import citations
+from referee_app.i18n import N_, translations
+from referee_app.languages import LANGUAGES
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str):
+    return translations(lang)
+
+
+def reference(kb, clause_id: str, lang: str) -> str:
+    """A clause as its reader names it: "ICF 3.12 c", "regola 53", "AICF 13" (citations.yaml)."""
+    key = (id(kb), clause_id, lang)
+    hit = _references.get(key)
+    if hit is None:  # a ruling names a handful of clauses, thousands of times: worth keeping
+        if len(_references) > 20000:
+            _references.clear()
+        hit = _references[key] = citations(kb).cite(clause_id, lang)
+    return hit
+
+
+_references: dict[tuple, str] = {}
+
+
+# --- why: the facts a deciding rule tested -----------------------------------------------------
+
+_QUIET = {("foul", "none"), ("own_off", 0), ("opponent_off", 0), ("queen_off", False), ("striker_off", False),
+          ("striker_pocketed", False)}
+
+
+def fact_phrase(t, fact: str, value, foul_name) -> str | None:
+    """The fact as the rule saw it; None for a guard not worth saying (no foul, nothing off)."""
+    if (fact, value) in _QUIET:
+        return None
+    if fact == "foul":
+        return t.gettext("the foul: {name}").format(name=foul_name(value))
+    return _phrase(t, fact, value)
+
+
+_YES_NO = {
+    "break": (N_("it is not the break"), N_("it is the break")),
+    "touched_coin": (N_("the striker touched no coin"), N_("the striker touched a coin")),
+    "queen_pocketed": (N_("the queen was not pocketed"), N_("the queen was pocketed")),
+    "striker_pocketed": (None, N_("the striker was pocketed")),
+    "queen_off": (None, N_("the queen left the board")),
+    "striker_off": (None, N_("the striker left the board")),
+    "own_pocketed_earlier": (N_("none of the striking side's coins had been pocketed before"),
+                             N_("a coin of the striking side had been pocketed before")),
+    "pocketed_any": (N_("neither a coin nor the queen was pocketed"), N_("a coin or the queen was pocketed")),
+}
+_QUEEN = {
+    "queen": {"on_board": N_("the queen was on the board"), "awaiting_cover": N_("the queen awaited its cover"),
+              "covered_by_striker": N_("the striking side held the covered queen"),
+              "covered_by_opponent": N_("the opponent held the covered queen")},
+    "queen_after": {"on_board": N_("the queen goes back on the board"),
+                    "awaiting_cover": N_("the queen now awaits its cover"),
+                    "covered_by_striker": N_("the queen is now the striking side's"),
+                    "covered_by_opponent": N_("the queen is now the opponent's")},
 }
 
 
-def _plural(template: str, n: int) -> str:
-    one, many = template.split("|")
-    return (one if n == 1 else many).format(n=n)
+@lru_cache(maxsize=4096)
+def _phrase(t, fact: str, value) -> str:
+    if fact in _QUEEN:
+        return t.gettext(_QUEEN[fact][value])
+    if isinstance(value, bool):
+        return t.gettext(_YES_NO[fact][value])
+    return _count_phrase(t, fact, value)
 
 
-def explain(situation, ruling: dict) -> dict:
-    out = {}
-    for lang, p in PHRASES.items():
-        sentences = []
-        board = ruling["board"]
-        if board["over"]:
-            winner = board["winner"]
-            loser = "opponent" if winner == "striker" else "striker"
-            sentences.append(p["board_won"].format(winner=p[winner], w=board["points"][winner],
-                                                   l=board["points"][loser]))
+def _count_phrase(t, fact, n):
+    _, ngettext = t.gettext, t.ngettext
+    if fact == "break_attempt":
+        return _("attempt {n} at the break").format(n=n)
+    if fact == "own_pocketed":
+        return _("no coin of the striking side was pocketed") if n == 0 else ngettext(
+            "{n} coin of the striking side was pocketed", "{n} coins of the striking side were pocketed", n).format(n=n)
+    if fact == "opponent_pocketed":
+        return _("no coin of the opponent was pocketed") if n == 0 else ngettext(
+            "{n} coin of the opponent was pocketed", "{n} coins of the opponent were pocketed", n).format(n=n)
+    if fact == "own_off":
+        return ngettext("{n} coin of the striking side left the board",
+                        "{n} coins of the striking side left the board", n).format(n=n)
+    if fact == "opponent_off":
+        return ngettext("{n} coin of the opponent left the board", "{n} coins of the opponent left the board",
+                        n).format(n=n)
+    if fact == "own_left":
+        return _("the striking side has no coin left on the board") if n == 0 else ngettext(
+            "the striking side has {n} coin left on the board", "the striking side has {n} coins left on the board",
+            n).format(n=n)
+    if fact == "opponent_left":
+        return _("the opponent has no coin left on the board") if n == 0 else ngettext(
+            "the opponent has {n} coin left on the board", "the opponent has {n} coins left on the board",
+            n).format(n=n)
+    if fact == "own_on_board":
+        return ngettext("the striking side had {n} coin on the board", "the striking side had {n} coins on the board",
+                        n).format(n=n)
+    if fact == "opponent_on_board":
+        return ngettext("the opponent had {n} coin on the board", "the opponent had {n} coins on the board",
+                        n).format(n=n)
+    if fact == "dues":
+        return _("the striking side owed no penalty coin") if n == 0 else ngettext(
+            "the striking side owed {n} penalty coin", "the striking side owed {n} penalty coins", n).format(n=n)
+    return _("the opponent owed no penalty coin") if n == 0 else ngettext(
+        "the opponent owed {n} penalty coin", "the opponent owed {n} penalty coins", n).format(n=n)
+
+
+def why_plan(kb, derivation: dict, aspects) -> list[tuple]:
+    """Per clause that decided a part (in the order of the parts, definitions left out): the
+    clauses it set aside, the facts its rule tested, whether it is a base case. The same in
+    every language, so worked out once."""
+    plan, index = [], {}
+    for aspect in aspects:
+        entry = derivation.get(aspect)
+        if entry is None or _is_definition(kb, entry["clause"]):
+            continue
+        clause = entry["clause"]
+        if clause not in index:
+            index[clause] = len(plan)
+            plan.append((clause, [], entry["tested"], entry["default"]))
+        others = plan[index[clause]][1]
+        for o in entry["overridden"]:
+            if o["clause"] != clause and o["clause"] not in others and not _is_definition(kb, o["clause"]):
+                others.append(o["clause"])
+    return plan
+
+
+def why_sentences(t, kb, lang: str, plan: list[tuple], foul_name) -> list[str]:
+    """One sentence per clause that decided a part: "ICF 3.12 c applies, not ICF 3.6 a: …"."""
+    out = []
+    for clause, overridden, tested, base_case in plan:
+        reasons = [p for p in (fact_phrase(t, f, v, foul_name) for f, v in tested.items()) if p]
+        reason = ", ".join(reasons) if reasons and not base_case else t.gettext("no more specific paragraph applies")
+        ref = reference(kb, clause, lang)
+        if overridden:
+            out.append(t.gettext("{clause} applies, not {others}: {reasons}.").format(
+                clause=ref, others=", ".join(reference(kb, c, lang) for c in overridden), reasons=reason))
         else:
-            ret = ruling["returned"]
-            items = []
-            if ret["queen"]:
-                items.append(p["queen"])
-            if ret["own"]:
-                items.append(_plural(p["own_coins"], ret["own"]))
-            if ret["opponent"]:
-                items.append(_plural(p["opp_coins"], ret["opponent"]))
-            sentences.append(p["put_back"].format(items=", ".join(items)) if items else p["nothing"])
-            if ruling["after"]["dues"]:
-                sentences.append(_plural(p["dues"], ruling["after"]["dues"]))
-            queen = ruling["after"]["queen"]
-            if queen != situation.queen:
-                if queen == "awaiting_cover":
-                    sentences.append(p["awaiting"])
-                elif queen == "covered_by_striker":
-                    sentences.append(p["covered"])
-                elif queen == "covered_by_opponent":
-                    sentences.append(p["covered_opp"])
-            if situation.break_ and not ruling["break_made"]:
-                sentences.append(p["break_retry"] if ruling["turn"] == "continues" else p["break_failed"])
-            sentences.append(p[ruling["turn"]])
-        out[lang] = " ".join(sentences)
+            out.append(t.gettext("{clause} applies: {reasons}.").format(clause=ref, reasons=reason))
+    return out
+
+
+def _is_definition(kb, clause_id: str) -> bool:
+    clause = kb.clauses.get(clause_id)
+    return clause is not None and clause.kind == "definition"
+
+
+# --- what: the ruling carried out ------------------------------------------------------------
+
+def what_sentences(t, situation, ruling: dict) -> list[str]:
+    _, ngettext = t.gettext, t.ngettext
+    board = ruling["board"]
+    if board["over"]:
+        winner = board["winner"]
+        loser = "opponent" if winner == "striker" else "striker"
+        w, l = board["points"][winner], board["points"][loser]
+        if winner == "striker":
+            return [ngettext("The striking side wins the board: {w} point to {l}.",
+                             "The striking side wins the board: {w} points to {l}.", w).format(w=w, l=l)]
+        return [ngettext("The opponent wins the board: {w} point to {l}.",
+                         "The opponent wins the board: {w} points to {l}.", w).format(w=w, l=l)]
+    out = [_put_back(t, ruling["returned"])]
+    dues = ruling["after"]["dues"]
+    if dues:
+        out.append(ngettext("The striking side owes {n} penalty coin, placed as soon as one of its coins is pocketed.",
+                            "The striking side owes {n} penalty coins, placed as soon as its coins are pocketed.",
+                            dues).format(n=dues))
+    queen = ruling["after"]["queen"]
+    if queen != situation.queen:
+        out += {"awaiting_cover": [_("The queen must be covered with the next stroke.")],
+                "covered_by_striker": [_("The queen is covered.")],
+                "covered_by_opponent": [_("The queen counts for the opponent.")]}.get(queen, [])
+    if situation.break_ and not ruling["break_made"]:
+        out.append(_("The break is not made: the same side tries again.") if ruling["turn"] == "continues"
+                   else _("The break is not made."))
+    out.append(_("The striking side plays again.") if ruling["turn"] == "continues"
+               else _("The turn passes to the opponent."))
+    return out
+
+
+def _put_back(t, ret: dict) -> str:
+    _, ngettext = t.gettext, t.ngettext
+    items = []
+    if ret["queen"]:
+        items.append(_("the queen"))
+    if ret["own"]:
+        items.append(ngettext("{n} coin of the striking side", "{n} coins of the striking side",
+                              ret["own"]).format(n=ret["own"]))
+    if ret["opponent"]:
+        items.append(ngettext("{n} coin of the opponent", "{n} coins of the opponent",
+                              ret["opponent"]).format(n=ret["opponent"]))
+    if not items:
+        return _("Nothing goes back to the centre.")
+    return _("Put back in the centre: {items}.").format(items=", ".join(items))
+
+
+def explain(kb, situation, ruling: dict, derivation: dict, aspects, foul_name) -> dict:
+    """{lang: text} for every language: why, then what."""
+    out = {}
+    plan = why_plan(kb, derivation, aspects)
+    for lang in LANGUAGES:
+        t = catalog(lang)
+        out[lang] = " ".join(why_sentences(t, kb, lang, plan, lambda f: foul_name(f, lang))
+                             + what_sentences(t, situation, ruling))
     return out

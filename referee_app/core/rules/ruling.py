@@ -1,17 +1,21 @@
 """Rules a stroke: situation in, ruling out, in the contract's format.
 
-What each aspect becomes is decided by the knowledge base (decisions.py); this module only
+What each aspect becomes is decided by the knowledge base (engine.py); this module only
 carries the decision out: counts the coins that go back, pays dues as soon as a pocketed coin
 is there to pay them, adds up the board's points from the named terms and parameters, and
-cites every clause that shaped the answer.
+records, part by part, what each rests on (`Grounds`): the rules that decided it (derivation.py),
+the mechanics and the parameters that changed it. The clauses cited, the trace and the
+explanation are all read from those grounds.
 """
 from __future__ import annotations
 
-from .conditions import matches
-from .engine import CONTINUES, Board, CompiledRuleset, Decision, compiled
 from referee_app.core.errors import BadInput
-from .explain import explain
+from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
+from .conditions import matches
+from .derivation import ASPECT_PARTS, derive
+from .engine import CONTINUES, Board, CompiledRuleset, Decision, compiled, relevance
+from .explain import explain
 from .situation import COINS_PER_SIDE, Situation, parse
 
 ASPECT_ORDER = ("board", "queen", "own", "opponent", "penalty", "turn", "break_made")
@@ -26,12 +30,12 @@ def ruleset_of(doc, ruleset: str | None) -> str:
     return chosen
 
 
-def rule(doc, ruleset: str | None = None) -> dict:
-    """The ruling for one situation document (parsed YAML/JSON)."""
+def rule(doc, ruleset: str | None = None, trace: bool = False) -> dict:
+    """The ruling for one situation document (parsed YAML/JSON); with `trace`, its derivation."""
     rs = compiled(ruleset_of(doc, ruleset))
     situation = parse(doc, rs.ruleset.id, set(rs.fouls), rs.allow_empty_side)
     check_for_ruleset(rs, situation)
-    return rule_situation(rs, situation)
+    return rule_situation(rs, situation, trace)
 
 
 def check_for_ruleset(rs: CompiledRuleset, s: Situation) -> None:
@@ -45,140 +49,193 @@ def check_for_ruleset(rs: CompiledRuleset, s: Situation) -> None:
         raise BadInput("stroke.foul", f"{s.foul}: {foul.get('only_when_reason', 'not possible in this situation')}")
 
 
-def rule_situation(rs: CompiledRuleset, s: Situation) -> dict:
+def rule_situation(rs: CompiledRuleset, s: Situation, trace: bool = False) -> dict:
     facts = s.facts()
     decision = rs.decide(facts)
-    return carry_out(rs, s, facts, decision)
+    return carry_out(rs, s, facts, decision, trace)
 
 
-def _param(rs: CompiledRuleset, name: str):
-    """A parameter the schema requires, or that compile_ruleset proved set for the term reading it."""
-    return rs.params[name]
+class Grounds:
+    """What each part of a ruling rests on: rules (from the derivation), mechanics, parameters.
+
+    The clauses cited are exactly theirs (never a definition's), the most specific first, then
+    those of the notes; a parameter the text is silent on gives a note instead of a clause."""
+
+    def __init__(self, rs: CompiledRuleset):
+        self.rs, self.parts, self.notes = rs, {}, []
+
+    def add(self, part: str, entry: dict) -> None:
+        self.parts.setdefault(part, []).append(entry)
+
+    def mechanic(self, part: str, name: str) -> None:
+        clause = self.rs.mechanics.get(name)
+        if clause:
+            self.add(part, {"mechanic": name, "clause": clause})
+
+    def parameter(self, part: str, name: str) -> None:
+        entry = {"parameter": name, "value": self.rs.params[name], "clause": self.rs.param_clauses[name]}
+        if name in self.rs.assumptions:
+            entry["assumption"] = self.rs.assumptions[name]
+            note = {"clause": entry["clause"], **self.rs.assumptions[name]}
+            if note not in self.notes:
+                self.notes.append(note)
+        self.add(part, entry)
+
+    def clauses(self, kb) -> list[str]:
+        entries = [e for part in self.parts.values() for e in part]
+        rules = [r for e in entries if "rule" in e for r in [e] + e["agreeing"]]
+        ordered = ([e["clause"] for e in rules if not e["default"]] + [e["clause"] for e in rules if e["default"]]
+                   + [e["clause"] for e in entries if "rule" not in e and "assumption" not in e]
+                   + [n["clause"] for n in self.notes])
+        return [c for c in dict.fromkeys(ordered) if c and kb.clauses[c].kind != "definition"]
 
 
-def _term_value(rs, term, side, s: Situation, coins_left: dict, queen_after: str, cited: list) -> int:
-    score = s.score_striker if side == "striker" else s.score_opponent
-    other = "opponent" if side == "striker" else "striker"
-    if isinstance(term, tuple) and term[0] == "fixed":
-        return term[1]
-    if term == "loser_coins":
-        return coins_left[other]
-    if term == "pocketed_coins":
-        return COINS_PER_SIDE - coins_left[side]
-    if term == "penalty_coin":
-        _cite_param(rs, "penalty_coin_points", cited)
-        return _param(rs, "penalty_coin_points")
-    if term in ("queen", "queen_if_held", "special"):
-        if term == "queen_if_held" and queen_after != f"covered_by_{'striker' if side == 'striker' else 'opponent'}":
-            return 0
-        base = "special_value" if term == "special" else "queen_value"
-        if score >= _param(rs, "queen_cutoff"):
-            _cite_param(rs, "queen_cutoff", cited)
-            _cite_param(rs, base + "_past_cutoff", cited)
-            return _param(rs, base + "_past_cutoff")
-        _cite_param(rs, base, cited)
-        return _param(rs, base)
-    raise ValueError(f"unknown point term {term!r}")
+def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
+    """The aspects that decided a part of this ruling: once the board is over, the result and the
+    queen and break that shaped it (the rest is moot, icf-fr 3.7 d); a board that goes on cites
+    the rule that kept it going only when it is not the base case."""
+    out = []
+    for aspect in ASPECT_ORDER:
+        rules = d.rules.get(aspect)
+        if not rules:
+            continue
+        if aspect == "board":
+            keep = over or not rules[0].default
+        elif aspect == "penalty":
+            keep = not over and (d.values["penalty"] > 0 or not rules[0].default)
+        elif over:
+            keep = aspect in ("queen", "break_made") and relevance(aspect, facts, False)
+        else:
+            keep = relevance(aspect, facts, False)
+        if keep:
+            out.append(aspect)
+    return out
 
 
-def _cite_param(rs, name, cited):
-    """Cites the clause that sets a parameter; one the text is silent on is said in a note instead."""
-    clause = rs.param_clauses.get(name)
-    if clause and clause not in cited and name not in rs.assumptions:
-        cited.append(clause)
-
-
-def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: dict, queen_after: str,
-                 cited: list) -> dict:
-    winner = board.winner
-    loser = "opponent" if winner == "striker" else "striker"
-    pts = {winner: sum(_term_value(rs, t, winner, s, coins_left, queen_after, cited) for t in board.winner_terms),
-           loser: sum(_term_value(rs, t, loser, s, coins_left, queen_after, cited) for t in board.loser_terms)}
-    cap = rs.params.get("board_cap")  # absent: no cap (parameters.yaml)
-    if cap is not None and pts[winner] > cap:
-        pts[winner] = cap
-        _cite_param(rs, "board_cap", cited)
-    return {"striker": pts["striker"], "opponent": pts["opponent"]}
-
-
-def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision) -> dict:
-    v = d.values
-    board: Board = v.get("board", CONTINUES)
-    queen_after = v.get("queen", s.queen)
-    # The clauses that decided, most specific first: exceptions and specific rules before the
-    # base cases they stand out from; "the board goes on" needs no citation of its own.
-    cited: list[str] = []
-    # once the board is over, what the stroke would have meant for the turn, the coins or the
-    # penalty is moot (icf-fr 3.7 d): only the result and the queen that shaped it are cited
-    aspects = ("board", "queen", "break_made") if board.over else ASPECT_ORDER
-    deciding = [r for aspect in aspects for r in d.rules.get(aspect, [])]
-    for r in [r for r in deciding if not r.default] + [r for r in deciding if r.default]:
-        if r.clause not in cited and not (r.default and "board" in r.then):
-            cited.append(r.clause)
-    own_left = s.own_on_board - s.own_pocketed
-    opp_left = s.opponent_on_board - s.opponent_pocketed
-    if board.over:
-        # the loser's coins are those on the surface once its own pocketed coins that go back are back
-        own_left += s.own_pocketed if v.get("own") == "returned" else 0
-        points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, cited)
-        if s.dues or s.opponent_dues:
-            _cite_param(rs, "dues_at_board_end", cited)
-        ruling_board = {"over": True, "winner": board.winner, "points": points}
-        after = {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
-                 "dues": 0, "opponent_dues": 0}
-        returned = {"own": 0, "opponent": 0, "queen": False}
-        turn = "passes"
-    else:
-        own_returned = s.own_pocketed if v.get("own") == "returned" else 0
-        own_after = own_left + own_returned
-        owed = s.dues + v.get("penalty", 0)
-        paid = min(owed, COINS_PER_SIDE - own_after)
-        own_after += paid
-        opp_returned = s.opponent_pocketed if v.get("opponent") == "returned" else 0
-        opp_left += opp_returned
-        opp_paid = min(s.opponent_dues, COINS_PER_SIDE - opp_left)
-        if paid and s.dues or owed - paid or opp_paid:
-            _cite_mechanic(rs, "dues", cited)
-        queen_back = queen_after == "on_board" and (s.queen_pocketed or s.queen == "awaiting_cover")
-        returned = {"own": own_returned + paid, "opponent": opp_returned + opp_paid, "queen": queen_back}
-        after = {"own_on_board": own_after, "opponent_on_board": opp_left + opp_paid, "queen": queen_after,
-                 "dues": owed - paid, "opponent_dues": s.opponent_dues - opp_paid}
-        ruling_board = {"over": False, "winner": None, "points": {"striker": 0, "opponent": 0}}
-        turn = v.get("turn", "passes")
+def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision, trace: bool = False) -> dict:
+    board: Board = d.values.get("board", CONTINUES)
+    derivation = derive(d, facts)
+    aspects = cited_aspects(d, facts, board.over)
+    grounds = Grounds(rs)
+    for aspect in aspects:
+        for part in ASPECT_PARTS[aspect]:
+            grounds.add(part, dict(derivation[aspect], aspect=aspect))
+    outcome = _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
     if s.own_off or s.opponent_off or s.queen_off:
-        _cite_mechanic(rs, "off_board", cited)
-    notes = _notes(rs, deciding)
-    if board.over and (s.dues or s.opponent_dues):
-        notes += _assumption_notes(rs, ("dues_at_board_end",))
-    ruling = {
-        "ruleset": rs.ruleset.id,
-        "turn": turn,
-        "break_made": bool(v.get("break_made", True)) if s.break_ else True,
-        "returned": returned,
-        "after": after,
-        "board": ruling_board,
-        "clauses": cited,
-        "rules": list(dict.fromkeys(r.id for r in deciding)),
-    }
-    ruling["explanation"] = explain(s, ruling)
+        grounds.mechanic("after.off_board", "off_board")
+    kb = default()
+    ruling = {"ruleset": rs.ruleset.id, **outcome,
+              "break_made": bool(d.values.get("break_made", True)) if s.break_ else True,
+              "clauses": grounds.clauses(kb), "rules": _deciding_rules(d, board.over)}
+    ruling = {k: ruling[k] for k in ("ruleset", "turn", "break_made", "returned", "after", "board", "clauses",
+                                     "rules")}
+    ruling["explanation"] = explain(kb, s, ruling, derivation, aspects, lambda f, lang: _foul_name(rs, f, lang))
+    notes = _notes(rs, d, board.over) + grounds.notes
     if notes:
         ruling["notes"] = notes
+    if trace:
+        ruling["trace"] = grounds.parts
     return ruling
 
 
-def _cite_mechanic(rs, name, cited):
-    clause = rs.mechanics.get(name)
-    if clause and clause not in cited:
-        cited.append(clause)
+def _deciding_rules(d: Decision, over: bool) -> list[str]:
+    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    return list(dict.fromkeys(r.id for a in aspects for r in d.rules.get(a, [])))
 
 
-def _assumption_notes(rs: CompiledRuleset, names) -> list[dict]:
-    return [{"clause": rs.param_clauses[n], **rs.assumptions[n]} for n in names if n in rs.assumptions]
+def _foul_name(rs: CompiledRuleset, foul: str, lang: str) -> str:
+    names = (rs.fouls.get(foul) or {}).get("name") or {}
+    return names.get(lang) or names.get("en") or foul
 
 
-def _notes(rs: CompiledRuleset, deciding: list) -> list[dict]:
+def _board_over(rs, s: Situation, d: Decision, board: Board, grounds: Grounds) -> dict:
+    v = d.values
+    queen_after = v.get("queen", s.queen)
+    # the loser's coins are those on the surface once its own pocketed coins that go back are back
+    own_left = s.own_on_board - s.own_pocketed + (s.own_pocketed if v.get("own") == "returned" else 0)
+    opp_left = s.opponent_on_board - s.opponent_pocketed
+    points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, grounds)
+    if s.dues or s.opponent_dues:
+        grounds.parameter("after.dues", "dues_at_board_end")
+    return {"turn": "passes",
+            "returned": {"own": 0, "opponent": 0, "queen": False},
+            "after": {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
+                      "dues": 0, "opponent_dues": 0},
+            "board": {"over": True, "winner": board.winner, "points": points}}
+
+
+def _board_goes_on(rs, s: Situation, d: Decision, grounds: Grounds) -> dict:
+    v = d.values
+    queen_after = v.get("queen", s.queen)
+    own_returned = s.own_pocketed if v.get("own") == "returned" else 0
+    own_after = s.own_on_board - s.own_pocketed + own_returned
+    owed = s.dues + v.get("penalty", 0)
+    paid = min(owed, COINS_PER_SIDE - own_after)   # a due is paid as soon as a pocketed coin is there
+    own_after += paid
+    opp_returned = s.opponent_pocketed if v.get("opponent") == "returned" else 0
+    opp_left = s.opponent_on_board - s.opponent_pocketed + opp_returned
+    opp_paid = min(s.opponent_dues, COINS_PER_SIDE - opp_left)
+    if paid:
+        grounds.mechanic("returned.own", "dues")
+    if owed - paid:
+        grounds.mechanic("after.dues", "dues")
+    if opp_paid:
+        grounds.mechanic("returned.opponent", "dues")
+    queen_back = queen_after == "on_board" and (s.queen_pocketed or s.queen == "awaiting_cover")
+    return {"turn": v.get("turn", "passes"),
+            "returned": {"own": own_returned + paid, "opponent": opp_returned + opp_paid, "queen": queen_back},
+            "after": {"own_on_board": own_after, "opponent_on_board": opp_left + opp_paid, "queen": queen_after,
+                      "dues": owed - paid, "opponent_dues": s.opponent_dues - opp_paid},
+            "board": {"over": False, "winner": None, "points": {"striker": 0, "opponent": 0}}}
+
+
+# --- a board's points --------------------------------------------------------------------------
+
+def _queen_term(rs, term, side, s: Situation, queen_after: str, grounds: Grounds) -> int:
+    if term == "queen_if_held" and queen_after != f"covered_by_{side}":
+        return 0
+    base = "special_value" if term == "special" else "queen_value"
+    score = s.score_striker if side == "striker" else s.score_opponent
+    if score >= rs.params["queen_cutoff"]:
+        grounds.parameter("board.points", "queen_cutoff")
+        base += "_past_cutoff"
+    if rs.params[base]:
+        grounds.parameter("board.points", base)
+    return rs.params[base]
+
+
+def _term_value(rs, term, side, s: Situation, coins_left: dict, queen_after: str, grounds: Grounds) -> int:
+    if isinstance(term, tuple):  # ("fixed", N): a number the text prints
+        return term[1]
+    if term in ("loser_coins", "pocketed_coins"):
+        n = coins_left["opponent" if side == "striker" else "striker"] if term == "loser_coins" \
+            else COINS_PER_SIDE - coins_left[side]
+        if n:
+            grounds.mechanic("board.points", term)
+        return n
+    if term == "penalty_coin":
+        grounds.parameter("board.points", "penalty_coin_points")
+        return rs.params["penalty_coin_points"]
+    return _queen_term(rs, term, side, s, queen_after, grounds)
+
+
+def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: dict, queen_after: str,
+                 grounds: Grounds) -> dict:
+    winner = board.winner
+    loser = "opponent" if winner == "striker" else "striker"
+    pts = {side: sum(_term_value(rs, t, side, s, coins_left, queen_after, grounds) for t in terms)
+           for side, terms in ((winner, board.winner_terms), (loser, board.loser_terms))}
+    cap = rs.params.get("board_cap")  # absent: no cap (parameters.yaml)
+    if cap is not None and pts[winner] > cap:
+        pts[winner] = cap
+        grounds.parameter("board.points", "board_cap")
+    return {"striker": pts["striker"], "opponent": pts["opponent"]}
+
+
+def _notes(rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
+    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
     notes, seen = [], set()
-    for r in deciding:
+    for r in (r for a in aspects for r in d.rules.get(a, [])):
         for key, note in ((r.id, r.note), (r.clause, rs.borrowed.get(r.clause))):
             if note and key not in seen:
                 seen.add(key)
