@@ -30,7 +30,7 @@ def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
             "referee": meta.get("referee") or "",
             "ruleset": meta.get("ruleset", "icf"),
             "board": e["board"],
-            "decision": explanation(ruling, lang),
+            "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
             "facts": facts + (" (" + ", ".join(cite(c) for c in clauses) + ")" if clauses else ""),
             "lang": lang,
         }

@@ -207,12 +207,12 @@ def _put_back(t, ret: dict) -> str:
     return _("Put back in the centre: {items}.").format(items=", ".join(items))
 
 
-def explain(kb, situation, ruling: dict, derivation: dict, aspects, foul_name) -> dict:
-    """{lang: text} for every language: why, then what."""
-    out = {}
+def explain(kb, situation, ruling: dict, derivation: dict, aspects, foul_name) -> tuple[dict, dict]:
+    """({lang: why}, {lang: what}) for every language: the grounds, and the decision carried out."""
+    why, what = {}, {}
     plan = why_plan(kb, derivation, aspects)
     for lang in LANGUAGES:
         t = catalog(lang)
-        out[lang] = " ".join(why_sentences(t, kb, lang, plan, lambda f: foul_name(f, lang))
-                             + what_sentences(t, situation, ruling))
-    return out
+        why[lang] = " ".join(why_sentences(t, kb, lang, plan, lambda f: foul_name(f, lang)))
+        what[lang] = " ".join(what_sentences(t, situation, ruling))
+    return why, what

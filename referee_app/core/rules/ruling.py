@@ -129,7 +129,10 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision, trace
               "clauses": grounds.clauses(kb), "rules": _deciding_rules(d, board.over)}
     ruling = {k: ruling[k] for k in ("ruleset", "turn", "break_made", "returned", "after", "board", "clauses",
                                      "rules")}
-    ruling["explanation"] = explain(kb, s, ruling, derivation, aspects, lambda f, lang: _foul_name(rs, f, lang))
+    why, decision = explain(kb, s, ruling, derivation, aspects, lambda f, lang: _foul_name(rs, f, lang))
+    # the contract's explanation says why, then what; each half on its own for a view or a form
+    ruling["explanation"] = {lang: f"{why[lang]} {decision[lang]}".strip() for lang in why}
+    ruling["why"], ruling["decision"] = why, decision
     notes = _notes(rs, d, board.over) + grounds.notes
     if notes:
         ruling["notes"] = notes

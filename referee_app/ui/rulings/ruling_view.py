@@ -149,7 +149,8 @@ class RulingView(QWidget):
         if not r.get("break_made", True):
             rows.append((_("Break"), _("not made")))
         lang = current_language()
-        rows.append((_("Why"), r["explanation"].get(lang) or r["explanation"]["en"]))
+        why = r.get("why") or r["explanation"]  # the grounds alone; a stored older ruling has only the whole
+        rows.append((_("Why"), why.get(lang) or why["en"]))
         links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>"
                           f"{html.escape(human_citation(cid))}</a>" for cid in r["clauses"])
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(k)}</td>"
