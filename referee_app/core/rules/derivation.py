@@ -46,9 +46,11 @@ def set_aside(rule: Rule, candidates: list[Rule], chosen: list[Rule]) -> dict:
 def derive(decision: Decision, facts: dict) -> dict[str, dict]:
     """aspect -> {value, rule, clause, tested, agreeing, overridden}."""
     out = {}
+    # a Decision made up by hand (a quiz's alternative ruling) has no board facts of its own
+    board_facts = decision.board_facts or dict(facts, queen_after=decision.values.get("queen", facts["queen"]))
     for aspect, rules in decision.rules.items():
         lead = rules[0]
-        seen = decision.board_facts if aspect == "board" else facts
+        seen = board_facts if aspect == "board" else facts
         candidates = [r for r in decision.applicable(aspect) if aspect in r.then]
         out[aspect] = {
             "value": value_of(decision.values[aspect]),
