@@ -93,7 +93,7 @@ def _other_problems(kb) -> list:
     from referee_app.core.rules.engine import compile_ruleset
     from referee_app.core.errors import KnowledgeError
     from referee_app.core.inspection.spec import dangling_clauses, load_specs
-    from referee_app.core.knowledge import citations
+    from referee_app.core.knowledge import citations, thesaurus
     from referee_app.core.knowledge.loader import Problem
     from referee_app.core.knowledge.rulesets import load_rulesets
 
@@ -107,7 +107,7 @@ def _other_problems(kb) -> list:
                 problems += exc.problems
     except KnowledgeError as exc:
         problems += exc.problems
-    problems += citations.problems(kb)
+    problems += citations.problems(kb) + thesaurus.problems(kb)
     specs, spec_problems = load_specs(strict=False)
     problems += spec_problems
     problems += [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")
