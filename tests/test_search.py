@@ -1,22 +1,24 @@
-"""Rulebook search (core/search.py): cross-lingual, accent- and typo-tolerant, filtered, and an index
+"""Rulebook search (core/search): cross-lingual, accent- and typo-tolerant, filtered, and an index
 cache that rebuilds itself when stale or damaged. Every test reads the real knowledge base."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
-from referee_app.core.search import engine as S
+from referee_app.core.search import Searcher, analysis, documents, index_cache, searcher as searcher_module
+from referee_app.core.search.snippets import SNIPPET_CHARS, snippet
 from referee_app.core.errors import BadInput
 
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     """One searcher over the installed knowledge, its index in a temporary folder (never the user's cache)."""
-    s = S.Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
     s.open()
     yield s
     s.close()
@@ -72,17 +74,17 @@ def test_snippet_marks_the_matched_words(searcher):
 
 
 def test_snippet_html_escapes_the_text():
-    plain, marked = S.snippet('Le "striker" & <la> reine', "fr", {S.stem("fr", "reine")})
+    plain, marked = snippet('Le "striker" & <la> reine', "fr", {analysis.stem("fr", "reine")})
     assert plain == 'Le "striker" & <la> **reine**'
     assert marked == "Le &quot;striker&quot; &amp; &lt;la&gt; <b>reine</b>"
 
 
 def test_a_long_text_is_cut_around_its_matches(kb):
     clause = max(kb.clauses.values(), key=lambda c: len(c.text))
-    words = [w for w in S.TOKEN.findall(clause.text) if S.stem(clause.lang, w)]
+    words = [w for w in analysis.TOKEN_RE.findall(clause.text) if analysis.stem(clause.lang, w)]
     last = words[-1]
-    plain, _ = S.snippet(clause.text, clause.lang, {S.stem(clause.lang, last)})
-    assert len(plain) <= S.SNIPPET_CHARS + 2
+    plain, _ = snippet(clause.text, clause.lang, {analysis.stem(clause.lang, last)})
+    assert len(plain) <= SNIPPET_CHARS + 2
     assert plain.startswith("…") and f"**{last}**" in plain
 
 
@@ -126,13 +128,13 @@ def test_accents_and_case_do_not_matter(searcher, typed, proper):
 
 def test_french_feminine_endings_meet_their_verb(searcher):
     """Folding `confirmée` before stemming must still meet `confirmer` (the -ée ending is mended)."""
-    assert S.analyse("fr", "confirmée confirmées confirmer confirmé") == ("confirm",) * 4
-    assert S.analyse("fr", "première premier") == ("premi",) * 2
+    assert analysis.analyse("fr", "confirmée confirmées confirmer confirmé") == ("confirm",) * 4
+    assert analysis.analyse("fr", "première premier") == ("premi",) * 2
 
 
-@pytest.mark.parametrize("typo,word", [("stricker", "striker"), ("regnia", "regina"),
+@pytest.mark.parametrize("typo,word", [("regnia", "regina"),
                                        ("arbittre", "arbitre"), ("pedinna", "pedina"),
-                                       ("penallty", "penalty"), ("confremare", "confermare")])
+                                       ("penallty", "penalty"), ("confremare", "confermare"), ("strikker", "striker")])
 def test_a_typo_of_one_or_two_letters_finds_the_word(searcher, typo, word):
     hits = searcher.search(typo, limit=10)
     assert hits and all(h["match"] == "fuzzy" for h in hits)
@@ -141,7 +143,7 @@ def test_a_typo_of_one_or_two_letters_finds_the_word(searcher, typo, word):
 
 
 def test_exact_matches_rank_above_fuzzy_ones(searcher):
-    hits = searcher.search("filet stricker", limit=100)
+    hits = searcher.search("filet strikker", limit=100)
     kinds = [h["match"] for h in hits]
     assert "exact" in kinds and "fuzzy" in kinds
     assert kinds == sorted(kinds)  # every "exact" before the first "fuzzy"
@@ -151,17 +153,15 @@ def test_a_word_the_rulebook_has_is_not_taken_for_a_typo(searcher):
     assert all(h["match"] == "exact" for h in searcher.search("filet", limit=20))
 
 
-def test_the_query_language_is_detected(searcher):
-    detect = lambda q: searcher._detect(S.TOKEN.findall(q.lower()))  # noqa: E731
-    assert detect("la reine et le striker") == "fr"
-    assert detect("la regina e la pedina") == "it"
-    assert detect("the queen and the cover") == "en"
-    assert detect("board") is None  # every language says it
+def test_no_language_is_guessed_every_analyser_reads_the_query(searcher):
+    """`board` is French, Italian and English alike: a one-word query finds texts in all three."""
+    hits = searcher.search("board", limit=30)
+    assert {h["lang"] for h in hits} == {"fr", "it", "en"}
 
 
 # --- Filters -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang", S.LANGS)
+@pytest.mark.parametrize("lang", analysis.LANGS)
 def test_lang_keeps_only_texts_in_that_language(searcher, lang):
     hits = searcher.search("queen cover", lang=lang, limit=20)
     assert hits and {h["lang"] for h in hits} == {lang}
@@ -217,13 +217,14 @@ def test_an_unknown_filter_is_bad_input(searcher, kwargs, field):
 def test_every_text_of_every_clause_is_a_document(kb):
     from referee_app.core.knowledge.rulesets import default_rulesets
 
-    docs = list(S._documents(kb, default_rulesets()))
+    docs = list(documents.documents(kb, default_rulesets()))
     assert len(docs) == sum(len(c.texts) for c in kb.clauses.values())
     assert len({d["key"] for d in docs}) == len(docs)
     for d in docs:
         clause = kb.clauses[d["id"]]
         assert d["body"] == clause.texts[d["lang"]]["text"]
-        assert d[f"text_{d['lang']}"].endswith(d["body"])
+        # the indexed text: heading, the term a definition defines, the body with a sign's word beside it (Ø diameter)
+        assert re.sub(r"Ø \S+ ", "Ø", d[f"text_{d['lang']}"]).endswith(d["body"])
         translated_heading = d["lang"] == clause.lang or d["lang"] in clause.title_translations
         assert d[f"text_{d['lang']}"].startswith(clause.title_in(d["lang"])) == translated_heading
 
@@ -232,7 +233,7 @@ def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
     from referee_app.core.knowledge.rulesets import default_rulesets
 
     rulesets = default_rulesets()
-    for d in S._documents(kb, rulesets):
+    for d in documents.documents(kb, rulesets):
         expected = {rid for rid, rs in rulesets.items() if d["source"] in rs.all_sources(rulesets)}
         assert set(filter(None, d["rulesets"].split(","))) == expected
 
@@ -240,12 +241,12 @@ def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
 # --- The index cache ---------------------------------------------------------------------------
 
 def test_the_index_lives_in_the_user_cache(user_dirs):
-    assert S.ensure_index() is True
-    folder = S.cache_dir()
+    assert index_cache.ensure_index() is True
+    folder = index_cache.cache_dir()
     assert folder.is_relative_to(user_dirs / "cache")
-    current = json.loads((folder / S.CURRENT).read_text())
+    current = json.loads((folder / index_cache.CURRENT).read_text())
     assert (folder / current["dir"]).is_dir()
-    assert S.ensure_index() is False  # fresh: reused, not rebuilt
+    assert index_cache.ensure_index() is False  # fresh: reused, not rebuilt
 
 
 def test_the_index_is_never_written_inside_the_package(user_dirs):
@@ -253,41 +254,41 @@ def test_the_index_is_never_written_inside_the_package(user_dirs):
 
     package = Path(referee_app.__file__).resolve().parent
     before = {p for p in package.rglob("*") if "__pycache__" not in p.parts}
-    S.ensure_index()
-    S.Searcher().search("reine")
+    index_cache.ensure_index()
+    Searcher().search("reine")
     assert {p for p in package.rglob("*") if "__pycache__" not in p.parts} == before
 
 
 def test_a_stale_stamp_triggers_a_rebuild(user_dirs):
-    S.ensure_index()
-    path = S.cache_dir() / S.CURRENT
+    index_cache.ensure_index()
+    path = index_cache.cache_dir() / index_cache.CURRENT
     current = json.loads(path.read_text())
     path.write_text(json.dumps(dict(current, stamp="0" * 16)))
-    assert S.ensure_index() is True
+    assert index_cache.ensure_index() is True
     rebuilt = json.loads(path.read_text())
     assert rebuilt["stamp"] == current["stamp"] and rebuilt["dir"] != current["dir"]
-    assert S.ensure_index() is False
+    assert index_cache.ensure_index() is False
 
 
 def test_a_fresh_index_opens_without_parsing_the_knowledge(user_dirs, monkeypatch):
-    S.ensure_index()
+    index_cache.ensure_index()
 
     def no_yaml(kb):
         raise AssertionError("the knowledge base was loaded")
 
-    monkeypatch.setattr(S, "_load", no_yaml)
-    assert S.ensure_index() is False
+    monkeypatch.setattr(index_cache, "load", no_yaml)
+    assert index_cache.ensure_index() is False
 
 
 def test_files_changed_but_not_what_the_index_holds_is_no_rebuild(user_dirs, monkeypatch):
     """A knowledge file the index does not read changed (say an equipment limit): the stamp is
     compared once, found equal, and remembered."""
-    S.ensure_index()
-    real = S._fingerprint
-    monkeypatch.setattr(S, "_fingerprint", lambda root: "changed:" + real(root))
-    assert S.ensure_index() is False
-    monkeypatch.setattr(S, "_load", lambda kb: pytest.fail("the stamp was compared again"))
-    assert S.ensure_index() is False
+    index_cache.ensure_index()
+    real = index_cache.fingerprint
+    monkeypatch.setattr(index_cache, "fingerprint", lambda root: "changed:" + real(root))
+    assert index_cache.ensure_index() is False
+    monkeypatch.setattr(index_cache, "load", lambda kb: pytest.fail("the stamp was compared again"))
+    assert index_cache.ensure_index() is False
 
 
 def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs, tmp_path, kb):
@@ -296,8 +297,8 @@ def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs
     root = tmp_path / "knowledge"
     shutil.copytree(kb.root, root)
     first, _ = load(root, strict=False)
-    assert S.ensure_index(first) is True
-    assert S.ensure_index(first) is False
+    assert index_cache.ensure_index(first) is True
+    assert index_cache.ensure_index(first) is False
     clause = next(iter(first.clauses.values()))
     path = root / clause.file
     text = path.read_text(encoding="utf-8")
@@ -305,13 +306,13 @@ def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs
     path.write_text(text.replace(word, "Xylophonique " + word, 1), encoding="utf-8")
     second, _ = load(root, strict=False)
     assert second.stamp != first.stamp
-    searcher = S.Searcher(second)
+    searcher = Searcher(second)
     hits = searcher.search("xylophonique")
     assert searcher.built and ids(hits) == [clause.id]
 
 
 def _index_files(folder: Path) -> list[Path]:
-    current = json.loads((folder / S.CURRENT).read_text())
+    current = json.loads((folder / index_cache.CURRENT).read_text())
     return sorted(p for p in (folder / current["dir"]).iterdir() if p.is_file())
 
 
@@ -328,52 +329,54 @@ def _scramble(path: Path) -> None:
 
 @pytest.mark.parametrize("damage", ["truncate", "scramble", "delete", "empty"])
 def test_a_damaged_index_is_rebuilt_not_crashed_on(user_dirs, damage):
-    expected = S.Searcher().search("reine confirmer")
-    folder = S.cache_dir()
+    expected = Searcher().search("reine confirmer")
+    folder = index_cache.cache_dir()
     for path in _index_files(folder):
         {"truncate": _truncate, "scramble": _scramble, "delete": Path.unlink,
          "empty": lambda p: p.write_bytes(b"")}[damage](path)
-    searcher = S.Searcher()
+    searcher = Searcher()
     assert searcher.search("reine confirmer") == expected
     assert searcher.built
 
 
 @pytest.mark.parametrize("content", [None, "", "{not json", "[]", '{"dir": "idx-gone"}', '{"dir": "../.."}'])
 def test_a_missing_or_garbled_pointer_is_rebuilt(user_dirs, content):
-    S.ensure_index()
-    path = S.cache_dir() / S.CURRENT
+    index_cache.ensure_index()
+    path = index_cache.cache_dir() / index_cache.CURRENT
     if content is None:
         path.unlink()
     else:
         path.write_text(content)
-    assert S.ensure_index() is True
-    assert S.Searcher().search("filet")
+    assert index_cache.ensure_index() is True
+    assert Searcher().search("filet")
 
 
 def test_a_half_written_build_is_ignored(user_dirs):
-    S.ensure_index()
-    folder = S.cache_dir()
-    current = json.loads((folder / S.CURRENT).read_text())
+    index_cache.ensure_index()
+    folder = index_cache.cache_dir()
+    current = json.loads((folder / index_cache.CURRENT).read_text())
     half = folder / "build-crashed"
     shutil.copytree(folder / current["dir"], half)
     _truncate(next(p for p in sorted(half.iterdir()) if p.suffix == ".seg"))
-    assert S.ensure_index() is False
-    assert S.Searcher().search("filet")
+    assert index_cache.ensure_index() is False
+    assert Searcher().search("filet")
 
 
 def test_a_searcher_reopened_over_a_damaged_index_rebuilds_it(user_dirs):
-    searcher = S.Searcher()
+    searcher = Searcher()
     expected = searcher.search("regina")
     searcher.close()
-    for path in _index_files(S.cache_dir()):
+    for path in _index_files(index_cache.cache_dir()):
         _scramble(path)
     assert searcher.search("regina") == expected
 
 
 def test_an_index_failing_while_open_is_rebuilt_once(user_dirs, monkeypatch):
-    searcher = S.Searcher()
+    from referee_app.core.search.ranking import Ranker
+
+    searcher = Searcher()
     expected = searcher.search("regina")
-    real, calls = S.Searcher._collect, []
+    real, calls = Ranker.collect, []
 
     def failing_once(self, concepts):
         calls.append(1)
@@ -381,14 +384,14 @@ def test_an_index_failing_while_open_is_rebuilt_once(user_dirs, monkeypatch):
             raise OSError("the disk went away")
         return real(self, concepts)
 
-    monkeypatch.setattr(S.Searcher, "_collect", failing_once)
+    monkeypatch.setattr(Ranker, "collect", failing_once)
     searcher.built = False
     assert searcher.search("regina") == expected
     assert searcher.built and len(calls) == 2
 
 
 def test_searching_from_several_threads_at_once(searcher):
-    queries = ["reine", "regina confermare", "queen cover", "stricker", "filet", "time between sets"]
+    queries = ["reine", "regina confermare", "queen cover", "strikker", "filet", "time between sets"]
     expected = {q: searcher.search(q) for q in queries}
     results, errors = {}, []
 
@@ -409,7 +412,7 @@ def test_searching_from_several_threads_at_once(searcher):
 
 
 def test_the_module_search_uses_one_shared_searcher(user_dirs, monkeypatch):
-    monkeypatch.setattr(S, "_shared", None)
-    assert S.search("reine") == S.Searcher().search("reine")
-    assert S.searcher() is S.searcher()
-    S.searcher().close()
+    monkeypatch.setattr(searcher_module, "_shared", None)
+    assert searcher_module.search("reine") == Searcher().search("reine")
+    assert searcher_module.searcher() is searcher_module.searcher()
+    searcher_module.searcher().close()

@@ -146,9 +146,9 @@ def test_check_kb_runs_the_citation_check(tmp_path, kb, monkeypatch):
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
-    from referee_app.core.search import engine as S
+    from referee_app.core.search import Searcher
 
-    s = S.Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
     yield s
     s.close()
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conftest import SHARED, run_cli
-from referee_app.core.search.engine import LANGS
+from referee_app.core.search import LANGS
 
 # Each public query, as a referee would type it in the two other languages. A public case without
 # its two translations here fails test_every_public_case_has_its_translations.
@@ -126,7 +126,21 @@ def test_the_readable_list_numbers_each_hit_with_its_snippet(cli_cache):
 
 def test_the_readable_list_says_when_nothing_matches(cli_cache):
     p = run_cli("search", "zzqxw")
-    assert p.returncode == 0 and p.stdout.strip() == "No clause matches."
+    assert p.returncode == 0 and p.stdout.strip() == "No match for: zzqxw\nNo clause matches."
+
+
+def test_words_that_match_nothing_are_said_and_the_json_stays_an_array(cli_cache):
+    p = run_cli("search", "--json", "reine", "zzqxw")
+    assert p.returncode == 0 and p.stderr.strip() == "No match for: zzqxw"
+    hits = json.loads(p.stdout)
+    assert isinstance(hits, list) and hits
+    p = run_cli("search", "reine", "zzqxw")
+    assert p.stdout.startswith("No match for: zzqxw\n")
+
+
+def test_a_citation_searched_from_the_command_line_gives_its_clause(cli_cache):
+    hits = search("ICF 3.12 e")
+    assert [(h["id"], h["match"], h["cite"]) for h in hits] == [("icf-fr:3.12.e", "citation", "ICF 3.12 e")]
 
 
 @pytest.mark.parametrize("option,value", [("--lang", "fr"), ("--lang", "it"), ("--lang", "en"),

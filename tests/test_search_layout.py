@@ -7,7 +7,7 @@ from pathlib import Path
 import referee_app
 
 PACKAGE = Path(referee_app.__file__).resolve().parent
-WHOOSH_HOME = PACKAGE / "core" / "search" / "engine.py"
+WHOOSH_HOME = PACKAGE / "core" / "search" / "backend.py"
 
 
 def _imports_whoosh(path: Path) -> bool:

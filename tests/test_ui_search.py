@@ -7,7 +7,7 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
-from referee_app.core.search.engine import Searcher
+from referee_app.core.search import Searcher
 from referee_app.ui.rulebook import search_panel
 from referee_app.ui.rulebook import search_worker
 from referee_app.ui import settings

@@ -27,18 +27,24 @@ def add_parsers(sub) -> None:
 def run_search(args) -> int:
     if args.limit < 1:
         raise BadInput("--limit", f"must be at least 1, not {args.limit}")
-    from referee_app.core.search.engine import search
+    from referee_app.core.search import search_detailed
 
     try:
-        hits = search(" ".join(args.query), lang=args.lang, ruleset=args.ruleset, source=args.source,
-                      limit=args.limit)
+        found = search_detailed(" ".join(args.query), lang=args.lang, ruleset=args.ruleset, source=args.source,
+                                limit=args.limit)
     except BadInput as exc:  # the core names its parameter; the user typed an option
         if exc.field in ("lang", "ruleset", "source", "limit"):
             raise BadInput(f"--{exc.field}", exc.problem) from None
         raise
+    hits = found["hits"]
+    # Words that match nothing in any language are said, never silently dropped: on standard
+    # error with --json (standard output stays the contract's one JSON array).
+    note = f"No match for: {', '.join(found['unmatched'])}\n" if found["unmatched"] else ""
     if args.json:
+        sys.stderr.write(note)
         print_json(hits)
     else:
+        sys.stdout.write(note)
         _print_hits(hits, sys.stdout)
     return 0
 
@@ -50,9 +56,10 @@ def _print_hits(hits: list[dict], out) -> None:
     # In a terminal the matches are shown in bold; piped, they keep their ** markers.
     bold = (lambda m: f"\033[1m{m.group(1)}\033[0m") if out.isatty() else (lambda m: m.group(0))
     for n, hit in enumerate(hits, 1):
-        note = "" if hit.get("official", True) else ", translation"
+        note = "" if hit.get("official", True) else f", translation from {hit.get('translation_of') or '?'}"
         fuzzy = ", spelling guessed" if hit.get("match") == "fuzzy" else ""
-        out.write(f"{n:2}. {hit['id']}  {hit['title']} ({hit['lang']}{note}{fuzzy})\n")
+        cite = f"  {hit['cite']}" if hit.get("cite") else ""
+        out.write(f"{n:2}. {hit['id']}{cite}  {hit['title']} ({hit['lang']}{note}{fuzzy})\n")
         text = textwrap.fill(hit["snippet"], 92, initial_indent="    ", subsequent_indent="    ",
                              break_on_hyphens=False)
         out.write(re.sub(r"\*\*(.+?)\*\*", bold, text) + "\n\n")

@@ -83,6 +83,7 @@ class Citations:
         name_alt = "|".join(_name_pattern(n) for n in by_length)
         word_alt = "|".join(re.escape(w) for w in sorted(self._words, key=len, reverse=True)) or "(?!)"
         units = "|".join(re.escape(u) for u in UNITS)
+        self._name_re = re.compile(rf"\s*(?P<name>{name_alt})(?!\w)")
         self._pattern = re.compile(
             rf"(?<![\w:.])"
             rf"(?:(?P<src>{name_alt})(?!\w)[\s:,]*)?"
@@ -155,12 +156,11 @@ class Citations:
 
     def _printed_paragraph(self, text: str) -> list[str]:
         """`ICF Reine (La)`, `ICF 1 ¶2`, `IT B.XI`: a source's name and a paragraph as printed."""
-        folded = fold(text)
-        for name in sorted(self._names, key=len, reverse=True):
-            m = re.match(rf"\s*{_name_pattern(name)}(?!\w)", folded)
-            if m:
-                return list(self._printed.get((self._names[name], _key(folded[m.end():])), []))
-        return []
+        m = self._name_re.match(fold(text))
+        if m is None:
+            return []
+        source = self._names[" ".join(re.findall(r"\w+", m.group("name")))]
+        return list(self._printed.get((source, _key(m.string[m.end():])), []))
 
     def _resolve(self, m: re.Match, bare_numbers: bool):
         """(end, ids) for one match of the grammar, or None when it names no clause."""

@@ -41,7 +41,7 @@ class SearchBackend:
         return list(self.searcher().search(query, **filters))
 
     def _default_factory(self):
-        from referee_app.core.search.engine import Searcher
+        from referee_app.core.search import Searcher
 
         return Searcher(kb=self.kb)
 

@@ -1,0 +1,99 @@
+"""Text analysis: how a text or a query becomes index terms, in each of the three languages.
+
+Tokens are words, and numbers kept whole (`3.12`, and `4,45` read as `4.45`: a decimal comma is
+a decimal point). Then lower case, the language's stop words, accents folded (`penalite` finds
+`pénalité`) and the language's stems. The same chain serves the index and the query.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+from .backend import ACCENTS, STOPLISTS, analyzer as _chain
+
+LANGS = ("fr", "it", "en")
+# Abbreviations of two letters and a slash (`J/C`, `c/m`, `P/C`: the coins and the board, never
+# to be split into letters the stop words drop), numbers with their decimals (a comma between
+# digits is a decimal comma), words.
+TOKEN = r"(?<!\w)[^\W\d_]/[^\W\d_](?![\w/])|\d+(?:,\d+)+|\w+(?:\.?\w+)*"
+TOKEN_RE = re.compile(TOKEN)
+
+# The stop words: Snowball's lists, with what they lack for rule texts (`les` (!), the `shall`
+# of every AICF rule) and without the words that carry a rule (`off` the board, as `hors du`
+# plateau and `fuori` board do; and `out`, as in playing out of turn).
+EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors"}, "it": set(),
+                   "en": {"shall", "may", "must"}}
+MEANINGFUL = {"fr": set(), "it": set(), "en": {"off", "out"}}
+STOPWORDS = {lang: frozenset((STOPLISTS[lang] | EXTRA_STOPWORDS[lang]) - MEANINGFUL[lang]) for lang in LANGS}
+
+_FR_ENDINGS = re.compile(r"(?:ee(s?)|(i)ere(s?))$")
+
+# Words the stemmer would merge with another word of a different meaning, kept apart: `cassé`
+# (broken) and `casse` (the break, in jargon) fold and stem alike, and so do `délai` (deadline)
+# and `au-delà` (beyond), or the Italian `del`. Matched as written (lower case, accents kept),
+# before accents are folded; indexed under a form no other word has.
+DISTINCT = {
+    "fr": {"cassé": "casse_", "cassée": "casse_", "cassés": "casse_", "cassées": "casse_",
+           "délai": "delai_", "délais": "delai_"},
+    "it": {}, "en": {},
+}
+
+
+def _french_endings(word: str) -> str:
+    """Puts folded French endings back in the shape the French stemmer expects.
+
+    Folding accents before stemming hides two suffixes from the Snowball French stemmer: `-ée(s)`
+    stems to `confirme` instead of `confirm` and `-ière(s)` to `premier` instead of `premi`.
+    Rewriting them to `-e(s)` and `-ier` makes every form of a word meet again.
+    """
+    return _FR_ENDINGS.sub(lambda m: f"e{m.group(1)}" if m.group(1) is not None else "ier", _decimal(word))
+
+
+def _decimal(word: str) -> str:
+    return word.replace(",", ".") if word[:1].isdigit() else word
+
+
+def _distinct_fr(word: str) -> str:
+    return DISTINCT["fr"].get(word, word)
+
+
+def analyzer(lang: str):
+    """A new analysis chain for one language."""
+    return _chain(lang, TOKEN, STOPWORDS[lang], _french_endings if lang == "fr" else _decimal,
+                  _distinct_fr if lang == "fr" else None)
+
+
+# The query side's analysers, one per language, used under a lock: whoosh's stemming cache is not
+# thread-safe. An index being built uses analysers of its own.
+_query_analyzers: dict[str, object] = {}
+_analysis_lock = threading.Lock()
+
+
+def analyse(lang: str, text: str) -> tuple[str, ...]:
+    """The indexed forms of a text in `lang`, in order."""
+    with _analysis_lock:
+        if lang not in _query_analyzers:
+            _query_analyzers[lang] = analyzer(lang)
+        return tuple(t.text for t in _query_analyzers[lang](text))
+
+
+@lru_cache(maxsize=100_000)
+def stem(lang: str, word: str) -> str | None:
+    """The indexed form of one token in `lang`, or None when it is a stop word or too short."""
+    out = analyse(lang, word)
+    return out[0] if len(out) == 1 else None
+
+
+def fold(word: str) -> str:
+    return word.lower().translate(ACCENTS)
+
+
+def is_stopword(word: str) -> bool:
+    """A stop word in any of the languages (`la`, `the`, `di`), as written (`du` is one, `dû` not)."""
+    w = word.lower()
+    return any(w in STOPWORDS[lang] for lang in LANGS) and not any(w in MEANINGFUL[lang] for lang in LANGS)
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN_RE.findall(text.lower())

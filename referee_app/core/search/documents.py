@@ -1,0 +1,69 @@
+"""What the index holds: one document per clause and per language text it has (its original, and
+the project's translations), each language in its own analysed field; and beside the index, the
+data the query side needs without parsing the YAML again (the thesaurus analysed, the citation
+grammar, the measurements each clause states, the correspondences, the rulesets)."""
+from __future__ import annotations
+
+from referee_app.core.knowledge import thesaurus
+from referee_app.core.knowledge.citations import Citations
+
+from . import numbers
+from .analysis import LANGS, analyzer
+from .terms import analysed
+
+
+def analyzers() -> dict:
+    return {lang: analyzer(lang) for lang in LANGS}
+
+
+def clause_rulesets(rulesets: dict) -> dict[str, list[str]]:
+    """Source id -> the rulesets that apply it (a clause belongs to all of them)."""
+    out: dict[str, list[str]] = {}
+    for rid, rs in rulesets.items():
+        for source in rs.all_sources(rulesets):
+            out.setdefault(source, []).append(rid)
+    return out
+
+
+def documents(kb, rulesets: dict):
+    by_source = clause_rulesets(rulesets)
+    symbols = thesaurus.load(kb)[0].state()["symbols"]
+    for c in kb.clauses.values():
+        for lang, entry in c.texts.items():
+            if lang not in LANGS:
+                continue
+            doc = dict(key=f"{c.id}|{lang}", id=c.id, source=c.source, kind=c.kind, lang=lang,
+                       paragraph=c.paragraph, title=c.title_in(lang), rulesets=",".join(by_source.get(c.source, [])),
+                       official=bool(entry["official"]), body=entry["text"])
+            # The heading says what a clause is about (`Pedine fuori board` over rules that say
+            # `pedina` and `fuori` but never `board`): each language's text carries its own, and
+            # none where the heading has no translation (its words would pass for that language's).
+            has_heading = lang == c.lang or lang in c.title_translations
+            text = entry["text"]
+            for sign, words in symbols.items():  # "Ø des trous" is a diameter, in every language
+                text = text.replace(sign, f"{sign} {words[lang]} ")
+            if c.kind == "definition" and lang == c.lang:  # the term defined ("J/C de pénalité en dette")
+                text = f"{c.paragraph}\n{text}"
+            doc[f"text_{lang}"] = f"{c.title_in(lang)}\n{text}" if has_heading else text
+            yield doc
+
+
+def aux_data(kb, rulesets: dict) -> dict:
+    """Everything the searcher keeps beside the index, as JSON."""
+    thes, _ = thesaurus.load(kb)
+    state = thes.state()
+    return {"terms": analysed(state),
+            "questions": state["definition_questions"],
+            "rulesets": {rid: rs.all_sources(rulesets) for rid, rs in rulesets.items()},
+            "sources": list(kb.sources),
+            "summaries": [sid for sid, s in kb.sources.items() if not s.numbered],
+            "citations": Citations.from_kb(kb).state(),
+            "measures": {c.id: [[q.lo, q.hi, q.unit] for q in numbers.measurements(c.text)]
+                         for c in kb.clauses.values() if numbers.measurements(c.text)},
+            "links": {c.id: list(c.corresponds_to) for c in kb.clauses.values() if c.corresponds_to}}
+
+
+def stamp_data(kb, rulesets: dict) -> dict:
+    """What besides the clauses the index depends on (its change means a rebuild)."""
+    return {"thesaurus": thesaurus.load(kb)[0].state(), "citations": Citations.from_kb(kb).state(),
+            "rulesets": {rid: rs.all_sources(rulesets) for rid, rs in sorted(rulesets.items())}}

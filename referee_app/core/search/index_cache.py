@@ -1,0 +1,196 @@
+"""The index on disk: where it lives, when it is stale, how it is built so that no reader ever sees
+half of one, and what happens when the cache folder cannot be used.
+
+The index lives in the user cache folder, never in the installed package. `current.json` there
+names the index folder in use, the stamp of the knowledge it was built from and a checksum of
+each of its files: a stale stamp or a damaged file means a rebuild, never a crash. A build goes
+into a temporary folder that is renamed into place before `current.json` is replaced. A cache
+folder that is a file, or that cannot be written, is no reason to fail: the searcher then
+builds its index in memory (`build_in_memory`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+import zlib
+from hashlib import sha256
+from pathlib import Path
+
+from . import backend
+from .documents import analyzers, aux_data, documents, stamp_data
+
+# Bump whenever the schema, the analysis or the documents change: an index built by another
+# version of this code is then stale even though the knowledge base is the same.
+SCHEMA_VERSION = 6
+CURRENT = "current.json"
+GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
+
+
+def cache_dir() -> Path:
+    """Where the index lives: the user cache folder (XDG_CACHE_HOME is honoured)."""
+    from platformdirs import user_cache_path
+
+    return user_cache_path("carrom-referee", appauthor=False) / "search"
+
+
+def fingerprint(root: Path) -> str:
+    """A digest of every knowledge file's bytes: cheap to compute, unlike parsing the YAML."""
+    h = sha256()
+    for path in sorted(Path(root).rglob("*.yaml")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _quick(fp: str, stamp: str) -> str:
+    return sha256(f"{fp}:{stamp}".encode()).hexdigest()[:16]
+
+
+def stamp(kb, rulesets: dict) -> str:
+    """What the index depends on: this code's schema, the knowledge, the thesaurus, the citation
+    names and which ruleset has which source."""
+    spec = {"schema": SCHEMA_VERSION, "kb": kb.stamp, **stamp_data(kb, rulesets)}
+    return sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def load(kb):
+    """The knowledge base and its rulesets (the installed ones when kb is None)."""
+    from referee_app.core.knowledge.loader import default
+    from referee_app.core.knowledge.rulesets import default_rulesets, load_rulesets
+
+    if kb is None:
+        return default(), default_rulesets()
+    return kb, load_rulesets(kb)
+
+
+def read_current(folder: Path) -> dict | None:
+    try:
+        data = json.loads((folder / CURRENT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("dir") if isinstance(data, dict) else None
+    # only a folder of ours, beside current.json: a garbled pointer must not lead elsewhere
+    return data if isinstance(name, str) and name.startswith("idx-") and Path(name).name == name else None
+
+
+def _write_current(folder: Path, data: dict) -> None:
+    # Written beside, then renamed over: a reader sees the old pointer or the new one, never half.
+    tmp = folder / f".{CURRENT}.{uuid.uuid4().hex}"
+    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    os.replace(tmp, folder / CURRENT)
+
+
+def _manifest(index_dir: Path) -> dict[str, list[int]]:
+    out = {}
+    for path in sorted(index_dir.iterdir()):
+        if path.is_file() and not path.name.endswith("LOCK"):
+            data = path.read_bytes()
+            out[path.name] = [len(data), zlib.crc32(data)]
+    return out
+
+
+def _intact(folder: Path, current: dict) -> bool:
+    """Whether every file the index was built with is still there, byte for byte."""
+    index_dir = folder / current["dir"]
+    manifest = current.get("manifest")
+    if not isinstance(manifest, dict) or not manifest or not index_dir.is_dir():
+        return False
+    try:
+        for name, (size, crc) in manifest.items():
+            data = (index_dir / name).read_bytes()
+            if len(data) != size or zlib.crc32(data) != crc:
+                return False
+    except (OSError, TypeError, ValueError):
+        return False
+    return True
+
+
+def fresh(folder: Path, kb) -> bool:
+    """Whether the index in `folder` is intact and built from this knowledge.
+
+    Without a kb given, a digest of the knowledge files vouches for the stamp, so that a fresh
+    index is opened without parsing the YAML; only when that digest changed is the knowledge base
+    loaded and its stamp compared.
+    """
+    from referee_app.core.knowledge.loader import knowledge_root
+
+    current = read_current(folder)
+    if current is None or not _intact(folder, current):
+        return False
+    if kb is None:
+        fp = fingerprint(knowledge_root())
+        if current.get("quick") == _quick(fp, str(current.get("stamp"))):
+            return True
+    if current.get("stamp") != stamp(*load(kb)):
+        return False
+    if kb is None:  # the files changed but not what the index holds: remember, skip the check next time
+        _write_current(folder, dict(current, quick=_quick(fp, current["stamp"])))
+    return True
+
+
+def build(folder: Path, kb) -> dict:
+    """Build a new index into a temporary folder, rename it into place and point current.json at it."""
+    kb, rulesets = load(kb)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    try:
+        count = backend.build(tmp, documents(kb, rulesets), analyzers())
+        (tmp / "aux.json").write_text(json.dumps(aux_data(kb, rulesets), ensure_ascii=False), encoding="utf-8")
+        manifest = _manifest(tmp)
+        final = folder / f"idx-{uuid.uuid4().hex[:12]}"
+        os.rename(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    from referee_app.core.knowledge.loader import knowledge_root
+
+    st = stamp(kb, rulesets)
+    root = kb.root if kb is not None else knowledge_root()
+    current = {"dir": final.name, "stamp": st, "quick": _quick(fingerprint(root), st),
+               "docs": count, "manifest": manifest, "built": time.time()}
+    _write_current(folder, current)
+    _remove_old(folder, keep=final.name)
+    return current
+
+
+def build_in_memory(kb):
+    """(open index, aux data) built in memory: for a cache folder that cannot be used."""
+    kb, rulesets = load(kb)
+    return backend.build(None, documents(kb, rulesets), analyzers()), aux_data(kb, rulesets)
+
+
+def open_built(folder: Path, current: dict):
+    """(open index, aux data) of the index current.json names."""
+    path = folder / current["dir"]
+    aux = json.loads((path / "aux.json").read_text(encoding="utf-8"))
+    return backend.open_dir(path), aux
+
+
+def _remove_old(folder: Path, keep: str) -> None:
+    """Delete earlier indexes and abandoned builds. Recent ones are left alone: another process
+    may be building one, or opening the index it has just built (they go at a later build)."""
+    now = time.time()
+    for path in folder.iterdir():
+        if path.name == keep or not path.name.startswith(("idx-", "build-", f".{CURRENT}.")):
+            continue
+        try:
+            if now - path.stat().st_mtime < GRACE_SECONDS:
+                continue
+        except OSError:
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def ensure_index(kb=None, folder: Path | None = None) -> bool:
+    """Build the index if it is missing, damaged or stale; True when it was (re)built."""
+    folder = Path(folder) if folder else cache_dir()
+    if fresh(folder, kb):
+        return False
+    build(folder, kb)
+    return True

@@ -1,0 +1,241 @@
+"""Query understanding: what a typed query asks for.
+
+In order: a citation (`ICF 3.12 e`, `regola 53`) names clauses outright; numbers with units
+(`74 cm`, `5,5 g`) ask for the measurements that hold them; a leading "what is" / "qu'est-ce
+qu'un" / "cos'è" asks for a definition; the remaining words are read by every language's
+analyser at once (no guessing which language a short query is in) and grouped into concepts:
+thesaurus phrases first (`J/C`, `carrom men`, `pion de pénalité`), then each other word as typed
+in every language whose texts have it. Only a word no language knows, neither its texts nor the
+thesaurus, is taken for a typo and looked up within a slip or two; a word that still matches
+nothing is reported back (`unmatched`), never silently dropped.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from . import numbers
+from .analysis import LANGS, fold, is_stopword, stem, tokens
+from .backend import levenshtein_dfa
+from .terms import Terms, max_edits
+
+FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
+EQUIVALENT_FACTOR = 0.8   # a concept's words in the other languages weigh a little less than the typed word
+MAX_WORDS = 32            # the rest of a longer query is ignored: nobody types more to find a rule
+MAX_FUZZY_CHARS = 24      # longer "words" are not typos of a rulebook word (and would cost seconds)
+MAX_QUERY_CHARS = 1000
+
+
+@dataclass
+class Concept:
+    """One thing the user asked for (a word, a thesaurus phrase, a measurement) and what carries it.
+
+    `leaves` maps (field, stems) to a weight: one stem is a term, several a phrase; `typed` the
+    languages the words as typed belong to (a text in one of them reads best: this, not a guess,
+    is how `reine` prefers French texts). `fuzzy` marks a concept found only by guessing a
+    spelling; `quantity` a measurement asked for.
+    """
+
+    words: str
+    fuzzy: bool = False
+    leaves: dict = field(default_factory=dict)
+    typed: set = field(default_factory=set)       # languages
+    quantity: numbers.Quantity | None = None
+    concepts: tuple = ()      # thesaurus concept indexes
+
+    def add(self, lang: str, stems, weight: float = 1.0, typed: bool = False) -> None:
+        stems = tuple(stems)
+        if not stems:
+            return
+        key = (f"text_{lang}", stems)
+        self.leaves[key] = max(self.leaves.get(key, 0.0), weight)
+        if typed:
+            self.typed.add(lang)
+
+    def langs(self) -> set[str]:
+        """The languages this concept can be found in."""
+        if self.quantity is not None:
+            return set(LANGS)
+        return {fname[-2:] for fname, _ in self.leaves}
+
+
+@dataclass
+class Query:
+    text: str
+    cited: list[str] = field(default_factory=list)        # clause ids a citation names
+    whole_citation: bool = False                          # the query is nothing but citations
+    concepts: list[Concept] = field(default_factory=list)
+    definition: bool = False                              # "what is a due"
+    defined: list[str] = field(default_factory=list)      # clauses defining the concepts asked about
+    unmatched: list[str] = field(default_factory=list)    # words that match nothing anywhere
+
+
+class Understanding:
+    """Reads queries against one open index, its thesaurus and its citation grammar."""
+
+    def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]]):
+        self._index = index
+        self._terms = terms
+        self._citations = citations
+        self._lexicons: dict[str, list[str]] = {}
+        # "qu'est-ce qu'un …", "what does … mean": (prefix words, suffix words), longest first
+        forms = []
+        for phrases in questions.values():
+            for p in phrases:
+                head, _, tail = p.partition("…")
+                forms.append((tokens(fold(head)), tokens(fold(tail))))
+        self._questions = sorted(forms, key=lambda f: -len(f[0]) - len(f[1]))
+
+    def read(self, text: str) -> Query:
+        text = (text or "")[:MAX_QUERY_CHARS]
+        q = Query(text)
+        cited = self._citations.parse(text)
+        if cited:
+            q.cited, q.whole_citation = cited, True
+            return q
+        rest = text
+        for c in reversed(self._citations.find(text)):
+            q.cited[:0] = list(c.ids)
+            rest = rest[:c.start] + " " + rest[c.end:]
+        for m in reversed(numbers.in_query(rest)):
+            q.concepts.append(Concept(rest[m.start:m.end], quantity=m))
+            rest = rest[:m.start] + " " + rest[m.end:]
+        words = tokens(rest)[:MAX_WORDS]
+        words, q.definition = self._strip_question(words)
+        self._word_concepts(q, words)
+        for concept in q.concepts:
+            for i in concept.concepts:
+                q.defined += [d for d in self._terms.concepts[i]["defined_in"] if d not in q.defined]
+        return q
+
+    def _strip_question(self, words: list[str]) -> tuple[list[str], bool]:
+        folded = [fold(w) for w in words]
+        for head, tail in self._questions:
+            if folded[:len(head)] == head and (not tail or folded[len(folded) - len(tail):] == tail) \
+                    and len(folded) > len(head) + len(tail):
+                return words[len(head):len(words) - len(tail)], True
+        return words, False
+
+    def _word_concepts(self, q: Query, words: list[str]) -> None:
+        """Thesaurus phrases found by any language's analyser, then each other word."""
+        # a word no language knows, a slip away from one thesaurus word, is read as that word
+        # (`penallty coin` is a penalty coin), and what it finds counts as a guess
+        guessed = set()
+        for i, w in enumerate(words):
+            if len(w) <= MAX_FUZZY_CHARS and w.isalpha() and not is_stopword(w) and not self._known(w):
+                near = self._terms.nearest(fold(w))
+                if near:
+                    words[i] = near
+                    guessed.add(i)
+        found: dict[tuple, set] = {}
+        for lang in LANGS:
+            stems = [(i, s) for i, w in enumerate(words) if not is_stopword(w) and (s := stem(lang, w))]
+            for positions, concept_ids in self._terms.match(lang, stems):
+                concepts, langs = found.setdefault(tuple(positions), (set(), set()))
+                concepts.update(concept_ids)
+                langs.add(lang)
+        covered: set[int] = set()
+        groups = []
+        for positions in sorted(found, key=lambda p: (-len(p), p[0])):
+            if covered.isdisjoint(positions):
+                covered.update(positions)
+                groups.append((positions, sorted(found[positions][0]), found[positions][1]))
+        for positions, concept_ids, langs in sorted(groups):
+            concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
+            fuzzy = not guessed.isdisjoint(positions)
+            concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy)
+            for cid in concept_ids:
+                for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR):
+                    concept.add(lang, stems, weight)
+            if not fuzzy:
+                concept.typed.update(langs)
+                self._add_as_typed(concept, [words[p] for p in positions])
+            q.concepts.append(concept)
+        for i, word in enumerate(words):
+            if i in covered or is_stopword(word):
+                continue
+            concept = self._word_concept(word)
+            if concept.leaves:
+                q.concepts.append(concept)
+            elif not word.isdigit():
+                q.unmatched.append(word)
+
+    def _add_as_typed(self, concept: Concept, words: list[str]) -> None:
+        """The words as typed, in every language whose texts have them."""
+        for lang in LANGS:
+            stems = [s for s in (stem(lang, w) for w in words) if s]
+            if stems and all(self._in_index(lang, s) for s in stems):
+                concept.add(lang, stems, 1.0, typed=True)
+
+    def _known(self, word: str) -> bool:
+        """Whether some language's texts or thesaurus has the word."""
+        for lang in LANGS:
+            s = stem(lang, word)
+            if s and (self._in_index(lang, s) or s in self._terms.stems[lang]):
+                return True
+        return False
+
+    def _in_index(self, lang: str, s: str) -> bool:
+        return bool(self._index.doc_frequency(f"text_{lang}", s))
+
+    def _word_concept(self, word: str) -> Concept:
+        """A word the thesaurus does not know: itself in every language where the rulebook has it;
+        if it has it nowhere, a typo: the words within a slip or two of it, and their concepts."""
+        concept = Concept(word)
+        self._add_as_typed(concept, [word])
+        if concept.leaves or len(word) > MAX_FUZZY_CHARS or not word.isalpha():
+            return concept
+        concept.fuzzy = True
+        k = max_edits(fold(word))  # the word as typed: its stem may be shorter than the slip
+        for lang in LANGS:
+            s = stem(lang, word)
+            if k and s:
+                for near in self._near_terms(f"text_{lang}", s, k):
+                    concept.add(lang, [near], FUZZY_BOOST)
+        for cid in self._terms.near(fold(word)):
+            for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST):
+                concept.add(lang, stems, weight)
+        return concept
+
+    def _near_terms(self, fname: str, s: str, k: int) -> set[str]:
+        """The terms of a field within k slips of a stem."""
+        near = set(_automaton_matches(_typo_automaton(s, k), self._lexicon(fname)))
+        near.update(t for t in _transpositions(s) if self._index.doc_frequency(fname, t))
+        return near
+
+    def _lexicon(self, fname: str) -> list[str]:
+        """A field's terms, sorted, read once: a few thousand words, and walking them in memory is
+        several times faster than seeking in the on-disk term table for every automaton step."""
+        if fname not in self._lexicons:
+            self._lexicons[fname] = self._index.lexicon(fname)
+        return self._lexicons[fname]
+
+
+@lru_cache(maxsize=256)
+def _typo_automaton(stem_: str, k: int):
+    """The Levenshtein automaton for a stem: building it is most of a fuzzy lookup's cost, and the
+    same stem is looked up in each language's field, and again as the user edits the query."""
+    return levenshtein_dfa(stem_, k)
+
+
+def _automaton_matches(dfa, terms: list[str]) -> list[str]:
+    """The sorted `terms` the automaton accepts."""
+    out, i = [], 0
+    match = dfa.next_valid_string(terms[0]) if terms else None
+    while match is not None:
+        i = bisect_left(terms, match, i)
+        if i == len(terms):
+            break
+        term = terms[i]
+        if term == match:
+            out.append(term)
+            term += "\0"  # the next string after it
+        match = dfa.next_valid_string(term)
+    return out
+
+
+def _transpositions(word: str) -> set[str]:
+    """The word with two neighbouring letters swapped: one slip, but two edits to Levenshtein."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)} - {word}
+

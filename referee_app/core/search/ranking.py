@@ -1,0 +1,188 @@
+"""Ranking: every document a query's concepts reach, scored, and each clause once, best first.
+
+Whoosh's BM25F scores each term, from whoosh's own statistics; combining them is ours:
+  - per concept, a document's best match (a concept's synonyms do not add up: a French text that
+    says `reine` and `pion rouge` is no more about the queen than an English one that says `queen`);
+  - each language's scores brought to a common scale (calibration), so that a language's texts
+    compete with the others' on how well they match among their own;
+  - the sum weighted by the share of the query a text holds;
+  - a text that holds the words as they were typed reads best (this replaces guessing the
+    query's language: `reine` prefers the French texts because they say `reine`);
+  - the printed text outranks the project's translation, and an official rule text outranks a
+    summary of it (the simplified variants, the federation's summary, a proposal) when both
+    match equally;
+  - for a definition question, the definitions of the concept asked about come first;
+  - a clause gains a share of the best score among the clauses that state the same rule in
+    other sources, which carries a query across languages where the thesaurus has no word.
+Exact matches rank before guessed spellings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .analysis import LANGS
+
+TYPED_BONUS = 1.0         # a text holding every concept as typed scores up to twice as much
+TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
+SUMMARY_FACTOR = 0.85     # an official rule text outranks a summary or a commentary that matches as well
+UNSAYABLE_CREDIT = 0.5    # a concept a text's language has no word for half counts as present
+CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the same rule elsewhere
+QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong as a rare word
+QUANTITY_WEIGHT = 6.0     # and it weighs in the query like a rare word
+DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
+NAMED_FACTOR = 2.0        # the definition of the one concept a query names and nothing else
+
+
+@dataclass
+class Candidate:
+    """A document's evidence: per concept, its best score; which stems matched (for snippets);
+    per concept, whether it matched as typed."""
+
+    scores: list
+    lang: str
+    exact: bool = False
+    stems: set = field(default_factory=set)
+    typed: set = field(default_factory=set)
+
+
+class Ranker:
+    """Scores documents of one open index."""
+
+    def __init__(self, index, ids: list[str], translations: frozenset, summaries: frozenset,
+                 definitions: frozenset, links: dict[str, list[str]], measures: dict[str, list],
+                 docs_of: dict[str, list[int]], doc_langs: list[str]):
+        self._index = index
+        self._ids = ids                    # document -> clause id
+        self._translations = translations  # documents that are the project's translations
+        self._summaries = summaries        # documents of sources that summarise or comment
+        self._definitions = definitions    # documents of definitions
+        self._links = links                # clause -> clauses stating the same rule elsewhere
+        self._measures = measures          # clause -> its measurements
+        self._docs_of = docs_of            # clause -> its documents
+        self._doc_langs = doc_langs        # document -> its language
+
+    def collect(self, concepts) -> dict[int, Candidate]:
+        """Score every document any concept reaches, reading each index term's postings once."""
+        out: dict[int, Candidate] = {}
+        n = len(concepts)
+        for ci, concept in enumerate(concepts):
+            if concept.quantity is not None:
+                self._collect_quantity(out, ci, n, concept.quantity)
+                continue
+            for (fname, stems), weight in concept.leaves.items():
+                lang = fname[-2:]
+                typed = lang in concept.typed
+                for doc, score in self._scores(fname, stems):
+                    cand = out.get(doc)
+                    if cand is None:
+                        cand = out[doc] = Candidate([0.0] * n, lang)
+                    if weight * score > cand.scores[ci]:
+                        cand.scores[ci] = weight * score
+                    if typed:
+                        cand.typed.add(ci)
+                    cand.exact = cand.exact or not concept.fuzzy
+                    cand.stems.update(stems)
+        return out
+
+    def _collect_quantity(self, out, ci: int, n: int, quantity) -> None:
+        for cid, measures in self._measures.items():
+            if any(m.holds(quantity) for m in measures):
+                for doc in self._docs_of.get(cid, ()):
+                    cand = out.get(doc)
+                    if cand is None:
+                        cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
+                    cand.scores[ci] = QUANTITY_SCORE
+                    cand.typed.add(ci)
+                    cand.exact = True
+
+    def _scores(self, fname: str, stems: tuple[str, ...]):
+        """(document, BM25F score) for each document a term is in; a phrase counts in the
+        documents that hold all its words, as the sum of their scores (its words' order is not checked:
+        a thesaurus phrase's words together are rare enough, and checking positions costs more
+        than the rest of a search)."""
+        first = self._index.term_scores(fname, stems[0])
+        if len(stems) == 1:
+            return first.items()
+        rest = [self._index.term_scores(fname, s) for s in stems[1:]]
+        return [(doc, score + sum(r[doc] for r in rest)) for doc, score in first.items()
+                if all(doc in r for r in rest)]
+
+    @staticmethod
+    def _calibration(candidates: dict[int, Candidate], n: int) -> tuple[dict[str, list[float]], list[float]]:
+        """Per language and concept, the factor that brings that language's best score for the
+        concept up to the best score in any language (each language is its own field, with its
+        own lengths and word frequencies: the dozens of three-line French clauses outscore the
+        long AICF rules for any word); and that best score per concept, which says how much the
+        concept weighs (a rare word more than a common one)."""
+        best = {lang: [0.0] * n for lang in LANGS}
+        for cand in candidates.values():
+            row = best[cand.lang]
+            for i, x in enumerate(cand.scores):
+                if x > row[i]:
+                    row[i] = x
+        top = [max(best[lang][i] for lang in LANGS) for i in range(n)]
+        factors = {lang: [top[i] / row[i] if row[i] else 1.0 for i in range(n)] for lang, row in best.items()}
+        return factors, top
+
+    def _weight(self, concept) -> float:
+        """How much a concept weighs in the share of the query a text holds: the rarity (idf) of
+        its rarest way of being said, a phrase's words together (`temps de réflexion` weighs more
+        than `deux`)."""
+        if concept.quantity is not None:
+            return QUANTITY_WEIGHT
+        best = 0.0
+        for (fname, stems), weight in concept.leaves.items():
+            if all(self._index.doc_frequency(fname, s) for s in stems):
+                best = max(best, weight * sum(self._index.idf(fname, s) for s in stems))
+        return best
+
+    def _doc_score(self, doc: int, cand: Candidate, unsayable: set, factors, weights: list[float],
+                   definition: bool) -> float:
+        """The concepts' sum, times the share of the query the text holds (each concept weighing
+        as its rarity says; one the text's language has no word for half counts), times
+        the share matched as typed; then the text's standing."""
+        held, total = 0.0, 0.0
+        for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
+            if x:
+                held += weights[i]
+                total += x * f
+            elif i in unsayable:
+                held += UNSAYABLE_CREDIT * weights[i]
+        n = len(cand.scores)
+        score = total * (held / (sum(weights) or 1.0)) * (1 + TYPED_BONUS * len(cand.typed) / n)
+        if doc in self._translations:
+            score *= TRANSLATION_FACTOR
+        if doc in self._summaries:
+            score *= SUMMARY_FACTOR
+        if definition and doc in self._definitions:
+            score *= DEFINITION_FACTOR
+        return score
+
+    def rank(self, candidates: dict[int, Candidate], concepts, allowed, limit: int,
+             definition: bool = False, defined: tuple = ()) -> list[tuple[str, int, float, Candidate]]:
+        """(clause id, document shown, score, evidence) for the best clauses, each once, through
+        its best allowed text; exact matches before guessed spellings."""
+        own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
+        shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
+        factors, _ = self._calibration(candidates, len(concepts))
+        weights = [self._weight(c) for c in concepts]
+        unsayable = {lang: {i for i, c in enumerate(concepts) if lang not in c.langs()} for lang in LANGS}
+        for doc, cand in candidates.items():
+            cid = self._ids[doc]
+            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
+            if cid in defined:
+                # what defines the very concept asked about (a glossary entry, or the rule that
+                # says what a foul is); or, for a query that is one concept and nothing else
+                # (`arbitre`), its definition a little ahead
+                score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
+            own[cid] = max(own.get(cid, 0.0), score)
+            if allowed is not None and doc not in allowed:
+                continue
+            if cid not in shown or (cand.exact, score) > shown[cid][:2]:
+                shown[cid] = (cand.exact, score, doc)
+        ranked = []
+        for cid, (exact, score, doc) in shown.items():
+            related = max((own.get(other, 0.0) for other in self._links.get(cid, ())), default=0.0)
+            ranked.append((not exact, -(score + CORRESPONDENCE_SHARE * related), doc))
+        ranked.sort()
+        return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]

@@ -1,0 +1,275 @@
+"""The searcher: opens the index (building it if need be, in memory if the cache folder cannot be
+used), reads a query, ranks, and answers with hits in the contract's format.
+
+    from referee_app.core.search import search
+    search("queen cover", lang="fr")   # [{"id", "source", "lang", "title", "snippet", ...}]
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import Citations
+
+from . import index_cache, numbers
+from .analysis import LANGS
+from .backend import READ_ERRORS
+from .query import Understanding
+from .ranking import Ranker
+from .snippets import snippet, words
+from .terms import Terms
+
+
+class Searcher:
+    """Opened once and reused: the index is checked (and built if need be) on first use.
+
+    Safe to call from a worker thread: every search holds the searcher's lock.
+    """
+
+    def __init__(self, kb=None, folder: Path | None = None):
+        self._kb = kb
+        self._folder = Path(folder) if folder else None
+        self._lock = threading.RLock()
+        self._index = None
+        self.built = False      # whether opening had to build the index
+        self.in_memory = False  # whether the cache folder could not be used
+
+    # Opening and closing
+
+    @property
+    def folder(self) -> Path:
+        return self._folder or index_cache.cache_dir()
+
+    def open(self) -> None:
+        """Check the index and open it (building it first if it is missing, damaged or stale)."""
+        with self._lock:
+            if self._index is not None:
+                return
+            folder = self.folder
+            try:
+                fresh = index_cache.fresh(folder, self._kb)
+                current = index_cache.read_current(folder) if fresh else index_cache.build(folder, self._kb)
+            except OSError:  # the cache folder is a file, or cannot be written: keep the index in memory
+                self._open_memory()
+                return
+            self.built = self.built or not fresh
+            try:
+                self._attach(*index_cache.open_built(folder, current))
+            except Exception:  # damaged in a way the checksums missed, or removed under us: build anew
+                self._rebuild()
+
+    def _open_memory(self) -> None:
+        self._attach(*index_cache.build_in_memory(self._kb))
+        self.built = self.in_memory = True
+
+    def _rebuild(self) -> None:
+        self.close()
+        if self.in_memory:
+            self._open_memory()
+            return
+        try:
+            current = index_cache.build(self.folder, self._kb)
+        except OSError:
+            self._open_memory()
+            return
+        self.built = True
+        self._attach(*index_cache.open_built(self.folder, current))
+
+    def _attach(self, index, aux: dict) -> None:
+        self._index = index
+        self.rulesets: dict[str, list[str]] = aux["rulesets"]
+        self.sources: list[str] = aux["sources"]
+        self._citations = Citations(aux["citations"])
+        self._terms = Terms(aux["terms"])
+        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"])
+        self._filters: dict[tuple[str, object], frozenset] = {}
+        self._doc_words: dict[int, list] = {}
+        self._stored_fields: dict[int, dict] = {}
+        ids = index.column("id")
+        self._ids = ids
+        self._docs_of: dict[str, list[int]] = {}
+        for doc, cid in enumerate(ids):
+            self._docs_of.setdefault(cid, []).append(doc)
+        self._translations = self._docs("official", False)
+        summaries = frozenset().union(*(self._docs("source", s) for s in aux["summaries"])) if aux["summaries"] \
+            else frozenset()
+        self._measures = {cid: [numbers.Quantity(lo, hi, unit, 0, 0) for lo, hi, unit in ms]
+                          for cid, ms in aux["measures"].items()}
+        self._ranker = Ranker(index, ids, self._translations, summaries, self._docs("kind", "definition"),
+                              aux["links"], self._measures, self._docs_of, index.column("lang"))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                self._index.close()
+            self._index = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # Searching
+
+    def search(self, query: str, lang: str | None = None, ruleset: str | None = None,
+               source: str | None = None, limit: int = 10) -> list[dict]:
+        """The clauses best matching `query`, best first, one hit per clause (its best-matching text).
+
+        `lang` keeps only texts in that language; `ruleset` and `source` keep only their clauses.
+        Each hit: id, source, lang, title, paragraph, kind, official (false for a project
+        translation), translation_of (the language of the original, for a translation), rulesets,
+        cite (the clause as a reader of `lang` writes it), snippet (matches in **), snippet_html
+        (escaped, matches in <b>), snippets (the same for each language the clause has, its own
+        matches lit), score, and match ("exact"; "fuzzy" when found only through a guessed
+        spelling; "citation" for a clause the query cites).
+        """
+        return self.search_detailed(query, lang, ruleset, source, limit)["hits"]
+
+    def search_detailed(self, query: str, lang: str | None = None, ruleset: str | None = None,
+                        source: str | None = None, limit: int = 10) -> dict:
+        """search() and what the query was understood as: {"hits", "unmatched" (words that match
+        nothing in any language), "definition" (a definition was asked for), "cited"}."""
+        with self._lock:
+            self.open()
+            self._check_filters(lang, ruleset, source, limit)
+            try:
+                return self._search(query or "", lang, ruleset, source, limit)
+            except READ_ERRORS:
+                # what reading changed or damaged index files raises: build anew and try once more
+                # (an error that is not the index's shows again, from the fresh one)
+                self._rebuild()
+                return self._search(query or "", lang, ruleset, source, limit)
+
+    def _check_filters(self, lang, ruleset, source, limit) -> None:
+        if lang is not None and lang not in LANGS:
+            raise BadInput("lang", f"unknown language '{lang}' (known: {', '.join(LANGS)})")
+        if ruleset is not None and ruleset not in self.rulesets:
+            raise BadInput("ruleset", f"unknown ruleset '{ruleset}' (known: {', '.join(self.rulesets)})")
+        if source is not None and source not in self.sources:
+            raise BadInput("source", f"unknown source '{source}' (known: {', '.join(self.sources)})")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise BadInput("limit", f"must be a whole number of at least 1, not {limit!r}")
+
+    def _search(self, text, lang, ruleset, source, limit) -> dict:
+        q = self._understanding.read(text)
+        allowed = self._allowed(lang, ruleset, source)
+        ranked = []
+        if q.concepts:
+            candidates = self._ranker.collect(q.concepts)
+            one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts)
+            ranked = self._ranker.rank(candidates, q.concepts, allowed, limit + len(q.cited), q.definition,
+                                       tuple(q.defined) if q.definition or one_concept else ())
+        hits = []
+        if q.cited:  # the cited clauses first, in the order cited
+            top = ranked[0][2] if ranked else 0.0
+            cited = self._cited(q.cited, allowed, limit)
+            hits = [self._record(cid, doc, top + len(cited) - i, None, q, "citation")
+                    for i, (cid, doc) in enumerate(cited)]
+        shown = {h["id"] for h in hits}
+        for cid, doc, score, cand in ranked:
+            if len(hits) == limit:
+                break
+            if cid not in shown:
+                hits.append(self._record(cid, doc, score, cand, q, "exact" if cand.exact else "fuzzy"))
+        return {"hits": hits, "unmatched": list(q.unmatched), "definition": q.definition, "cited": list(q.cited)}
+
+    def _cited(self, ids: list[str], allowed, limit: int) -> list[tuple[str, int]]:
+        """Each cited clause through its official text, unless a filter keeps only a translation."""
+        out = []
+        for cid in dict.fromkeys(ids):
+            docs = [d for d in self._docs_of.get(cid, ()) if allowed is None or d in allowed]
+            if docs:
+                out.append((cid, min(docs, key=lambda d: d in self._translations)))
+            if len(out) == limit:
+                break
+        return out
+
+    def _docs(self, fieldname: str, value) -> frozenset:
+        """The documents holding one value of a filter field (the index does not change while open)."""
+        key = (fieldname, value)
+        if key not in self._filters:
+            self._filters[key] = self._index.docs_with(fieldname, value)
+        return self._filters[key]
+
+    def _allowed(self, lang, ruleset, source) -> frozenset | None:
+        sets = [self._docs(name, value) for name, value in
+                (("lang", lang), ("rulesets", ruleset), ("source", source)) if value]
+        return frozenset.intersection(*sets) if sets else None
+
+    # Hits
+
+    def _record(self, cid: str, doc: int, score: float, cand, q, match: str) -> dict:
+        fields = self._stored(doc)
+        lang = fields["lang"]
+        stems = self._stems_by_lang(q)
+        snippets, original = {}, lang
+        for other in self._docs_of[cid]:
+            f = self._stored(other)
+            if f["official"]:
+                original = f["lang"]
+            plain, marked = snippet(f["body"], f["lang"], stems.get(f["lang"], set()), spans=self._spans(f["body"], q),
+                                    tokens=self._words(other, f))
+            snippets[f["lang"]] = {"text": plain, "html": marked, "official": f["official"]}
+        return {"id": cid, "source": fields["source"], "lang": lang, "title": fields["title"],
+                "paragraph": fields["paragraph"], "kind": fields["kind"], "official": fields["official"],
+                "translation_of": None if fields["official"] else original,
+                "rulesets": [r for r in fields["rulesets"].split(",") if r],
+                "cite": self._citations.cite(cid, lang),
+                "snippet": snippets[lang]["text"], "snippet_html": snippets[lang]["html"], "snippets": snippets,
+                "score": round(score, 4), "match": match}
+
+    def _stored(self, doc: int) -> dict:
+        found = self._stored_fields.get(doc)
+        if found is None:
+            found = self._stored_fields[doc] = self._index.stored(doc)
+        return found
+
+    def _words(self, doc: int, fields: dict) -> list:
+        """A document's words and their stems, worked out once (snippets recur as a query is typed)."""
+        found = self._doc_words.get(doc)
+        if found is None:
+            found = self._doc_words[doc] = words(fields["body"], fields["lang"])
+        return found
+
+    @staticmethod
+    def _stems_by_lang(q) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for concept in q.concepts:
+            for fname, stems in concept.leaves:
+                out.setdefault(fname[-2:], set()).update(stems)
+        return out
+
+    @staticmethod
+    def _spans(text: str, q) -> list[tuple[int, int]]:
+        asked = [c.quantity for c in q.concepts if c.quantity is not None]
+        if not asked:
+            return []
+        return [(m.start, m.end) for m in numbers.measurements(text) if any(m.holds(a) for a in asked)]
+
+
+# --- The module-level API ----------------------------------------------------------------------
+
+_shared: Searcher | None = None
+_shared_lock = threading.Lock()
+
+
+def searcher() -> Searcher:
+    """The process's searcher over the installed knowledge base, opened on first use."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Searcher()
+        return _shared
+
+
+def search(query: str, lang: str | None = None, ruleset: str | None = None, source: str | None = None,
+           limit: int = 10) -> list[dict]:
+    """Search the installed rulebook with the process's shared searcher; see Searcher.search."""
+    return searcher().search(query, lang=lang, ruleset=ruleset, source=source, limit=limit)
+
+
+def search_detailed(query: str, lang: str | None = None, ruleset: str | None = None, source: str | None = None,
+                    limit: int = 10) -> dict:
+    return searcher().search_detailed(query, lang=lang, ruleset=ruleset, source=source, limit=limit)

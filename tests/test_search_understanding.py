@@ -1,0 +1,217 @@
+"""What the search understands of a query, one test (or more) per kind of failure issue 19 lists:
+jargon and abbreviations, definitions, real words taken for typos and words matching nothing,
+colliding stems, numbers, cross-language concepts, summaries outranking the official text,
+snippets in the matched language, citations, short queries; and the reliability items of
+issue 21 (a huge word, an unusable cache folder). Every test reads the real knowledge base."""
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import pytest
+
+from referee_app.core.search import Searcher, numbers
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s.open()
+    yield s
+    s.close()
+
+
+def ids(hits):
+    return [h["id"] for h in hits]
+
+
+def rank(hits, cid):
+    return ids(hits).index(cid) + 1 if cid in ids(hits) else None
+
+
+# --- Jargon and abbreviations --------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["J/C cassé", "jeton cassé", "broken carrom man", "pedina rotta",
+                                   "broken c/m"])
+def test_a_broken_coin_finds_the_broken_coin_rule_not_the_break(searcher, query):
+    hits = searcher.search(query, limit=3)
+    assert hits[0]["id"] == "icf-fr:4.f", ids(hits)
+
+
+@pytest.mark.parametrize("query,expected", [("c/m", "aicf-2009:11"), ("carrom men", "icf-fr:5.j-c"),
+                                            ("J/C", "icf-fr:5.j-c")])
+def test_an_abbreviation_is_a_word_not_split_into_letters(searcher, query, expected):
+    d = searcher.search_detailed(query, limit=10)
+    assert expected in ids(d["hits"]) and d["unmatched"] == []
+
+
+# --- Definitions -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query,definitions", [
+    ("what is a due", {"icf-fr:5.j-c-de-penalite-en-dette"}),
+    ("qu'est-ce qu'un dû", {"icf-fr:5.j-c-de-penalite-en-dette"}),
+    ("c'est quoi une faute", {"icf-fr:4.1", "it:41"}),
+    ("cos'è la multa", {"it:B.XII"}),
+    ("what does board mean", {"icf-fr:5.board", "it:B.III"}),
+])
+def test_a_definition_question_puts_the_definition_first(searcher, query, definitions):
+    d = searcher.search_detailed(query, limit=10)
+    assert d["definition"] is True
+    assert d["hits"][0]["id"] in definitions, ids(d["hits"])
+
+
+def test_the_definition_is_followed_by_the_clauses_that_use_the_term(searcher):
+    hits = searcher.search("what is a due", limit=10)
+    assert len(hits) == 10 and sum(h["kind"] != "definition" for h in hits) >= 5
+
+
+def test_the_same_words_without_the_question_are_no_definition_question(searcher):
+    assert searcher.search_detailed("due")["definition"] is False
+
+
+# --- Real words are not typos; words matching nothing are said ---------------------------------
+
+@pytest.mark.parametrize("query,found", [("réclamation", "contestation"), ("sinking", "pocket")])
+def test_a_real_word_the_texts_do_not_use_is_not_corrected(searcher, query, found):
+    """Neither word is in any text: the thesaurus knows them (a protest, pocketing), no typo is guessed."""
+    hits = searcher.search(query, limit=10)
+    assert hits and all(h["match"] == "exact" for h in hits)
+    assert all(found in (h["title"] + h["snippet"]).lower() for h in hits[:3]), [h["snippet"] for h in hits[:3]]
+
+
+def test_a_word_that_matches_nothing_is_reported_not_dropped(searcher):
+    d = searcher.search_detailed("reine xqzvtw", limit=5)
+    assert d["unmatched"] == ["xqzvtw"] and d["hits"]
+    assert searcher.search_detailed("reine")["unmatched"] == []
+
+
+def test_a_typo_is_still_corrected_and_says_so(searcher):
+    d = searcher.search_detailed("stirker", limit=5)
+    assert d["unmatched"] == [] and d["hits"] and all(h["match"] == "fuzzy" for h in d["hits"])
+
+
+# --- Stems that collide ---------------------------------------------------------------------------
+
+def test_a_broken_coin_is_not_the_break_though_both_stem_alike(searcher):
+    hits = searcher.search("J/C cassé", limit=5)
+    assert rank(hits, "icf-fr:4.f") == 1
+    assert rank(hits, "icf-fr:5.break") is None
+
+
+def test_a_deadline_is_not_beyond(searcher):
+    """délai and au-delà share a stem: the protest deadline comes before the rounds `au-delà` 59 players."""
+    hits = searcher.search("délai pour la réclamation", limit=5)
+    assert hits[0]["id"] in ("aicf-2009:23", "icf-fr:4.3.p2"), ids(hits)
+    assert rank(hits, "ffc-tournament:1.13") is None
+
+
+# --- Numbers ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query,expected", [
+    ("74 cm", {"icf-fr:2.fig.A"}), ("4,45 cm", {"icf-fr:2.dim.C", "icf-fr:2.fig.C"}),
+    ("4.45 cm", {"icf-fr:2.dim.C", "icf-fr:2.fig.C"}), ("68 cm", {"icf-fr:2.4"}), ("5,5 g", {"icf-fr:2.2"}),
+    ("75 W", {"icf-fr:2.8"}), ("chaise de 45 cm", {"icf-fr:2.5"}), ("29 inches", {"icf-fr:2.dim.A", "icf-fr:2.fig.A"})])
+def test_a_value_with_a_unit_finds_the_range_that_holds_it(searcher, query, expected):
+    hits = searcher.search(query, limit=3)
+    assert hits and hits[0]["id"] in expected, ids(hits)
+    assert all(h["id"] in expected for h in hits[:len(expected)]), ids(hits)
+
+
+def test_the_measurement_is_lit_in_the_snippet(searcher):
+    hit = searcher.search("74 cm", limit=1)[0]
+    assert "**73,50-74cm**" in hit["snippet"] or "**73.50-74cm**" in hit["snippet"]
+
+
+def test_measurements_are_read_with_decimal_commas_ranges_and_units():
+    read = [(q.lo, q.hi, q.unit) for q in numbers.measurements(
+        "73,50-74cm ; 4,45 ± 0,08 cm (1 3/4 ± 1/32 pouces) ; entre 43,18 et 48,26 cm ; (60-100 W) ; 15 g ; 29 inches")]
+    assert read == [(73.5, 74.0, "cm"), (4.37, 4.53, "cm"), (43.18, 48.26, "cm"), (60.0, 100.0, "W"),
+                    (15.0, 15.0, "g"), (73.66, 73.66, "cm")]
+
+
+def test_a_number_without_a_unit_is_a_word(searcher):
+    assert any("**22**" in h["snippet"] for h in searcher.search("22 points", limit=5))
+
+
+# --- Across languages --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query,expected", [
+    ("nel doppio i compagni possono parlarsi", {"icf-fr:4.l", "it:112"}),
+    ("diametro dei fori", {"icf-fr:2.dim.C"}),
+    ("playing the wrong colour by mistake", {"icf-fr:3.6.c"}),
+])
+def test_a_concept_is_found_in_the_other_languages(searcher, query, expected):
+    hits = searcher.search(query, limit=3)
+    assert expected & set(ids(hits)), ids(hits)
+
+
+@pytest.mark.parametrize("query,lang", [("reine", "fr"), ("regina", "it"), ("queen", "en"), ("jeton", "fr"),
+                                        ("pedina", "it"), ("umpire", "en")])
+def test_a_short_query_reads_best_in_the_language_it_is_typed_in(searcher, query, lang):
+    assert searcher.search(query, limit=1)[0]["lang"] == lang
+
+
+# --- Official text before summaries ------------------------------------------------------------------
+
+def test_an_official_clause_outranks_a_summary_saying_the_same(searcher):
+    hits = searcher.search("queen need not be covered", limit=20)
+    summary = rank(hits, "icf-proposal-2009:5.2")
+    assert rank(hits, "aicf-2009:9") == 1 and (summary is None or summary > 1), ids(hits)
+
+
+# --- Snippets in the matched language, highlights in every language -------------------------------
+
+def test_the_snippet_is_the_text_that_matched_and_a_translation_says_so(searcher):
+    hit = searcher.search("jetons hors du plateau", lang="fr", source="it", limit=1)[0]
+    assert hit["lang"] == "fr" and hit["official"] is False and hit["translation_of"] == "it"
+    assert "**" in hit["snippet"]
+    original = searcher.search("pedine fuori", source="it", limit=1)[0]
+    assert original["lang"] == "it" and original["translation_of"] is None
+
+
+def test_matches_are_lit_in_every_language_of_the_clause(searcher):
+    hit = next(h for h in searcher.search("queen cover", limit=10) if h["id"] == "icf-fr:3.12.d")
+    assert set(hit["snippets"]) == {"fr", "it", "en"}
+    for lang, word in (("fr", "reine"), ("it", "regina"), ("en", "queen")):
+        assert f"**{word}" in hit["snippets"][lang]["text"].lower(), hit["snippets"][lang]
+        assert "<b>" in hit["snippets"][lang]["html"]
+    assert hit["snippets"]["fr"]["official"] is True and hit["snippets"]["en"]["official"] is False
+
+
+def test_a_hit_carries_its_citation_in_the_readers_words(searcher):
+    hit = searcher.search("regola 53", limit=1)[0]
+    assert hit["cite"] == "regola 53"
+
+
+# --- Reliability (issue 21) ---------------------------------------------------------------------------
+
+def test_one_huge_word_costs_neither_seconds_nor_memory(searcher):
+    searcher.search("reine")
+    tracemalloc.start()
+    t = time.perf_counter()
+    d = searcher.search_detailed("x" * 10_000)
+    elapsed = time.perf_counter() - t
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert d["hits"] == [] and d["unmatched"]
+    assert elapsed < 2 and peak < 50_000_000, (elapsed, peak)
+
+
+def test_a_cache_folder_that_is_a_file_falls_back_to_memory(tmp_path):
+    blocker = tmp_path / "search"
+    blocker.write_text("not a folder")
+    s = Searcher(folder=blocker)
+    assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
+    assert s.in_memory and blocker.read_text() == "not a folder"
+
+
+def test_a_cache_folder_that_cannot_be_written_falls_back_to_memory(tmp_path, monkeypatch):
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    s = Searcher(folder=tmp_path / "search")
+    assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
+    assert s.in_memory
