@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Rulebook search speed and recall: core/search.py (whoosh) against a plain SQLite FTS5 baseline.
+"""Rulebook search, quality and speed: core/search against a plain SQLite FTS5 + porter baseline.
 
-    python benchmarks/bench_search.py [--repeat N]
+    python benchmarks/bench_search.py [--repeat N] [--misses]
 
 Both engines index the same documents (every clause, once per language text it has) in the same
-run. Timed: building each index, and queries by kind (one word, several words, typos,
-cross-lingual), snippets included, each query run --repeat times after a warm-up. Recall: the
-share of the public cases (../shared/cases/search.yaml) and of their translations whose
-expected clause is in the top N. The baseline is what FTS5 gives out of the box: the
-`unicode61 remove_diacritics 2` tokenizer, bm25, snippet(), the query words OR-ed, each clause
-once; no stemming, glossary or typo tolerance.
+run. Quality, on the evaluation set (tests/search_eval.yaml: queries as users type them, each
+with its judged relevant clauses) and on the public cases (../shared/cases/search.yaml): MRR@10
+and recall@10. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
+--repeat times after a warm-up; and building each index. The baseline is what FTS5 gives out of
+the box with stemming: the `porter unicode61 remove_diacritics 2` tokenizer, bm25, snippet(), the
+query words OR-ed, each clause once; no thesaurus, typo tolerance or cross-language matching.
 
 The index is built in a temporary folder, never in the user's cache.
 """
@@ -27,44 +27,27 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from referee_app.core.search import engine as S  # noqa: E402
+import yaml  # noqa: E402
+
 from referee_app.core.knowledge.loader import default  # noqa: E402
 from referee_app.core.knowledge.rulesets import default_rulesets  # noqa: E402
+from referee_app.core.search import Searcher, index_cache  # noqa: E402
+from referee_app.core.search.documents import documents  # noqa: E402
+from referee_app.core.search.evaluation import evaluate  # noqa: E402
 
-CASES = REPO.parent / "shared" / "cases" / "search.yaml"
+EVAL = REPO / "tests" / "search_eval.yaml"
+PUBLIC = REPO.parent / "shared" / "cases" / "search.yaml"
 
-# (query, lang filter) by kind. Cross-lingual: the words are in one language, the texts sought in another.
-QUERIES = {
-    "one word": [("reine", None), ("regina", None), ("queen", None), ("filet", None), ("striker", None),
-                 ("foul", None), ("pénalité", None), ("arbitro", None)],
-    "several words": [("reine confirmer", None), ("pedine fuori board", None), ("time between sets", None),
-                      ("jetons hors du plateau", None), ("regina confermare", None),
-                      ("penalty coin due", None)],
-    "fuzzy": [("stricker", None), ("penallty", None), ("regnia", None), ("arbittre", None),
-              ("confremare", None), ("pedinna", None)],
-    "cross-lingual": [("queen", "fr"), ("regina", "en"), ("net", "fr"), ("cover", "it"),
-                      ("queen cover", None), ("coins off the board", None)],
-}
-
-# The public queries in the two other languages, as in tests/test_search_cli.py.
-TRANSLATIONS = {
-    "reine confirmer": ["regina confermare", "queen cover"],
-    "queen": ["reine", "regina"],
-    "pedine fuori board": ["jetons hors du plateau", "coins off the board"],
-    "time between sets": ["temps entre les sets", "tempo tra i set"],
-    "filet": ["retina", "net"],
-}
-
-
-# --- The FTS5 baseline -------------------------------------------------------------------------
 
 class Fts5:
+    """The baseline: SQLite FTS5 with the porter stemmer, the query's words OR-ed."""
+
     def __init__(self, path: Path):
         self.db = sqlite3.connect(path)
 
     def build(self, docs) -> None:
         self.db.execute("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, source UNINDEXED, "
-                        "lang UNINDEXED, title, body, tokenize='unicode61 remove_diacritics 2')")
+                        "lang UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')")
         self.db.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?)",
                             [(d["id"], d["source"], d["lang"], d["title"], d["body"]) for d in docs])
         self.db.commit()
@@ -85,83 +68,90 @@ class Fts5:
         return out[:limit]
 
 
-# --- Measuring ---------------------------------------------------------------------------------
-
 def timed(fn, *args, **kwargs):
     t = time.perf_counter()
     out = fn(*args, **kwargs)
     return out, time.perf_counter() - t
 
 
-def latencies(search, queries, repeat: int) -> list[float]:
-    for q, lang in queries:  # warm-up: caches, first reads
-        search(q, lang=lang, limit=10)
+def latencies(search, queries: list[str], repeat: int) -> list[float]:
+    for q in queries:  # warm-up: caches, first reads
+        search(q, limit=10)
     out = []
     for _ in range(repeat):
-        for q, lang in queries:
-            out.append(timed(search, q, lang=lang, limit=10)[1])
+        for q in queries:
+            out.append(timed(search, q, limit=10)[1])
     return out
 
 
-def p95(xs: list[float]) -> float:
-    return statistics.quantiles(xs, n=20)[-1] if len(xs) > 1 else xs[0]
-
-
-def recall(search, cases) -> tuple[int, int]:
-    found = 0
-    for case in cases:
-        ids = [h["id"] for h in search(case["query"], lang=case.get("lang"), limit=case.get("top", 10))]
-        found += bool(set(ids) & set(case["any_id"]))
-    return found, len(cases)
-
-
-def load_cases() -> tuple[list[dict], list[dict]]:
-    if not CASES.is_file():
-        return [], []
-    import yaml
-
-    public = [c for c in yaml.safe_load(CASES.read_text(encoding="utf-8")) if "any_id" in c]
-    translated = [dict(c, query=t) for c in public for t in TRANSLATIONS.get(c["query"], [])]
-    return public, translated
+def pct(xs: list[float], p: int) -> float:
+    return statistics.quantiles(xs, n=100)[p - 1] if len(xs) > 1 else xs[0]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=30, help="runs of each query (default 30)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each query for the latencies (default 5)")
+    ap.add_argument("--misses", action="store_true", help="list the queries each engine answers worst")
     args = ap.parse_args()
 
     kb, rulesets = default(), default_rulesets()
-    docs = list(S._documents(kb, rulesets))
+    docs = list(documents(kb, rulesets))
+    cases = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
+    public = []
+    if PUBLIC.is_file():
+        public = [{"q": c["query"], "relevant": c["any_id"], "lang": c.get("lang")}
+                  for c in yaml.safe_load(PUBLIC.read_text(encoding="utf-8")) if "any_id" in c]
     with tempfile.TemporaryDirectory() as tmp:
-        _, whoosh_build = timed(S._build, Path(tmp) / "whoosh", kb)
-        searcher, whoosh_open = timed(lambda: S.Searcher(kb, Path(tmp) / "whoosh"))
-        _, t = timed(searcher.open)
-        whoosh_open += t
+        _, ours_build = timed(index_cache.build, Path(tmp) / "whoosh", kb)
+        searcher = Searcher(kb, Path(tmp) / "whoosh")
+        _, ours_open = timed(searcher.open)
         fts = Fts5(Path(tmp) / "fts5.db")
         _, fts_build = timed(fts.build, docs)
 
-        rows = [("build (s)", f"{whoosh_build:.3f}", f"{fts_build:.3f}"),
-                ("open (ms)", f"{whoosh_open * 1000:.1f}", "-")]
-        for kind, queries in QUERIES.items():
-            w = latencies(searcher.search, queries, args.repeat)
-            f = latencies(fts.search, queries, args.repeat)
-            rows.append((f"{kind}: median / p95 (ms)",
-                         f"{statistics.median(w) * 1000:.2f} / {p95(w) * 1000:.2f}",
-                         f"{statistics.median(f) * 1000:.2f} / {p95(f) * 1000:.2f}"))
-        public, translated = load_cases()
-        for name, cases in (("recall, public cases", public), ("recall, translated cases", translated)):
-            if cases:
-                rows.append((name, "%d/%d" % recall(searcher.search, cases), "%d/%d" % recall(fts.search, cases)))
+        def ours(q, lang=None):
+            return [h["id"] for h in searcher.search(q, lang=lang, limit=10)]
+
+        def base(q, lang=None):
+            return [h["id"] for h in fts.search(q, lang=lang, limit=10)]
+
+        rows = [("build (s)", f"{ours_build:.2f}", f"{fts_build:.2f}"), ("open (ms)", f"{ours_open * 1000:.0f}", "-")]
+        results = {}
+        for name, set_ in (("evaluation set", cases), ("public cases", public)):
+            if not set_:
+                continue
+            langs = {c["q"]: c.get("lang") for c in set_}
+            a = evaluate(lambda q: ours(q, langs[q]), set_)
+            b = evaluate(lambda q: base(q, langs[q]), set_)
+            results[name] = (a, b)
+            rows.append((f"{name} ({len(set_)}): MRR@10", f"{a.mrr:.3f}", f"{b.mrr:.3f}"))
+            rows.append((f"{name}: recall@10", f"{a.recall:.1%}", f"{b.recall:.1%}"))
+        queries = [c["q"] for c in cases]
+        w = latencies(searcher.search, queries, args.repeat)
+        f = latencies(fts.search, queries, args.repeat)
+        rows.append(("latency p50 / p95 (ms), snippets included",
+                     f"{pct(w, 50) * 1000:.2f} / {pct(w, 95) * 1000:.2f}",
+                     f"{pct(f, 50) * 1000:.2f} / {pct(f, 95) * 1000:.2f}"))
         searcher.close()
         fts.db.close()
 
-    print(f"{len(kb.clauses)} clauses, {len(docs)} documents; {args.repeat} runs of each query, snippets included\n")
+    print(f"{len(kb.clauses)} clauses, {len(docs)} documents; {len(queries)} queries x {args.repeat} runs timed\n")
     width = max(len(r[0]) for r in rows)
-    print(f"{'':{width}}  {'whoosh (core/search.py)':>26}  {'SQLite FTS5':>16}")
+    print(f"{'':{width}}  {'core/search':>14}  {'FTS5 + porter':>14}")
     for label, a, b in rows:
-        print(f"{label:{width}}  {a:>26}  {b:>16}")
+        print(f"{label:{width}}  {a:>14}  {b:>14}")
+    if "evaluation set" in results:
+        a, b = results["evaluation set"]
+        better = sum(1 for q in a.ranks if (b.ranks[q] or 99) < (a.ranks[q] or 99))
+        print(f"\nFTS5 ranks the first relevant clause higher on {better} of {len(a.ranks)} queries")
+        if args.misses:
+            for name, s in (("core/search", a), ("FTS5", b)):
+                worst = sorted(s.ranks.items(), key=lambda kv: -(kv[1] or 99))[:25]
+                print(f"\n{name}, worst ranks:")
+                for q, r in worst:
+                    if r != 1:
+                        print(f"  {r or '-':>3}  {q}")
     if not public:
-        print(f"\n(no recall: {CASES} is absent)")
+        print(f"\n(no public cases: {PUBLIC} is absent)")
     return 0
 
 

@@ -1,0 +1,47 @@
+"""The search against its evaluation set (tests/search_eval.yaml): queries as referees and
+learners type them, each with the clauses judged relevant. Fails when the search gets worse than
+the level it reached; benchmarks/bench_search.py prints the same scores beside an FTS5 baseline."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee_app.core.search import Searcher
+from referee_app.core.search.evaluation import evaluate
+
+CASES = Path(__file__).with_name("search_eval.yaml")
+# The level reached (MRR@10 and recall@10 on the set); raise it when the search improves.
+MRR_FLOOR = 0.81
+RECALL_FLOOR = 0.96
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return yaml.safe_load(CASES.read_text(encoding="utf-8"))
+
+
+def test_the_set_is_large_trilingual_and_judged_against_real_clauses(cases, kb):
+    assert len(cases) >= 150
+    assert len({c["q"] for c in cases}) == len(cases), "a query is listed twice"
+    for case in cases:
+        assert case["relevant"] and all(cid in kb.clauses for cid in case["relevant"]), case
+
+
+def test_no_query_is_copied_from_a_clause(cases, kb):
+    fold = lambda s: " ".join(re.findall(r"\w+", s.lower()))  # noqa: E731
+    texts = [fold(t["text"]) for c in kb.clauses.values() for t in c.texts.values()]
+    for case in cases:
+        q = fold(case["q"])
+        if len(q.split()) >= 4:
+            assert not any(q in t for t in texts), f"{case['q']!r} is a clause's words"
+
+
+def test_the_search_keeps_the_level_it_reached(cases, tmp_path_factory):
+    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    scores = evaluate(lambda q: [h["id"] for h in s.search(q, limit=10)], cases)
+    s.close()
+    assert scores.recall >= RECALL_FLOOR, f"not in the top 10: {scores.missed()}"
+    assert scores.mrr >= MRR_FLOOR, f"MRR@10 {scores.mrr:.3f} < {MRR_FLOOR}"
