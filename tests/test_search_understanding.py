@@ -154,9 +154,10 @@ def test_a_short_query_reads_best_in_the_language_it_is_typed_in(searcher, query
 # --- Official text before summaries ------------------------------------------------------------------
 
 def test_an_official_clause_outranks_a_summary_saying_the_same(searcher):
-    hits = searcher.search("queen need not be covered", limit=20)
-    summary = rank(hits, "icf-proposal-2009:5.2")
-    assert rank(hits, "aicf-2009:9") == 1 and (summary is None or summary > 1), ids(hits)
+    """The AICF rule and the officer's summary of it both say a player may pocket the queen once
+    a c/m of his own is pocketed: the rule comes first."""
+    hits = searcher.search("right to pocket the queen after a c/m", limit=20)
+    assert rank(hits, "aicf-2009:11") < rank(hits, "icf-proposal-2009:5.3"), ids(hits)
 
 
 # --- Snippets in the matched language, highlights in every language -------------------------------
@@ -170,7 +171,7 @@ def test_the_snippet_is_the_text_that_matched_and_a_translation_says_so(searcher
 
 
 def test_matches_are_lit_in_every_language_of_the_clause(searcher):
-    hit = next(h for h in searcher.search("queen cover", limit=10) if h["id"] == "icf-fr:3.12.d")
+    hit = next(h for h in searcher.search("queen cover", limit=10) if h["id"].startswith("icf-fr:"))
     assert set(hit["snippets"]) == {"fr", "it", "en"}
     for lang, word in (("fr", "reine"), ("it", "regina"), ("en", "queen")):
         assert f"**{word}" in hit["snippets"][lang]["text"].lower(), hit["snippets"][lang]

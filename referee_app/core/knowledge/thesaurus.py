@@ -31,6 +31,7 @@ class Concept:
     used_in: tuple[str, ...]            # clauses that use the words (the glossary's defined_in first)
     defined_in: tuple[str, ...]         # the clauses that define it (from the glossary)
     loose: tuple[str, ...] = ()         # words with an everyday sense too: they do not prove the concept
+    asked: dict = None                  # lang -> phrases that ask for it, stop words and all (not in the texts)
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ class Thesaurus:
     def state(self) -> dict:
         """Plain data (JSON), for the search index to keep beside itself."""
         return {"concepts": [{"id": c.id, "words": {k: list(v) for k, v in c.words.items()},
-                              "used_in": list(c.used_in), "defined_in": list(c.defined_in), "loose": list(c.loose)}
+                              "used_in": list(c.used_in), "defined_in": list(c.defined_in), "loose": list(c.loose),
+                              "asked": {k: list(v) for k, v in (c.asked or {}).items()}}
                              for c in self.concepts],
                 "definition_questions": {k: list(v) for k, v in self.definition_questions.items()},
                 "symbols": {sign: {lang: self.concept(cid).words[lang][0] for lang in LANGS}
@@ -92,7 +94,7 @@ def load(kb) -> tuple[Thesaurus, list[Problem]]:
         if cid in seen:
             problems.append(Problem(FILE, line, f"concept {cid}: listed twice"))
         seen.add(cid)
-        unknown = sorted(set(entry) - {"id", "used_in", "loose", *LANGS})
+        unknown = sorted(set(entry) - {"id", "used_in", "loose", "asked", *LANGS})
         for name in unknown:
             problems.append(Problem(FILE, line, f"concept {cid}: unknown field '{name}'"))
         new = cid not in concepts
@@ -122,6 +124,12 @@ def load(kb) -> tuple[Thesaurus, list[Problem]]:
                 problems.append(Problem(FILE, line, f"concept {cid}: {ref} uses none of its words"))
             elif ref not in target["used_in"]:
                 target["used_in"].append(ref)
+        asked = entry.get("asked") or {}
+        if not isinstance(asked, dict) or not all(lang in LANGS and isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                                  for lang, v in asked.items()):
+            problems.append(Problem(FILE, line, f"concept {cid}.asked: must map languages to lists of phrases"))
+        else:
+            target.setdefault("asked", {}).update(asked)
         for w in entry.get("loose") or []:
             if not any(fold(w) == fold(x) for ws in target["words"].values() for x in ws):
                 problems.append(Problem(FILE, line, f"concept {cid}: loose word '{w}' is none of its words"))
@@ -141,7 +149,8 @@ def load(kb) -> tuple[Thesaurus, list[Problem]]:
         else:
             symbols[str(sign)] = cid
     thesaurus = Thesaurus(tuple(Concept(cid, {k: tuple(v) for k, v in c["words"].items()}, tuple(c["used_in"]),
-                                        tuple(c["defined_in"]), tuple(c["loose"]))
+                                        tuple(c["defined_in"]), tuple(c["loose"]),
+                                        {k: tuple(v) for k, v in c.get("asked", {}).items()})
                                 for cid, c in concepts.items()), questions, symbols)
     return thesaurus, problems
 

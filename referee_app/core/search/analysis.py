@@ -64,9 +64,20 @@ def analyzer(lang: str):
                   _distinct_fr if lang == "fr" else None)
 
 
+def analyse_all(lang: str, text: str) -> tuple[str, ...]:
+    """The stems of every word of a text in `lang`, stop words included (for phrases that ask
+    for a concept in so many words: `break between sets`)."""
+    key = (lang, "all")
+    with _analysis_lock:
+        if key not in _query_analyzers:
+            _query_analyzers[key] = _chain(lang, TOKEN, frozenset(), _french_endings if lang == "fr" else _decimal,
+                                           _distinct_fr if lang == "fr" else None)
+        return tuple(t.text for t in _query_analyzers[key](text))
+
+
 # The query side's analysers, one per language, used under a lock: whoosh's stemming cache is not
 # thread-safe. An index being built uses analysers of its own.
-_query_analyzers: dict[str, object] = {}
+_query_analyzers: dict = {}
 _analysis_lock = threading.Lock()
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import numbers
-from .analysis import LANGS, fold, is_stopword, stem, tokens
+from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens
 from .backend import levenshtein_dfa
 from .terms import Terms, max_edits
 
@@ -104,9 +104,11 @@ class Understanding:
         words = tokens(rest)[:MAX_WORDS]
         words, q.definition = self._strip_question(words)
         self._word_concepts(q, words)
-        for concept in q.concepts:
-            for i in concept.concepts:
-                q.defined += [d for d in self._terms.concepts[i]["defined_in"] if d not in q.defined]
+        # what defines the term asked about: the first concept named ("coprire la regina" asks
+        # what covering is, not what the queen is)
+        named = [c for c in q.concepts if c.concepts and c.quantity is None]
+        if named:
+            q.defined = list(dict.fromkeys(d for i in named[0].concepts for d in self._terms.concepts[i]["defined_in"]))
         return q
 
     def _strip_question(self, words: list[str]) -> tuple[list[str], bool]:
@@ -130,6 +132,11 @@ class Understanding:
                     guessed.add(i)
         found: dict[tuple, set] = {}
         for lang in LANGS:
+            every = [(i, s[0]) for i, w in enumerate(words) if len(s := analyse_all(lang, w)) == 1]
+            for positions, concept_ids in self._terms.match(lang, every, asked=True):
+                concepts, langs = found.setdefault(tuple(positions), (set(), set()))
+                concepts.update(concept_ids)
+                langs.add(lang)
             stems = [(i, s) for i, w in enumerate(words) if not is_stopword(w) and (s := stem(lang, w))]
             for positions, concept_ids in self._terms.match(lang, stems):
                 concepts, langs = found.setdefault(tuple(positions), (set(), set()))

@@ -97,7 +97,8 @@ class Searcher:
         self._measures = {cid: [numbers.Quantity(lo, hi, unit, 0, 0) for lo, hi, unit in ms]
                           for cid, ms in aux["measures"].items()}
         self._ranker = Ranker(index, ids, self._translations, summaries, self._docs("kind", "definition"),
-                              aux["links"], self._measures, self._docs_of, index.column("lang"))
+                              aux["links"], self._measures, self._docs_of, index.column("lang"),
+                              lambda doc: self._words(doc, self._stored(doc)))
 
     def close(self) -> None:
         with self._lock:

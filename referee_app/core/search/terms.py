@@ -2,7 +2,7 @@
 in a query's words (the longest phrase first), and its words in every language to search for."""
 from __future__ import annotations
 
-from .analysis import LANGS, TOKEN_RE, analyse, fold
+from .analysis import LANGS, TOKEN_RE, analyse, analyse_all, fold
 from .backend import distance
 
 SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual one (`pion rouge`, `reine`)
@@ -22,7 +22,9 @@ def analysed(state: dict) -> list[dict]:
                     seen.add(stems)
                     forms.append({"word": w, "stems": list(stems)})
             words[lang] = forms
-        out.append({"id": c["id"], "words": words, "defined_in": c["defined_in"], "used_in": c["used_in"]})
+        asked = {lang: [list(analyse_all(lang, p)) for p in c.get("asked", {}).get(lang, ())] for lang in LANGS}
+        out.append({"id": c["id"], "words": words, "defined_in": c["defined_in"], "used_in": c["used_in"],
+                    "asked": asked})
     return out
 
 
@@ -53,19 +55,29 @@ class Terms:
                     if len(folded) == 1:
                         self.single.append((folded[0], i))
                     self.exact.setdefault(form["word"].lower(), set()).add(i)
-        for table in self.starts.values():
-            for entries in table.values():
-                entries.sort(key=lambda e: -len(e[0]))
+        # phrases that ask for a concept, matched on every word (stop words too)
+        self.asked: dict[str, dict[str, list]] = {lang: {} for lang in LANGS}
+        for i, concept in enumerate(concepts):
+            for lang in LANGS:
+                for stems in concept.get("asked", {}).get(lang, ()):
+                    if stems:
+                        self.asked[lang].setdefault(stems[0], []).append((tuple(stems), i))
+        for tables in (self.starts, self.asked):
+            for table in tables.values():
+                for entries in table.values():
+                    entries.sort(key=lambda e: -len(e[0]))
 
-    def match(self, lang: str, stems: list[tuple[int, str]]):
-        """Yield (word positions, concept indexes) for each thesaurus entry found in a query's stems.
+    def match(self, lang: str, stems: list[tuple[int, str]], asked: bool = False):
+        """Yield (word positions, concept indexes) for each thesaurus entry found in a query's stems
+        (`asked`: the phrases that ask for a concept, in stems of every word).
 
         The longest entry wins; a word that several concepts share (`main`: the hand, the turn)
         stands for all of them.
         """
+        table = (self.asked if asked else self.starts)[lang]
         i = 0
         while i < len(stems):
-            found = [(entry, c) for entry, c in self.starts[lang].get(stems[i][1], [])
+            found = [(entry, c) for entry, c in table.get(stems[i][1], [])
                      if tuple(s for _, s in stems[i:i + len(entry)]) == entry]
             if not found:
                 i += 1
