@@ -1,4 +1,4 @@
-"""The referee's window: four areas, each one keystroke away (Ctrl+1, Ctrl+2, Ctrl+3, Ctrl+4).
+"""The referee's window: five areas, each one keystroke away (Ctrl+1 to Ctrl+5).
 
 The ruleset and the interface language sit in the toolbar, always visible. The window loads the
 knowledge base once and hands it to every area; the search index is never touched here (the
@@ -25,7 +25,7 @@ from referee_app.ui.rulebook.area import RulebookView
 from referee_app.ui.learn.area import LearnArea
 from referee_app.ui.rulings.area import RulingsArea
 
-RULINGS, RULEBOOK, EQUIPMENT, LEARN = range(4)
+RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 DEFAULT_RULESET = "icf"
 
 
@@ -92,7 +92,11 @@ class MainWindow(QMainWindow):
         self.learn.open_clause.connect(self.open_clause)
         self.ruleset_changed.connect(self.learn.set_ruleset)
         self.stack = QStackedWidget(objectName="areas")
-        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, scrolling(self.learn)):
+        from referee_app.ui.tournament.host import TournamentHost
+
+        self.tournament = TournamentHost(self.current_ruleset)
+        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, scrolling(self.learn),
+                     self.tournament):
             self.stack.addWidget(area)
         self.setCentralWidget(self.stack)
 
@@ -121,7 +125,8 @@ class MainWindow(QMainWindow):
         self.area_group = QActionGroup(self)
         self.area_actions = []
         for index, (name, key) in enumerate((("rulings_action", "Ctrl+1"), ("rulebook_action", "Ctrl+2"),
-                                             ("equipment_action", "Ctrl+3"), ("learn_action", "Ctrl+4"))):
+                                             ("equipment_action", "Ctrl+3"), ("learn_action", "Ctrl+4"),
+                                             ("tournament_action", "Ctrl+5"))):
             a = self._action(name, [key], lambda _c=False, i=index: self.show_area(i))
             a.setCheckable(True)
             self.area_group.addAction(a)
@@ -243,7 +248,7 @@ class MainWindow(QMainWindow):
         if last in self.kb.clauses:
             self.rulebook.open_clause(last)
         area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
-        self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN) else RULINGS, focus=True)
+        self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT) else RULINGS, focus=True)
 
     def closeEvent(self, event):
         settings.put(settings.GEOMETRY, self.saveGeometry())
@@ -369,7 +374,7 @@ class MainWindow(QMainWindow):
 
     # --- strings --------------------------------------------------------------------------
     def _update_title(self) -> None:
-        names = (_("Rulings"), _("Rulebook"), _("Equipment & forms"), _("Learn"))
+        names = (_("Rulings"), _("Rulebook"), _("Equipment & forms"), _("Learn"), _("Tournament"))
         app_name = _("Carrom referee")
         self.setWindowTitle(f"{names[self.stack.currentIndex()]} — {app_name}")
 
@@ -394,6 +399,7 @@ class MainWindow(QMainWindow):
             self.area_actions[RULEBOOK]: (_("Rule&book"), _("Read, search and compare the rules")),
             self.area_actions[EQUIPMENT]: (_("&Equipment && forms"), _("Inspect the equipment, file protests")),
             self.area_actions[LEARN]: (_("Lear&n"), _("Practise on questions drawn from the rules, sit an exam")),
+            self.area_actions[TOURNAMENT]: (_("&Tournament"), _("Pair the rounds, gather the results, the standings")),
             self.search_action: (_("&Search"), _("Search the rules")),
             self.ruleset_action: (_("Choose the ruleset"), _("Choose the rules the match is played under")),
             self.language_action: (_("Choose the language"), _("Choose the language of the interface")),

@@ -1,0 +1,141 @@
+"""The Tournament area: the desk of a Swiss tournament run the FFC's way (ffc-tournament).
+
+Above, the tournament being run (or a new one); below, three tabs: the entries with their
+check-in, the rounds (pairing, tables, printed pairings and score sheets, results as they
+arrive from the tables or typed at the desk), and the live standings with each criterion, the
+final and a full-screen view for the players. Everything is saved at once in the records
+database (core/tournament/store.py); the widgets only show it.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QTabWidget, QVBoxLayout,
+                               QWidget)
+
+from referee_app.core.errors import BadInput
+from referee_app.i18n import gettext as _
+from referee_app.ui.retranslate import follow_language
+from .entries import EntriesView
+from .rounds import RoundsView
+from .standings_view import StandingsView
+
+
+class TournamentArea(QWidget):
+    def __init__(self, store=None, matches=None, ruleset=lambda: "icf", parent=None):
+        super().__init__(parent)
+        self.setObjectName("tournament_area")
+        if store is None:
+            from referee_app.core.tournament.store import TournamentStore
+
+            store = TournamentStore()
+        if matches is None:
+            from referee_app.core.play.store import MatchStore
+
+            matches = MatchStore(store.conn)
+        self.store, self.matches, self.ruleset = store, matches, ruleset
+
+        self.tournament_label = QLabel()
+        self.tournament_combo = QComboBox(objectName="tournament_combo")
+        self.tournament_label.setBuddy(self.tournament_combo)
+        self.new_name = QLineEdit(objectName="new_tournament_name")
+        self.create_button = QPushButton(objectName="create_tournament")
+        top = QHBoxLayout()
+        for w in (self.tournament_label, self.tournament_combo):
+            top.addWidget(w)
+        top.addStretch(1)
+        top.addWidget(self.new_name, 1)
+        top.addWidget(self.create_button)
+        self.message = QLabel(objectName="tournament_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.message.hide()
+        self.status = QLabel(objectName="tournament_status")
+        self.status.setWordWrap(True)
+
+        self.entries = EntriesView(self)
+        self.rounds = RoundsView(self)
+        self.standings = StandingsView(self)
+        self.tabs = QTabWidget(objectName="tournament_tabs")
+        self.tabs.setDocumentMode(True)
+        for view in (self.entries, self.rounds, self.standings):
+            self.tabs.addTab(view, "")
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.message)
+        layout.addWidget(self.status)
+        layout.addWidget(self.tabs, 1)
+
+        self.create_button.clicked.connect(self.create)
+        self.new_name.returnPressed.connect(self.create)
+        self.tournament_combo.activated.connect(lambda _i: self.refresh())
+        follow_language(self)
+        self.retranslate()
+        self.fill_tournaments()
+
+    # --- the tournament being run ------------------------------------------------------------
+    @property
+    def tid(self):
+        return self.tournament_combo.currentData()
+
+    def fill_tournaments(self, select=None) -> None:
+        current = select if select is not None else self.tid
+        self.tournament_combo.blockSignals(True)
+        self.tournament_combo.clear()
+        for t in self.store.list():
+            self.tournament_combo.addItem(t["name"], t["id"])
+        index = self.tournament_combo.findData(current)
+        self.tournament_combo.setCurrentIndex(index if index >= 0 else self.tournament_combo.count() - 1)
+        self.tournament_combo.blockSignals(False)
+        self.refresh()
+
+    def create(self) -> None:
+        name = self.new_name.text().strip()
+        if not name:
+            self.show_message(_("Type the name of the new tournament first."))
+            return
+        tid = self.run(lambda: self.store.create(name, [], self.ruleset()))
+        if tid is not None:
+            self.new_name.clear()
+            self.fill_tournaments(select=tid)
+            self.tabs.setCurrentWidget(self.entries)
+            self.entries.name_edit.setFocus()
+
+    # --- shared by the tabs ------------------------------------------------------------------
+    def run(self, action):
+        """Runs a change of the records; a refusal is shown, never raised. Returns its result."""
+        try:
+            result = action()
+        except BadInput as exc:
+            self.show_message(str(exc))
+            return None
+        self.message.hide()
+        return result
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
+
+    def refresh(self) -> None:
+        self.message.hide()
+        for view in (self.entries, self.rounds, self.standings):
+            view.refresh()
+        self._status()
+
+    def _status(self) -> None:
+        if self.tid is None:
+            self.status.setText(_("Create a tournament to start: type its name above."))
+            return
+        t = self.store.load(self.tid)
+        self.status.setText(_("{players} players checked in: {rounds} rounds (ffc-tournament:1.13); "
+                              "{paired} paired.").format(players=len(t.players), rounds=t.rounds_total,
+                                                         paired=len(t.rounds)))
+
+    def retranslate(self) -> None:
+        self.tournament_label.setText(_("Tournament:"))
+        self.tournament_combo.setAccessibleName(_("Tournament"))
+        self.new_name.setPlaceholderText(_("Name of a new tournament"))
+        self.new_name.setAccessibleName(_("Name of a new tournament"))
+        self.create_button.setText(_("Create"))
+        for i, title in enumerate((_("Entries"), _("Rounds"), _("Standings"))):
+            self.tabs.setTabText(i, title)
+        self._status()

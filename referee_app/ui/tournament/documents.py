@@ -1,0 +1,75 @@
+"""What the tournament desk prints: the pairings of a round with their tables, and one score
+sheet per table, pre-filled with the players, round, table and ruleset (Scarry printed them,
+ffc-tournament:1.24). HTML rendered to PDF by ui/common/pdf.py; every piece of user text
+through `esc()`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee_app.core.tournament.ffc import rules
+from referee_app.i18n import gettext as _
+from referee_app.ui.common.pdf import esc, write_pdf
+
+
+def player(name) -> str:
+    return _("(ghost)") if name is None else name
+
+
+def round_title(round_no) -> str:
+    return _("Final") if round_no == "final" else _("Round {n}").format(n=round_no)
+
+
+def score_text(game: dict) -> str:
+    return "" if game["score_first"] is None else f"{game['score_first']} – {game['score_second']}"
+
+
+def pairings_html(tournament: str, round_no, games: list[dict]) -> str:
+    rows = "".join(
+        f"<tr><td align='center'>{g['table_no']}</td><td>{esc(player(g['first']))}</td>"
+        f"<td>{esc(player(g['second']))}</td><td align='center'>{esc(score_text(g))}</td></tr>"
+        for g in games)
+    return (f"<h1>{esc(tournament)}</h1><h2>{esc(round_title(round_no))}</h2>"
+            f"<table border='1' cellpadding='6' cellspacing='0' width='100%'><tr><th>{esc(_('Table'))}</th>"
+            f"<th>{esc(_('First'))}</th><th>{esc(_('Second'))}</th><th>{esc(_('Score'))}</th></tr>{rows}</table>")
+
+
+def limits_text(final: bool) -> str:
+    ffc = rules()
+    if final:
+        return _("To {points} points, with no limit of time or boards ({clause}).").format(
+            points=ffc.final_points, clause=ffc.clauses["final"])
+    return _("To {points} points ({c1}), {boards} boards ({c2}) or {minutes} + {extra} minutes ({c3}), whichever "
+             "comes first; a board not finished at the end of the time is not counted.").format(
+        points=ffc.match_points, c1=ffc.clauses["points"], boards=ffc.match_boards, c2=ffc.clauses["boards"],
+        minutes=ffc.match_minutes, extra=ffc.match_extra_minutes, c3=ffc.clauses["minutes"])
+
+
+def score_sheet_html(tournament: str, round_no, game: dict, ruleset: str) -> str:
+    final = round_no == "final"
+    boards = rules().match_boards if not final else rules().match_boards + 4
+    info = [(_("Tournament"), tournament), (_("Round"), _("Final") if final else round_no), (_("Table"), game["table_no"]),
+            (_("Ruleset"), ruleset), (_("Referee"), "")]
+    head = "".join(f"<th>{esc(h)}</th>" for h in (_("Board"), _("Break"), player(game["first"]),
+                                                   player(game["second"]), _("Queen covered by"), _("Initials")))
+    body = "".join(f"<tr><td align='center'>{i}</td>" + "<td>&nbsp;</td>" * 5 + "</tr>" for i in range(1, boards + 1))
+    return (f"<h2>{esc(_('Score sheet'))}: {esc(player(game['first']))} – {esc(player(game['second']))}</h2>"
+            + "".join(f"<p><b>{esc(k)}:</b> {esc(v)}</p>" for k, v in info)
+            + f"<p>{esc(limits_text(final))}</p>"
+            + f"<table border='1' cellpadding='6' cellspacing='0' width='100%'><tr>{head}</tr>{body}</table>"
+            + f"<p><b>{esc(_('Total'))}:</b> {esc(player(game['first']))} ______ &nbsp; "
+              f"{esc(player(game['second']))} ______</p>"
+            + f"<p><br>{esc(_('Players signatures'))}: ______________________ &nbsp; ______________________</p>"
+            + f"<p><br>{esc(_('Referee signature'))}: ______________________</p>")
+
+
+def write_pairings(path, tournament: str, round_no, games: list[dict]) -> Path:
+    return write_pdf(pairings_html(tournament, round_no, games), path, f"{tournament} – {round_title(round_no)}")
+
+
+def write_score_sheets(folder, tournament: str, round_no, games: list[dict], ruleset: str) -> list[Path]:
+    """One PDF per table that is played (the ghost's game needs none), named by round and table."""
+    folder = Path(folder)
+    stem = "final" if round_no == "final" else f"round-{round_no}"
+    return [write_pdf(score_sheet_html(tournament, round_no, g, ruleset), folder / f"{stem}-table-{g['table_no']}.pdf",
+                      _("Score sheet"))
+            for g in games if g["first"] is not None and g["second"] is not None]

@@ -1,0 +1,276 @@
+"""The rounds: the next round paired (ffc-tournament:1.14) with its tables (1.2), printed; one
+score sheet per table, printed pre-filled or kept on screen as a match linked to the table; the
+results as they arrive, from the score sheets under the FFC limits (1.5-1.8) or typed at the
+desk; a round closed once every result is in. A result of a round whose next round is paired
+is changed only by a correction with its reason (choice `correction`)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPushButton, QComboBox, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from referee_app.core.tournament.store import FINAL
+from referee_app.core.tournament.table_matches import collect, open_match
+from referee_app.i18n import gettext as _
+from referee_app.ui.retranslate import follow_language
+from . import documents
+
+
+class RoundsView(QWidget):
+    match_opened = Signal(int)      # a score sheet opened at a table: the match id
+
+    def __init__(self, desk, parent=None):
+        super().__init__(parent)
+        self.setObjectName("tournament_rounds")
+        self.desk = desk
+        self.round_label = QLabel()
+        self.round_combo = QComboBox(objectName="round_combo")
+        self.round_label.setBuddy(self.round_combo)
+        self.pair_button = QPushButton(objectName="pair_round")
+        self.close_button = QPushButton(objectName="close_round")
+        self.print_button = QPushButton(objectName="print_pairings")
+        self.sheets_button = QPushButton(objectName="print_score_sheets")
+        top = QHBoxLayout()
+        for w in (self.round_label, self.round_combo, self.pair_button, self.close_button):
+            top.addWidget(w)
+        top.addStretch(1)
+        top.addWidget(self.print_button)
+        top.addWidget(self.sheets_button)
+
+        self.table = QTableWidget(0, 6, objectName="pairings_table")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        for col in (1, 2):
+            self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+
+        self.open_button = QPushButton(objectName="open_score_sheet")
+        self.time_called = QCheckBox(objectName="time_called")
+        self.collect_button = QPushButton(objectName="collect_results")
+        sheets = QHBoxLayout()
+        for w in (self.open_button, self.time_called, self.collect_button):
+            sheets.addWidget(w)
+        sheets.addStretch(1)
+
+        self.first_points = QSpinBox(objectName="first_points")
+        self.second_points = QSpinBox(objectName="second_points")
+        for box in (self.first_points, self.second_points):
+            box.setRange(0, 99)
+        self.reason_edit = QLineEdit(objectName="correction_reason")
+        self.record_button = QPushButton(objectName="record_result")
+        typed = QHBoxLayout()
+        self.points_label = QLabel()
+        for w in (self.points_label, self.first_points, self.second_points, self.reason_edit, self.record_button):
+            typed.addWidget(w)
+        self.reason_edit.setMinimumWidth(200)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(sheets)
+        layout.addLayout(typed)
+
+        self.round_combo.activated.connect(lambda _i: self._fill())
+        self.pair_button.clicked.connect(self.pair)
+        self.close_button.clicked.connect(self.close_round)
+        self.print_button.clicked.connect(self.print_pairings)
+        self.sheets_button.clicked.connect(self.print_score_sheets)
+        self.open_button.clicked.connect(self.open_sheet)
+        self.collect_button.clicked.connect(self.collect)
+        self.record_button.clicked.connect(self.record)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        follow_language(self)
+        self.retranslate()
+
+    # --- what is shown ---------------------------------------------------------------------
+    @property
+    def round_no(self):
+        return self.round_combo.currentData()
+
+    def games(self) -> list[dict]:
+        if self.desk.tid is None or self.round_no is None:
+            return []
+        return self.desk.store.round_games(self.desk.tid, self.round_no)
+
+    def selected_table(self) -> int | None:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return int(self.table.item(rows[0].row(), 0).text()) if rows else None
+
+    def select_table(self, table: int) -> None:
+        for i in range(self.table.rowCount()):
+            if int(self.table.item(i, 0).text()) == table:
+                self.table.selectRow(i)
+                return
+
+    def refresh(self, select=None) -> None:
+        current = select if select is not None else self.round_no
+        self.round_combo.blockSignals(True)
+        self.round_combo.clear()
+        if self.desk.tid is not None:
+            t = self.desk.store.load(self.desk.tid)
+            for r in range(1, len(t.rounds) + 1):
+                self.round_combo.addItem(documents.round_title(r), r)
+            if t.final is not None:
+                self.round_combo.addItem(documents.round_title(FINAL), FINAL)
+        index = self.round_combo.findData(current)
+        self.round_combo.setCurrentIndex(index if index >= 0 else self.round_combo.count() - 1)
+        self.round_combo.blockSignals(False)
+        self._fill()
+
+    def _fill(self) -> None:
+        games = self.games()
+        self.table.setRowCount(len(games))
+        for i, g in enumerate(games):
+            sheet = "" if g["match_id"] is None else _("Score sheet {n}").format(n=g["match_id"])
+            values = (str(g["table_no"]), documents.player(g["first"]), documents.player(g["second"]),
+                      "" if g["score_first"] is None else str(g["score_first"]),
+                      "" if g["score_second"] is None else str(g["score_second"]), sheet)
+            for j, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if j in (0, 3, 4):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(i, j, item)
+        self._headers()
+        has = self.desk.tid is not None
+        for w in (self.pair_button,):
+            w.setEnabled(has)
+        for w in (self.close_button, self.print_button, self.sheets_button, self.open_button, self.collect_button,
+                  self.record_button):
+            w.setEnabled(bool(games))
+        self._selection_changed()
+
+    def _selection_changed(self) -> None:
+        table = self.selected_table()
+        game = next((g for g in self.games() if g["table_no"] == table), None)
+        if game is not None and game["score_first"] is not None:
+            self.first_points.setValue(game["score_first"])
+            self.second_points.setValue(game["score_second"])
+
+    # --- actions ---------------------------------------------------------------------------
+    def pair(self) -> None:
+        if self.desk.tid is None:
+            return
+        t = self.desk.store.load(self.desk.tid)
+        if not t.complete():
+            self.desk.show_message(_("Some results of the round are missing: the next round is paired once every "
+                                     "result is in."))
+            return
+        pairing = self.desk.run(lambda: self.desk.store.pair(self.desk.tid))
+        if pairing is not None:
+            self.desk.refresh()
+            self.refresh(select=pairing["round"])
+            self.desk.tabs.setCurrentWidget(self)
+
+    def close_round(self) -> None:
+        missing = [g["table_no"] for g in self.games() if g["score_first"] is None]
+        if missing:
+            self.desk.show_message(_("The round cannot be closed: no result yet at table {tables}.").format(
+                tables=", ".join(str(m) for m in missing)))
+            return
+        self.desk.refresh()
+        self.desk.status.setText(_("{round} is closed: every result is in, and the standings are up to date.").format(
+            round=documents.round_title(self.round_no)))
+        self.desk.tabs.setCurrentWidget(self.desk.standings)
+
+    def open_sheet(self) -> None:
+        table = self.selected_table()
+        if table is None:
+            self.desk.show_message(_("Choose a table in the list first."))
+            return
+        match_id = self.desk.run(lambda: open_match(self.desk.store, self.desk.matches, self.desk.tid,
+                                                     self.round_no, table))
+        if match_id is not None:
+            self._fill()
+            self.select_table(table)
+            self.match_opened.emit(match_id)
+
+    def collect(self) -> None:
+        """Every table whose score sheet has ended (or, time called, every sheet) gives its result."""
+        pending = [g for g in self.games() if g["match_id"] is not None and g["score_first"] is None]
+        if not pending:
+            self.desk.show_message(_("No score sheet is waiting for its result in this round."))
+            return
+        time_called = self.time_called.isChecked()
+        for g in pending:
+            if self.desk.run(lambda g=g: collect(self.desk.store, self.desk.matches, self.desk.tid, self.round_no,
+                                                 g["table_no"], time_called)) is None and self.desk.message.isVisible():
+                break
+        self.desk.refresh()
+        self.refresh()
+
+    def record(self) -> None:
+        table = self.selected_table()
+        if table is None:
+            self.desk.show_message(_("Choose a table in the list first."))
+            return
+        score = [self.first_points.value(), self.second_points.value()]
+        t = self.desk.store.load(self.desk.tid)
+        locked = self.round_no == FINAL or len(t.rounds) > self.round_no or t.final is not None
+        if locked and self.round_no != FINAL:
+            reason = self.reason_edit.text().strip()
+            if not reason:
+                self.desk.show_message(_("The next round is already paired: this result can only be changed by a "
+                                         "correction. Type its reason first."))
+                self.reason_edit.setFocus()
+                return
+            done = self.desk.run(lambda: self.desk.store.correct(self.desk.tid, self.round_no, table, score, reason))
+            if done is not None:
+                self.reason_edit.clear()
+        else:
+            self.desk.run(lambda: self.desk.store.result(self.desk.tid, self.round_no, table, score))
+        shown = self.desk.message.isVisible() and self.desk.message.text()
+        self.desk.refresh()
+        if shown:
+            self.desk.show_message(shown)
+        self.refresh()
+        self.select_table(table)
+
+    def print_pairings(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),
+                                                    f"pairings-{self.round_no}.pdf", "PDF (*.pdf)")
+        if path:
+            self.desk.run(lambda: documents.write_pairings(path, self.desk.store.meta(self.desk.tid)["name"],
+                                                           self.round_no, self.games()))
+
+    def print_score_sheets(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, _("Choose the folder for the score sheets (one PDF per table)"))
+        if folder:
+            meta = self.desk.store.meta(self.desk.tid)
+            written = self.desk.run(lambda: documents.write_score_sheets(folder, meta["name"], self.round_no,
+                                                                         self.games(), meta["ruleset"]))
+            if written:
+                self.desk.status.setText(_("{n} score sheets written in {folder}.").format(n=len(written),
+                                                                                         folder=folder))
+
+    # --- strings ---------------------------------------------------------------------------
+    def _headers(self) -> None:
+        self.table.setHorizontalHeaderLabels([_("Table"), _("First"), _("Second"), _("Points (first)"),
+                                              _("Points (second)"), _("Score sheet")])
+
+    def retranslate(self) -> None:
+        self.round_label.setText(_("Round:"))
+        self.round_combo.setAccessibleName(_("Round"))
+        self.pair_button.setText(_("Pair the next round"))
+        self.pair_button.setToolTip(_("Round 1 is drawn; then each player from the top meets the first player below "
+                                      "not yet met (ffc-tournament:1.14). After the last round: the final."))
+        self.close_button.setText(_("Close the round"))
+        self.print_button.setText(_("Print the pairings…"))
+        self.sheets_button.setText(_("Score sheets (PDF)…"))
+        self.open_button.setText(_("Open the table's score sheet"))
+        self.time_called.setText(_("Time is up (40 + 5 minutes)"))
+        self.time_called.setToolTip(documents.limits_text(False))
+        self.collect_button.setText(_("Take the results from the score sheets"))
+        self.points_label.setText(_("Result typed at the desk:"))
+        self.first_points.setAccessibleName(_("Points of the first player"))
+        self.second_points.setAccessibleName(_("Points of the second player"))
+        self.reason_edit.setPlaceholderText(_("Reason of a correction"))
+        self.reason_edit.setAccessibleName(_("Reason of a correction"))
+        self.record_button.setText(_("Record the result"))
+        self.table.setAccessibleName(_("Pairings"))
+        self._headers()
+        for i in range(self.round_combo.count()):
+            self.round_combo.setItemText(i, documents.round_title(self.round_combo.itemData(i)))
+        if self.desk.tid is not None:
+            self._fill()
