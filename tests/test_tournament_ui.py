@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from referee_app import i18n
 from referee_app.core.tournament.standings import current
-from referee_app.ui.main_window import TOURNAMENT
+from referee_app.ui.main_window import RULINGS, TOURNAMENT
 from test_ui_support import gui_env, key, make_window, search_cache, type_text  # noqa: F401
 
 CLEARING_BOARD = [{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {"queen": True}},
@@ -87,9 +87,13 @@ def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp
     opened = []
     rounds.match_opened.connect(opened.append)
     for table in (1, 2):
+        key(desk.window(), "Ctrl+4")        # each opened sheet comes up in the Rulings area
         rounds.select_table(table)
         qtbot.mouseClick(rounds.open_button, Qt.MouseButton.LeftButton)
     assert len(opened) == 2 and rounds.table.item(0, 5).text().startswith("Score sheet")
+    window = desk.window()
+    assert window.stack.currentIndex() == RULINGS and window.rulings_area.match_id == opened[1]
+    key(window, "Ctrl+4")
     meta = desk.matches.meta(opened[0])
     assert (meta["tournament"], meta["round"], meta["table_no"]) == ("Open de Cannes", "1", "1")
     for _board in range(5):

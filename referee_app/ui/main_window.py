@@ -94,7 +94,7 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget(objectName="areas")
         from referee_app.ui.tournament.host import TournamentHost
 
-        self.tournament = TournamentHost(self.current_ruleset)
+        self.tournament = TournamentHost(self.current_ruleset, self.open_table_match)
         for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, scrolling(self.learn),
                      self.tournament):
             self.stack.addWidget(area)
@@ -278,6 +278,11 @@ class MainWindow(QMainWindow):
         """Show a clause in the Rulebook (for the other areas: a ruling's cited clause)."""
         self.show_area(RULEBOOK, focus=False)
         return self.rulebook.open_clause(clause_id, focus_view=True)
+
+    def open_table_match(self, match_id: int) -> None:
+        """A table's score sheet, opened from the Tournament area, kept in the Rulings area."""
+        self.rulings_area.open_match(match_id)
+        self.show_area(RULINGS)
 
     def current_ruleset(self) -> str:
         return self.ruleset_combo.currentData()

@@ -6,11 +6,13 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 
 class TournamentHost(QWidget):
-    def __init__(self, ruleset, parent=None):
-        """`ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches."""
+    def __init__(self, ruleset, open_match=None, parent=None):
+        """`ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches;
+        `open_match`: called with a match id when a table's score sheet is opened."""
         super().__init__(parent)
         self.setObjectName("tournament_host")
         self._ruleset = ruleset
+        self._open_match = open_match
         self.area = None
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -20,6 +22,8 @@ class TournamentHost(QWidget):
             from .area import TournamentArea
 
             self.area = TournamentArea(ruleset=self._ruleset)
+            if self._open_match is not None:
+                self.area.rounds.match_opened.connect(self._open_match)
             self._layout.addWidget(self.area)
         return self.area
 
