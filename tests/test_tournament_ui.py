@@ -87,13 +87,14 @@ def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp
     opened = []
     rounds.match_opened.connect(opened.append)
     for table in (1, 2):
-        key(desk.window(), "Ctrl+4")        # each opened sheet comes up in the Rulings area
+        key(desk.window(), "Ctrl+5")        # each opened sheet comes up in the Rulings area
         rounds.select_table(table)
         qtbot.mouseClick(rounds.open_button, Qt.MouseButton.LeftButton)
     assert len(opened) == 2 and rounds.table.item(0, 5).text().startswith("Score sheet")
     window = desk.window()
     assert window.stack.currentIndex() == RULINGS and window.rulings_area.match_id == opened[1]
-    key(window, "Ctrl+4")
+    key(window, "Ctrl+5")
+    assert window.stack.currentIndex() == TOURNAMENT
     meta = desk.matches.meta(opened[0])
     assert (meta["tournament"], meta["round"], meta["table_no"]) == ("Open de Cannes", "1", "1")
     for _board in range(5):
