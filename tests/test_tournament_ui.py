@@ -149,5 +149,13 @@ def test_the_area_speaks_french(desk, qtbot):
     assert desk.tabs.tabText(0) == "Inscriptions"
     assert desk.rounds.pair_button.text() == "Apparier le tour suivant"
     assert "Le fantôme" in desk.standings.choices.text()
+    type_text(desk.new_name, "Open")
+    qtbot.mouseClick(desk.create_button, Qt.MouseButton.LeftButton)
+    for _twice in range(2):
+        type_text(desk.entries.name_edit, "Anne")
+        qtbot.mouseClick(desk.entries.enter_button, Qt.MouseButton.LeftButton)
+    assert desk.message.text() == "Anne est déjà inscrit."
+    qtbot.mouseClick(desk.rounds.pair_button, Qt.MouseButton.LeftButton)
+    assert desk.message.text() == "Il faut au moins deux joueurs présents pour apparier un tour."
     i18n.set_language("it")
     assert desk.tabs.tabText(2) == "Classifica"

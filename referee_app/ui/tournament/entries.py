@@ -52,6 +52,9 @@ class EntriesView(QWidget):
         if not name:
             self.desk.show_message(_("Type the player's name first."))
             return
+        if any(e["name"] == name for e in self.desk.store.entries(self.desk.tid)):
+            self.desk.show_message(_("{name} is already entered.").format(name=name))
+            return
         if self.desk.run(lambda: self.desk.store.add_player(self.desk.tid, name)) is None and self.desk.message.isVisible():
             return
         self.name_edit.clear()
@@ -67,10 +70,23 @@ class EntriesView(QWidget):
         if name is None:
             self.desk.show_message(_("Choose the player who withdraws in the list first."))
             return
+        entry = next(e for e in self.desk.store.entries(self.desk.tid) if e["name"] == name)
+        if entry["withdrawn_after"] is not None:
+            self.desk.show_message(_("{name} has already withdrawn.").format(name=name))
+            return
+        if not entry["checked_in"]:
+            self.desk.show_message(_("{name} is not checked in: there is nothing to withdraw from.").format(name=name))
+            return
         self.desk.run(lambda: self.desk.store.withdraw(self.desk.tid, name))
         self.desk.refresh()
 
     def check_in(self, name: str, present: bool = True) -> None:
+        entry = next(e for e in self.desk.store.entries(self.desk.tid) if e["name"] == name)
+        paired = len(self.desk.store.load(self.desk.tid).rounds)
+        if not present and entry["first_round"] is not None and entry["first_round"] <= paired:
+            self.desk.show_message(_("{name} has already been paired: withdraw the player instead.").format(name=name))
+            self.refresh()
+            return
         self.desk.run(lambda: self.desk.store.check_in(self.desk.tid, name, present))
         self.desk.refresh()
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QHBoxL
                                QLineEdit, QPushButton, QComboBox, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
+from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.store import FINAL
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.i18n import gettext as _
@@ -153,6 +154,12 @@ class RoundsView(QWidget):
         if self.desk.tid is None:
             return
         t = self.desk.store.load(self.desk.tid)
+        if len(t.players) < 2:
+            self.desk.show_message(_("At least two players must be checked in to pair a round."))
+            return
+        if t.final is not None:
+            self.desk.show_message(_("The tournament is over: the final has been paired."))
+            return
         if not t.complete():
             self.desk.show_message(_("Some results of the round are missing: the next round is paired once every "
                                      "result is in."))
@@ -178,6 +185,10 @@ class RoundsView(QWidget):
         table = self.selected_table()
         if table is None:
             self.desk.show_message(_("Choose a table in the list first."))
+            return
+        if self._ghost_game(table):
+            self.desk.show_message(_("The ghost's game is not played: it is always {a}–{b}.").format(
+                a=rules().ghost_score[0], b=rules().ghost_score[1]))
             return
         match_id = self.desk.run(lambda: open_match(self.desk.store, self.desk.matches, self.desk.tid,
                                                      self.round_no, table))
@@ -206,6 +217,14 @@ class RoundsView(QWidget):
             self.desk.show_message(_("Choose a table in the list first."))
             return
         score = [self.first_points.value(), self.second_points.value()]
+        if self._ghost_game(table):
+            self.desk.show_message(_("The ghost's game is not played: it is always {a}–{b}.").format(
+                a=rules().ghost_score[0], b=rules().ghost_score[1]))
+            return
+        if self.round_no == FINAL and score[0] == score[1]:
+            self.desk.show_message(_("The final is played to {points} points: it cannot end level.").format(
+                points=rules().final_points))
+            return
         t = self.desk.store.load(self.desk.tid)
         locked = self.round_no == FINAL or len(t.rounds) > self.round_no or t.final is not None
         if locked and self.round_no != FINAL:
@@ -226,6 +245,10 @@ class RoundsView(QWidget):
             self.desk.show_message(shown)
         self.refresh()
         self.select_table(table)
+
+    def _ghost_game(self, table: int) -> bool:
+        game = next((g for g in self.games() if g["table_no"] == table), None)
+        return game is not None and None in (game["first"], game["second"])
 
     def print_pairings(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),

@@ -99,7 +99,7 @@ class StandingsView(QWidget):
 
     def show_full_screen(self) -> None:
         if self.screen_view is None:
-            self.screen_view = FullScreenStandings()
+            self.screen_view = FullScreenStandings(self)   # a window of its own, deleted with the view
         self.screen_view.show_rows(self.rows, self.title.text())
         self.screen_view.showFullScreen()
 
