@@ -105,6 +105,15 @@ def test_a_deadline_is_not_beyond(searcher):
     assert rank(hits, "ffc-tournament:1.13") is None
 
 
+def test_time_is_not_at_the_same_time(searcher):
+    """`temps` alone is the time a rule allows; `en même temps` (at the same time) is another word."""
+    from referee_app.core.search.analysis import analyse
+
+    assert analyse("fr", "en même temps") != analyse("fr", "le temps")
+    hits = searcher.search("temps", limit=5)
+    assert hits and not any("même **temps" in h["snippet"] for h in hits), [h["snippet"] for h in hits]
+
+
 # --- Numbers ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("query,expected", [

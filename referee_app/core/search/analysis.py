@@ -38,6 +38,9 @@ DISTINCT = {
            "délai": "delai_", "délais": "delai_"},
     "it": {}, "en": {},
 }
+# Words that mean something else after a given word: `en même temps` is "at the same time", and
+# `temps` alone the time a rule allows. (previous word, word) -> the form indexed.
+PAIRS = {"fr": {("même", "temps"): "meme_temps_"}, "it": {}, "en": {}}
 
 
 def _french_endings(word: str) -> str:
@@ -61,7 +64,7 @@ def _distinct_fr(word: str) -> str:
 def analyzer(lang: str):
     """A new analysis chain for one language."""
     return _chain(lang, TOKEN, STOPWORDS[lang], _french_endings if lang == "fr" else _decimal,
-                  _distinct_fr if lang == "fr" else None)
+                  _distinct_fr if lang == "fr" else None, PAIRS[lang])
 
 
 def analyse_all(lang: str, text: str) -> tuple[str, ...]:
@@ -71,7 +74,7 @@ def analyse_all(lang: str, text: str) -> tuple[str, ...]:
     with _analysis_lock:
         if key not in _query_analyzers:
             _query_analyzers[key] = _chain(lang, TOKEN, frozenset(), _french_endings if lang == "fr" else _decimal,
-                                           _distinct_fr if lang == "fr" else None)
+                                           _distinct_fr if lang == "fr" else None, PAIRS[lang])
         return tuple(t.text for t in _query_analyzers[key](text))
 
 

@@ -45,10 +45,27 @@ class _Rewrite(Filter):
             yield t
 
 
+class _Pairs(Filter):
+    """Renames a word after a given word: `temps` after `même` is "at the same time", not time."""
+
+    def __init__(self, pairs: dict):
+        self.pairs = pairs
+
+    def __call__(self, tokens):
+        prev = None
+        for t in tokens:
+            word = t.text
+            t.text = self.pairs.get((prev, word), word)
+            prev = word
+            yield t
+
+
 def analyzer(lang: str, token: str, stopwords: frozenset, rewrite: Callable[[str], str] | None = None,
-             before_folding: Callable[[str], str] | None = None):
-    """Tokens, lower case, `before_folding`, stop words, accents folded, `rewrite`, stems of `lang`."""
+             before_folding: Callable[[str], str] | None = None, pairs: dict | None = None):
+    """Tokens, lower case, `pairs`, `before_folding`, stop words, accents folded, `rewrite`, stems of `lang`."""
     chain = RegexTokenizer(token) | LowercaseFilter()
+    if pairs:
+        chain = chain | _Pairs(pairs)
     if before_folding is not None:
         chain = chain | _Rewrite(before_folding)
     chain = chain | StopFilter(stoplist=stopwords) | CharsetFilter(accent_map)

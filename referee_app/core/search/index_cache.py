@@ -25,7 +25,7 @@ from .documents import analyzers, aux_data, documents, stamp_data
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 CURRENT = "current.json"
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
 
