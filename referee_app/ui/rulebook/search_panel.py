@@ -1,7 +1,9 @@
 """Type-ahead search over the whole rulebook.
 
 Typing waits for a pause of DEBOUNCE_MS, then asks the worker (search_worker.py); the GUI
-never waits for the index. Up/Down move in the results from the search box, Enter opens the
+never waits for the index. Words that match nothing in any language are named under the box
+("No match for: …"), never silently dropped; a citation typed (`ICF 3.12 e`, `regola 53`)
+puts its clause first, and Enter opens it. Up/Down move in the results from the search box, Enter opens the
 current result in the browser, Escape clears. With an empty box the list shows the recent
 searches (the ones that led to a clause being opened).
 """
@@ -40,6 +42,7 @@ class SearchPanel(QWidget):
         self._status = ("idle", 0, "")
         self._shown_query = ""
         self._open_when_done = False
+        self._unmatched: list[str] = []
 
         self.search_box = QLineEdit(objectName="search_box")
         self.search_box.setClearButtonEnabled(True)
@@ -92,6 +95,7 @@ class SearchPanel(QWidget):
         self._signals = search_worker.SearchSignals(self)
         self._signals.building.connect(self._building)
         self._signals.finished.connect(self._finished)
+        self._signals.unmatched.connect(self._got_unmatched)
         self._signals.failed.connect(self._failed)
         follow_language(self)
         self.retranslate()
@@ -128,10 +132,13 @@ class SearchPanel(QWidget):
             "searching": _("Searching…"),
             "building": _("Building the search index (first search only)…"),
             "results": i18n.ngettext("{n} result", "{n} results", n).format(n=n),
-            "none": _("No clause matches these words."),
+            "none": "" if self._unmatched else _("No clause matches these words."),
             "failed": _("The search failed: {message}").format(message=message),
             "recent": _("Recent searches") if n else "",
         }[kind]
+        if kind in ("results", "none") and self._unmatched:
+            missing = _("No match for: {words}").format(words=", ".join(self._unmatched))
+            text = f"{missing} — {text}" if text else missing
         self.status.setText(text)
         self.status.setVisible(bool(text))
 
@@ -157,6 +164,7 @@ class SearchPanel(QWidget):
             self._generation += 1  # whatever is still running is stale now
             self._shown_query = ""
             self._open_when_done = False
+            self._unmatched = []
             self._show_recent()
             return
         self._timer.start()
@@ -185,6 +193,10 @@ class SearchPanel(QWidget):
             self.results.clear()
             self._set_status("failed", message=message)
 
+    def _got_unmatched(self, generation: int, words: list) -> None:
+        if generation == self._generation:
+            self._unmatched = list(words)
+
     def _finished(self, generation: int, results: list) -> None:
         if generation != self._generation:
             return  # an older query's answer, arriving late
@@ -202,14 +214,18 @@ class SearchPanel(QWidget):
         for r in self._results:
             clause = self.kb.get(r.get("id", ""))
             src = self.kb.sources.get(r.get("source", ""))
-            cite = f"{src.short if src else r.get('source', '')} {r.get('paragraph') or (clause.paragraph if clause else '')}"
+            cite = r.get("cite") or \
+                f"{src.short if src else r.get('source', '')} {r.get('paragraph') or (clause.paragraph if clause else '')}"
             title = r.get("title") or (clause.title if clause else "")
             plain = " ".join(str(r.get("snippet") or "").replace("**", "").split())
             if r.get("snippet_html"):  # the search marked its own matches, stems and translations included
                 marked = str(r["snippet_html"]).replace("<b>", f'<b style="{style}">')
             else:
                 marked = highlight_html(plain, self._shown_query, style)
-            head = f"<b>{esc(cite)}</b> — {esc(title)} <small>[{esc(str(r.get('lang', '')).upper())}]</small>"
+            mark = str(r.get("lang", "")).upper()
+            if r.get("official") is False:  # the text that matched is the project's translation: said so
+                mark = _("Unofficial translation ({language})").format(language=language_label(r.get("lang", "")))
+            head = f"<b>{esc(cite)}</b> — {esc(title)} <small>[{esc(mark)}]</small>"
             item = QListWidgetItem(f"{cite} — {title}\n{plain}")
             item.setData(HTML_ROLE, f"{head}<br>{marked}")
             item.setData(ID_ROLE, r.get("id"))

@@ -40,6 +40,14 @@ class SearchBackend:
     def search(self, query: str, **filters) -> list[dict]:
         return list(self.searcher().search(query, **filters))
 
+    def search_detailed(self, query: str, **filters) -> dict:
+        """The hits and the words that matched nothing (none, for a searcher that cannot say)."""
+        searcher = self.searcher()
+        if hasattr(searcher, "search_detailed"):
+            found = searcher.search_detailed(query, **filters)
+            return {"hits": list(found["hits"]), "unmatched": list(found.get("unmatched", ()))}
+        return {"hits": list(searcher.search(query, **filters)), "unmatched": []}
+
     def _default_factory(self):
         from referee_app.core.search import Searcher
 
@@ -85,6 +93,7 @@ class SearchSignals(QObject):
 
     building = Signal(int)          # generation: the index is being built for this search
     finished = Signal(int, object)  # generation, list of result dicts
+    unmatched = Signal(int, object) # generation, the words that matched nothing (before finished)
     failed = Signal(int, str)       # generation, message
 
 
@@ -99,11 +108,12 @@ class SearchJob(QRunnable):
         try:
             if not self.engine.ready:
                 self._emit("building", self.generation)
-            results = self.engine.search(self.query, limit=self.limit, **self.filters)
+            found = self.engine.search_detailed(self.query, limit=self.limit, **self.filters)
         except Exception as exc:  # shown in the panel; a search must never take the app down
             self._emit("failed", self.generation, f"{type(exc).__name__}: {exc}")
             return
-        self._emit("finished", self.generation, results)
+        self._emit("unmatched", self.generation, found["unmatched"])
+        self._emit("finished", self.generation, found["hits"])
 
     def _emit(self, name: str, *args) -> None:
         try:
