@@ -34,6 +34,7 @@ class BoardState:
     queen_side: str | None = None    # who pocketed (awaiting) or covered it
     break_made: bool = False
     break_attempt: int = 1
+    after_break: bool = False        # the next stroke is the one right after the break (it 71)
     strokes: int = 0
 
     def queen_for(self, side: str) -> str:
@@ -101,6 +102,7 @@ class Game:
             "before": {
                 "own_on_board": st.coins[side], "opponent_on_board": st.coins[opp],
                 "queen": st.queen_for(side), "break": not st.break_made, "break_attempt": st.break_attempt,
+                "after_break": st.after_break,
                 "dues": st.dues[side], "opponent_dues": st.dues[opp],
                 "score": {"striker": self.score[side], "opponent": self.score[opp]},
             },
@@ -145,6 +147,7 @@ class Game:
             st.queen, st.queen_side = "awaiting_cover", side
         else:
             st.queen, st.queen_side = "covered", side if q == "covered_by_striker" else opp
+        st.after_break = not st.break_made and ruling["break_made"]
         if not st.break_made:
             st.break_made = ruling["break_made"]
             if not st.break_made:

@@ -60,6 +60,11 @@ _YES_NO = {
     "own_pocketed_earlier": (N_("none of the striking side's coins had been pocketed before"),
                              N_("a coin of the striking side had been pocketed before")),
     "pocketed_any": (N_("neither a coin nor the queen was pocketed"), N_("a coin or the queen was pocketed")),
+    "after_break": (N_("it is not the stroke right after the break"), N_("it is the stroke right after the break")),
+    "own_last_fell": (N_("the striking side's last coin did not fall with this stroke"),
+                      N_("the striking side's last coin fell with this stroke")),
+    "opponent_last_fell": (N_("the opponent's last coin did not fall with this stroke"),
+                           N_("the opponent's last coin fell with this stroke")),
 }
 _QUEEN = {
     "queen": {"on_board": N_("the queen was on the board"), "awaiting_cover": N_("the queen awaited its cover"),

@@ -22,6 +22,7 @@ class Situation:
     queen: str = "on_board"
     break_: bool = False
     break_attempt: int = 1
+    after_break: bool = False
     dues: int = 0
     opponent_dues: int = 0
     score_striker: int = 0
@@ -50,6 +51,9 @@ class Situation:
             "queen_off": self.queen_off, "striker_off": self.striker_off, "foul": self.foul,
             "own_pocketed_earlier": (self.own_on_board < COINS_PER_SIDE
                                      if self.own_pocketed_earlier is None else self.own_pocketed_earlier),
+            "after_break": self.after_break,
+            "own_last_fell": 0 < self.own_pocketed == self.own_on_board,
+            "opponent_last_fell": 0 < self.opponent_pocketed == self.opponent_on_board,
             "own_left": self.own_on_board - self.own_pocketed,
             "opponent_left": self.opponent_on_board - self.opponent_pocketed,
             "pocketed_any": bool(self.own_pocketed or self.opponent_pocketed or self.queen_pocketed),
@@ -77,6 +81,9 @@ class Fact:
     choices: tuple = ()
     group: str = ""
     legal_cuts: tuple = ()
+    # A value that is possible wherever another value of the fact is: where no condition of a
+    # ruleset tests the fact, the verifier need try no other.
+    neutral: object = None
 
     @property
     def derived(self) -> bool:
@@ -106,6 +113,8 @@ _FACT_LIST = (
          "before.break", group="break"),
     Fact("break_attempt", "int", "which attempt at the break this stroke is, from 1 (1 when it is no break)",
          "before.break_attempt", 1, MAX_BREAK_ATTEMPT, group="break", legal_cuts=(1,)),
+    Fact("after_break", "bool", "this stroke is the one right after the break was made (it 71)",
+         "before.after_break", group="break", neutral=False),
     Fact("own_on_board", "int", "the striking side's coins on the board before the stroke",
          "before.own_on_board", 0, N, group="own", legal_cuts=(0, N - 1)),
     Fact("opponent_on_board", "int", "the other side's coins on the board before the stroke",
@@ -135,6 +144,10 @@ _FACT_LIST = (
          lo=0, hi=N, group="own"),
     Fact("opponent_left", "int", "the other side's coins left once this stroke's pockets are counted",
          lo=0, hi=N, group="opponent"),
+    Fact("own_last_fell", "bool", "the striking side's last coin on the board fell with this stroke "
+         "(not merely: it has none left)", group="own"),
+    Fact("opponent_last_fell", "bool", "the other side's last coin on the board fell with this stroke",
+         group="opponent"),
     Fact("pocketed_any", "bool", "this stroke pocketed a coin or the queen (the striker does not count)"),
     # decided before the board result is, and tested by board-ending rules
     Fact("queen_after", "choice", "the queen as this stroke leaves it, as the queen rules decide",
@@ -282,6 +295,8 @@ def _break_not_opening(s):
     if s.break_ and (s.own_on_board != COINS_PER_SIDE or s.opponent_on_board != COINS_PER_SIDE
                      or s.queen != "on_board"):
         return "before.break", "true, but the board is not in its opening position (all coins and the queen on it)"
+    if s.break_ and s.after_break:
+        return "before.after_break", "true, but the break has not been made yet (before.break: true)"
     if not s.break_ and s.break_attempt != 1:
         return "before.break_attempt", f"{s.break_attempt}, but before.break is false: there is no break to attempt"
     return None

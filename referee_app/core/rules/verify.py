@@ -70,9 +70,15 @@ def cut_points(rs: CompiledRuleset) -> dict[str, list[int]]:
     return {name: sorted(b for b in pts if FACTS[name].lo <= b < FACTS[name].hi) for name, pts in points.items()}
 
 
-def _domain(rs: CompiledRuleset, fact) -> tuple:
+def _tested(rs: CompiledRuleset) -> set[str]:
+    return {t.fact for r in rs.rules for t in r.tests} | {t.fact for ts in rs.foul_only_when.values() for t in ts}
+
+
+def _domain(rs: CompiledRuleset, fact, tested: set[str]) -> tuple:
     if fact.name == "queen":
         return tuple(q for q in fact.choices if q in rs.queen_states)
+    if fact.neutral is not None and fact.name not in tested:
+        return (fact.neutral,)
     return fact.values()
 
 
@@ -87,7 +93,8 @@ def group_representatives(rs: CompiledRuleset, group: str, cuts: dict) -> list[d
     members = [f for f in INPUT_FACTS if f.group == group]
     watched = [f.name for f in FACTS.values() if f.group == group]
     reps: dict[tuple, dict] = {}
-    for values in itertools.product(*(_domain(rs, f) for f in members)):
+    tested = _tested(rs)
+    for values in itertools.product(*(_domain(rs, f, tested) for f in members)):
         fields = {attribute(f): v for f, v in zip(members, values)}
         s = Situation(rs.ruleset.id, **fields)
         if impossibility(s, rs.allow_empty_side):
