@@ -136,6 +136,8 @@ def why_plan(kb, derivation: dict, aspects) -> list[tuple]:
         if clause not in index:
             index[clause] = len(plan)
             plan.append((clause, [], entry["tested"], entry["default"]))
+        elif plan[index[clause]][3] and not entry["default"]:  # say what the specific rule of it tested
+            plan[index[clause]] = (clause, plan[index[clause]][1], entry["tested"], False)
         others = plan[index[clause]][1]
         for o in entry["overridden"]:
             if o["clause"] != clause and o["clause"] not in others and not _is_definition(kb, o["clause"]):
