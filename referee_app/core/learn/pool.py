@@ -23,6 +23,8 @@ def situation_doc(s: Situation) -> dict:
         before["break"] = True
         if s.break_attempt != 1:
             before["break_attempt"] = s.break_attempt
+    if s.after_break:
+        before["after_break"] = True
     for key in ("dues", "opponent_dues"):
         if getattr(s, key):
             before[key] = getattr(s, key)
