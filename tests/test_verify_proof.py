@@ -135,3 +135,26 @@ def test_no_ruleset_value_is_a_python_default():
         for rx in (fallback, clock):
             found += [f"{path.relative_to(REPO)}: {m.group(0)}" for m in rx.finditer(text)]
     assert not found, found
+
+
+# --- the encoding: every rule, penalty and scoring clause of a played ruleset accounted for -----
+
+def test_every_played_clause_carries_rules_or_says_why_not():
+    done = subprocess.run(cli_command() + ["check-kb", "--json"], capture_output=True, text=True, timeout=300)
+    report = json.loads(done.stdout)
+    encoded = report["encoding"]
+    assert encoded["neither"] == 0 and encoded["with_rules"] > 100 and encoded["not_formalised"] > 40, encoded
+
+
+def test_check_kb_lists_a_clause_with_neither_rules_nor_a_reason(tmp_path):
+    root = tmp_path / "knowledge"
+    shutil.copytree(REPO / "knowledge", root)
+    path = root / "icf-fr" / "03.10-jetons-qui-roulent.yaml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.strip() == "- id: icf-fr:3.10.a")
+    drop = next(i for i in range(at, len(lines)) if lines[i].startswith("    not_formalised:"))
+    path.write_text("\n".join(lines[:drop] + lines[drop + 1:]), encoding="utf-8")
+    done = _check_kb(root)
+    assert done.returncode == 1
+    assert "icf-fr:3.10.a: a rule clause of a played ruleset with neither rules nor `not_formalised: reason`" \
+        in done.stdout

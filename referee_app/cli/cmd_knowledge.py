@@ -76,16 +76,33 @@ def run_check(args) -> int:
     kb, problems = load(strict=False)
     problems = list(problems) + _other_problems(kb)
     counts = kb.counts()
+    encoded = _encoding(kb)
     if args.json:
         print_json({"problems": [str(p) for p in problems], "clauses": counts, "total": sum(counts.values()),
-                    "stamp": kb.stamp})
+                    "stamp": kb.stamp, "encoding": encoded})
     else:
         for p in problems:
             print(p)
         for sid, n in counts.items():
             print(f"{sid:20} {n:4} clauses")
+        if encoded:
+            print("rule, penalty and scoring clauses of the played rulesets: "
+                  f"{encoded['with_rules']} with rules, {encoded['as_ruleset_data']} as ruleset data "
+                  f"(a parameter, mechanic or foul), {encoded['not_formalised']} not formalised (with the reason), "
+                  f"{encoded['neither']} with neither")
         print(f"{len(problems)} problems, {sum(counts.values())} clauses in {len(counts)} sources")
     return 1 if problems else 0
+
+
+def _encoding(kb) -> dict:
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.knowledge.rulesets import load_rulesets
+    from referee_app.core.rules.encoding import encoding
+
+    try:
+        return encoding(kb, load_rulesets(kb)).counts()
+    except KnowledgeError:
+        return {}  # the rulesets' own problems are reported already
 
 
 def _other_problems(kb) -> list:
@@ -108,6 +125,12 @@ def _other_problems(kb) -> list:
     except KnowledgeError as exc:
         problems += exc.problems
     problems += citations.problems(kb) + thesaurus.problems(kb)
+    try:
+        from referee_app.core.rules import encoding
+
+        problems += encoding.problems(kb, load_rulesets(kb))
+    except KnowledgeError:
+        pass  # the rulesets' own problems are reported above
     specs, spec_problems = load_specs(strict=False)
     problems += spec_problems
     problems += [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")

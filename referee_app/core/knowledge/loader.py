@@ -21,6 +21,7 @@ REQUIRED = ("id", "paragraph", "title", "text", "kind")
 KNOWN = set(REQUIRED) | {
     "source", "lang", "corresponds_to", "differs", "translations", "mended", "also_in",
     "decides", "examples", "exception_to", "parameters", "note",
+    "not_formalised",  # why a rule, penalty or scoring clause of a played ruleset carries no rules
     "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
 }
 
@@ -85,6 +86,7 @@ class Clause:
     mended: list = field(default_factory=list)
     note: str = ""
     plain_words: list[str] = field(default_factory=list)
+    not_formalised: str = ""
     title_translations: dict[str, str] = field(default_factory=dict)  # from headings.yaml
 
     @property
@@ -220,6 +222,7 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
         differs=[d if isinstance(d, dict) else {"note": str(d)} for d in _as_list(raw.get("differs"))],
         file=rel, line=line, translations={k: str(v).strip() for k, v in translations.items()},
         decides=_as_list(raw.get("decides")), examples=_as_list(raw.get("examples")),
+        not_formalised=str(raw.get("not_formalised") or ""),
         exception_to=[str(x) for x in _as_list(raw.get("exception_to"))],
         mended=_as_list(raw.get("mended")), note=str(raw.get("note") or ""),
         plain_words=[str(x) for x in _as_list(raw.get("plain_words"))],
