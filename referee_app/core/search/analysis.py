@@ -67,6 +67,7 @@ def analyzer(lang: str):
                   _distinct_fr if lang == "fr" else None, PAIRS[lang])
 
 
+@lru_cache(maxsize=20_000)
 def analyse_all(lang: str, text: str) -> tuple[str, ...]:
     """The stems of every word of a text in `lang`, stop words included (for phrases that ask
     for a concept in so many words: `break between sets`)."""

@@ -128,6 +128,9 @@ class Index:
         self.k1, self.b = self._searcher.weighting.K1, self._searcher.weighting.B
         self.doc_count = self._reader.doc_count_all()
         self._term_scores: dict[tuple[str, str], dict[int, float]] = {}
+        # the index does not change while open: what a term's statistics are is read once
+        self._frequencies: dict[tuple[str, str], int] = {}
+        self._idfs: dict[tuple[str, str], float] = {}
         self._field_lengths: dict[str, list[int]] = {}
 
     def close(self) -> None:
@@ -135,10 +138,22 @@ class Index:
         self._ix.close()
 
     def doc_frequency(self, fname: str, term: str) -> int:
-        return self._reader.doc_frequency(fname, term)
+        key = (fname, term)
+        found = self._frequencies.get(key)
+        if found is None:
+            if len(self._frequencies) > 100_000:
+                self._frequencies.clear()
+            found = self._frequencies[key] = self._reader.doc_frequency(fname, term)
+        return found
 
     def idf(self, fname: str, term: str) -> float:
-        return self._searcher.idf(fname, term)
+        key = (fname, term)
+        found = self._idfs.get(key)
+        if found is None:
+            if len(self._idfs) > 100_000:
+                self._idfs.clear()
+            found = self._idfs[key] = self._searcher.idf(fname, term)
+        return found
 
     def avg_field_length(self, fname: str) -> float:
         return self._searcher.avg_field_length(fname) or 1.0
