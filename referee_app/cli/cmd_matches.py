@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from referee_app.core.errors import BadInput
+from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
 
 
@@ -36,7 +37,7 @@ def add_parsers(sub) -> None:
         if name == "export":
             s.add_argument("--out", help="write the export to this file instead of standard output")
             s.add_argument("--pdf", metavar="OUT", help="write the full score sheet as a PDF to OUT")
-            s.add_argument("--lang", choices=("fr", "it", "en"), help="the PDF's language (default: English)")
+            s.add_argument("--lang", choices=LANGUAGES, help="the PDF's language (default: English)")
         s.set_defaults(func=fn)
 
 

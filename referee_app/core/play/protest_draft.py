@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from .match import timeline
-from .sheet_document import cite, explanation, language, side_name, stroke_summary
+from .sheet_document import catalog, cite, explanation, side_name, stroke_summary
 
 
 def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
@@ -14,26 +14,24 @@ def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
         raise BadInput("stroke", f"no stroke {n} (the sheet has {len(entries)})")
     e = entries[n - 1]
     ruling = e["ruling"]
-    with language(lang):
-        from referee_app.i18n import gettext as _
-
-        facts = _("Stroke {n} (game {g}, board {b}), played by {side}: {what}. Ruling: {ruling}").format(
-            n=n, g=e["game"], b=e["board"], side=side_name(meta, e["side"]),
-            what=stroke_summary(e["stroke"], meta.get("ruleset", "icf")), ruling=explanation(ruling, lang))
-        clauses = ruling.get("clauses") or []
-        fields = {
-            "tournament": meta.get("tournament") or "",
-            "round": meta.get("round") or "",
-            "table": meta.get("table_no") or "",
-            "match": str(meta.get("id", "")),
-            "players": {"first": side_name(meta, "first"), "second": side_name(meta, "second")},
-            "referee": meta.get("referee") or "",
-            "ruleset": meta.get("ruleset", "icf"),
-            "board": e["board"],
-            "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
-            "facts": facts + (" (" + ", ".join(cite(c) for c in clauses) + ")" if clauses else ""),
-            "lang": lang,
-        }
-        if clauses:
-            fields["clause"] = clauses[0]
+    _ = catalog(lang)
+    facts = _("Stroke {n} (game {g}, board {b}), played by {side}: {what}. Ruling: {ruling}").format(
+        n=n, g=e["game"], b=e["board"], side=side_name(meta, e["side"], lang),
+        what=stroke_summary(e["stroke"], meta.get("ruleset", "icf"), lang), ruling=explanation(ruling, lang))
+    clauses = ruling.get("clauses") or []
+    fields = {
+        "tournament": meta.get("tournament") or "",
+        "round": meta.get("round") or "",
+        "table": meta.get("table_no") or "",
+        "match": str(meta.get("id", "")),
+        "players": {"first": side_name(meta, "first", lang), "second": side_name(meta, "second", lang)},
+        "referee": meta.get("referee") or "",
+        "ruleset": meta.get("ruleset", "icf"),
+        "board": e["board"],
+        "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
+        "facts": facts + (" (" + ", ".join(cite(c) for c in clauses) + ")" if clauses else ""),
+        "lang": lang,
+    }
+    if clauses:
+        fields["clause"] = clauses[0]
     return {k: v for k, v in fields.items() if v not in ("", None)}

@@ -7,32 +7,24 @@ catalog in the sheet's language; the rulings' sentences come from the rulings th
 """
 from __future__ import annotations
 
-import contextlib
 import re
 from datetime import datetime
 
 from referee_app import i18n
+from referee_app.i18n import translations
+from referee_app.languages import FALLBACK, LANGUAGES
 from referee_app.core.knowledge.loader import default as default_kb
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt
-from referee_app.i18n import gettext as _
 from .match import board_rows, replayed, timeline
 
 SIGN = "_" * 30
 
 
-@contextlib.contextmanager
-def language(lang: str | None):
-    """The catalog of `lang` while a document is written, the interface's again afterwards."""
-    before = i18n.current_language()
-    if lang and lang != before:
-        i18n.set_language(lang)
-    try:
-        yield i18n.current_language()
-    finally:
-        if i18n.current_language() != before:
-            i18n.set_language(before)
+def catalog(lang: str):
+    """The `_` of one language: the core is told its language, it does not read the window's."""
+    return translations(lang if lang in LANGUAGES else FALLBACK).gettext
 
 
 def cite(clause_id: str) -> str:
@@ -62,8 +54,9 @@ def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
     return names.get(lang) or names.get("en") or foul_id
 
 
-def stroke_summary(stroke: dict, ruleset: str = "icf") -> str:
-    """What a stroke was, in the interface language: "2 own, queen, foul: Improper stroke"."""
+def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
+    """What a stroke was, in `lang`: "2 own, queen, foul: Improper stroke"."""
+    _ = catalog(lang)
     if "tie_breaker" in stroke:
         marks = {side: "".join("✓" if hit else "✗" for hit in stroke["tie_breaker"].get(side, []))
                  for side in ("first", "second")}
@@ -83,7 +76,7 @@ def stroke_summary(stroke: dict, ruleset: str = "icf") -> str:
     if off:
         parts.append(_("off the board: {what}").format(what=", ".join(off)))
     if stroke.get("foul"):
-        parts.append(_("foul: {id}").format(id=foul_name(ruleset, stroke["foul"], i18n.current_language())))
+        parts.append(_("foul: {id}").format(id=foul_name(ruleset, stroke["foul"], lang)))
     if stroke.get("touched_coin") is False:
         parts.append(_("no coin touched"))
     return ", ".join(parts) if parts else _("nothing pocketed")
@@ -93,9 +86,10 @@ def explanation(ruling: dict, lang: str) -> str:
     return ruling["explanation"].get(lang) or ruling["explanation"].get("en", "")
 
 
-def side_name(meta: dict, side: str | None) -> str:
+def side_name(meta: dict, side: str | None, lang: str) -> str:
     if side is None:
         return ""
+    _ = catalog(lang)
     name = meta.get("first_name" if side == "first" else "second_name") or ""
     return name or (_("First") if side == "first" else _("Second"))
 
@@ -123,69 +117,70 @@ def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list 
                printed: datetime | None = None) -> tuple[str, str]:
     """(HTML, title) of the full score sheet of a match: `meta` is the match's record (ruleset,
     doubles, names, tournament, round, table_no, referee), `strokes` as entered."""
-    with language(lang) as lang:
-        ruleset, doubles = meta.get("ruleset", "icf"), bool(meta.get("doubles"))
-        first, second = side_name(meta, "first"), side_name(meta, "second")
-        title = _("Score sheet")
-        info = [(_("Tournament"), meta.get("tournament")), (_("Round"), meta.get("round")),
-                (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
-                (_("Ruleset"), ruleset_name(ruleset, lang)),
-                (_("Doubles") if doubles else _("Singles"), "✓"),
-                (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
-        out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>",
-               "<table cellpadding='2'>" + "".join(
-                   f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v)
-               + "</table>"]
+    lang = lang if lang in LANGUAGES else FALLBACK
+    _ = catalog(lang)
+    ruleset, doubles = meta.get("ruleset", "icf"), bool(meta.get("doubles"))
+    first, second = side_name(meta, "first", lang), side_name(meta, "second", lang)
+    title = _("Score sheet")
+    info = [(_("Tournament"), meta.get("tournament")), (_("Round"), meta.get("round")),
+            (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
+            (_("Ruleset"), ruleset_name(ruleset, lang)),
+            (_("Doubles") if doubles else _("Singles"), "✓"),
+            (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
+    out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>",
+           "<table cellpadding='2'>" + "".join(
+               f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v)
+           + "</table>"]
 
-        entries = timeline(ruleset, doubles, strokes)
-        out.append(f"<h2>{esc(_('Strokes'))}</h2>")
-        rows = []
-        for e in entries:
-            r = e["ruling"]
-            where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
-            clauses = ", ".join(cite(c) for c in r.get("clauses", []))
-            rows.append([str(e["n"]), where, esc(side_name(meta, e["side"])),
-                         esc(stroke_summary(e["stroke"], ruleset)), esc(explanation(r, lang)), esc(clauses)])
-        out.append(_table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
-                          rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>")
+    entries = timeline(ruleset, doubles, strokes)
+    out.append(f"<h2>{esc(_('Strokes'))}</h2>")
+    rows = []
+    for e in entries:
+        r = e["ruling"]
+        where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
+        clauses = ", ".join(cite(c) for c in r.get("clauses", []))
+        rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
+                     esc(stroke_summary(e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
+    out.append(_table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
+                      rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>")
 
-        out.append(f"<h2>{esc(_('Boards'))}</h2>")
-        boards = board_rows(ruleset, doubles, strokes)
-        brows = [[f"{b['game']}.{b['board']}", esc(side_name(meta, b["breaker"])), esc(side_name(meta, b["winner"])),
-                  str(b["points"]["first"]), str(b["points"]["second"]), esc(side_name(meta, b["queen"])),
-                  esc(", ".join(f"{side_name(meta, s)}: {n}" for s, n in b["dues"].items() if n))] for b in boards]
-        out.append(_table([_("Board"), _("Break"), _("Winner"), first, second, _("Queen covered by"), _("Dues")],
-                          brows))
+    out.append(f"<h2>{esc(_('Boards'))}</h2>")
+    boards = board_rows(ruleset, doubles, strokes)
+    brows = [[f"{b['game']}.{b['board']}", esc(side_name(meta, b["breaker"], lang)), esc(side_name(meta, b["winner"], lang)),
+              str(b["points"]["first"]), str(b["points"]["second"]), esc(side_name(meta, b["queen"], lang)),
+              esc(", ".join(f"{side_name(meta, s, lang)}: {n}" for s, n in b["dues"].items() if n))] for b in boards]
+    out.append(_table([_("Board"), _("Break"), _("Winner"), first, second, _("Queen covered by"), _("Dues")],
+                      brows))
 
-        match = replayed(ruleset, doubles, strokes)
-        out.append(f"<h2>{esc(_('Result'))}</h2>")
-        lines = []
-        for i, game in enumerate(match.games, 1):
-            if not game.boards or (not game.boards[0].strokes and not game.over):
-                continue
-            if game.over:
-                lines.append(_("Game {g}: {winner} wins, {a} to {b}.").format(
-                    g=i, winner=side_name(meta, game.winner), a=game.score["first"], b=game.score["second"]))
-            else:
-                lines.append(_("Game {g} not finished: {a} to {b}.").format(
-                    g=i, a=game.score["first"], b=game.score["second"]))
-        won = match.games_won
-        if match.over:
-            lines.append(_("Match won by {winner}, {a} games to {b}.").format(
-                winner=side_name(meta, match.winner), a=won[match.winner],
-                b=won["second" if match.winner == "first" else "first"]))
+    match = replayed(ruleset, doubles, strokes)
+    out.append(f"<h2>{esc(_('Result'))}</h2>")
+    lines = []
+    for i, game in enumerate(match.games, 1):
+        if not game.boards or (not game.boards[0].strokes and not game.over):
+            continue
+        if game.over:
+            lines.append(_("Game {g}: {winner} wins, {a} to {b}.").format(
+                g=i, winner=side_name(meta, game.winner, lang), a=game.score["first"], b=game.score["second"]))
         else:
-            lines.append(_("Match not finished: games won {a} to {b}.").format(a=won["first"], b=won["second"]))
-        out.extend(f"<p>{esc(line)}</p>" for line in lines)
+            lines.append(_("Game {g} not finished: {a} to {b}.").format(
+                g=i, a=game.score["first"], b=game.score["second"]))
+    won = match.games_won
+    if match.over:
+        lines.append(_("Match won by {winner}, {a} games to {b}.").format(
+            winner=side_name(meta, match.winner, lang), a=won[match.winner],
+            b=won["second" if match.winner == "first" else "first"]))
+    else:
+        lines.append(_("Match not finished: games won {a} to {b}.").format(a=won["first"], b=won["second"]))
+    out.extend(f"<p>{esc(line)}</p>" for line in lines)
 
-        for ev in events or []:
-            if ev.get("kind") == "ruleset":
-                d = ev["detail"]
-                out.append("<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
-                    n=d.get("after_stroke", "?"), old=ruleset_name(d["from"], lang), new=ruleset_name(d["to"], lang)))
-                    + "</p>")
+    for ev in events or []:
+        if ev.get("kind") == "ruleset":
+            d = ev["detail"]
+            out.append("<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
+                n=d.get("after_stroke", "?"), old=ruleset_name(d["from"], lang), new=ruleset_name(d["to"], lang)))
+                + "</p>")
 
-        out.append(f"<h2>{esc(_('Signatures'))}</h2><table cellpadding='6'>" + "".join(
-            f"<tr><td>{esc(who)}</td><td>{SIGN}</td></tr>"
-            for who in (first, second, _("Referee") + (f" ({meta['referee']})" if meta.get("referee") else ""))) + "</table>")
-        return "".join(out), f"{title}: {first} – {second}"
+    out.append(f"<h2>{esc(_('Signatures'))}</h2><table cellpadding='6'>" + "".join(
+        f"<tr><td>{esc(who)}</td><td>{SIGN}</td></tr>"
+        for who in (first, second, _("Referee") + (f" ({meta['referee']})" if meta.get("referee") else ""))) + "</table>")
+    return "".join(out), f"{title}: {first} – {second}"

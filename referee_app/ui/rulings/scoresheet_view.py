@@ -74,7 +74,7 @@ class ScoreSheetView(QWidget):
         for i, e in enumerate(entries):
             clauses = e["ruling"].get("clauses", [])
             values = [str(e["n"]), f"{e['game']}.{e['board']}", self._name(e["side"]),
-                      stroke_summary(e["stroke"], ruleset),
+                      stroke_summary(e["stroke"], ruleset, lang),
                       e["ruling"]["explanation"].get(lang, e["ruling"]["explanation"]["en"]),
                       ", ".join(human_citation(c) for c in clauses)]
             for j, v in enumerate(values):
