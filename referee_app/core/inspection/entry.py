@@ -2,21 +2,22 @@
 into words in the language given. No Qt: the page only wires these to its widgets.
 
 Typed numbers take a decimal comma or point (4,13 or 4.13: French and Italian inspectors write
-the comma); several readings of one dimension — the four pockets — are separated by spaces or
-semicolons ("4,45; 4,46; 4,44; 4,47").
+the comma), a fraction as the rules print inches ("1 5/8", "5/8") and a unit after the number
+("41,3 mm", "1 5/8 in", "1 5/8\""), which then wins over the unit chosen beside the field;
+several readings of one dimension — the four pockets — are separated by spaces or semicolons
+("4,45; 4,46; 4,44; 4,47").
 """
 from __future__ import annotations
 
 import re
+from decimal import Decimal
+from fractions import Fraction
 
 from referee_app.i18n import translations
 from . import wording as fmt
 from referee_app.core.errors import BadInput
+from .units import canonical_unit, convert
 from .verdict import ReadingRefused
-
-_SEPARATORS = re.compile(r"[;\s]+")
-_NUMBER = re.compile(r"^\d+(?:[.,]\d+)?$|^[.,]\d+$")
-
 
 class EntryError(ValueError):
     """Typed text that is not a reading; `message` says why in the language of the entry."""
@@ -26,26 +27,72 @@ class EntryError(ValueError):
         self.message = message
 
 
-def numbers_typed(text: str, lang: str) -> list[float]:
-    """The numbers in a field: none for an empty field, else every one, or EntryError."""
+# One reading: a whole number and a fraction ("1 5/8"), a fraction ("5/8") or a decimal, then
+# perhaps its unit; readings follow each other after spaces or semicolons.
+_READING = re.compile(r"""\s*(?P<sign>-)?(?P<number>\d+\s+\d+/\d+|\d+/\d+|\d+(?:[.,]\d+)?|[.,]\d+)
+                          \s*(?P<unit>[^\W\d_]+(?:/[^\W\d_]+[³3]?)?|["″])?\s*(?:;|(?=\s)|$)""", re.VERBOSE)
+
+
+def _value(number: str) -> float:
+    parts = number.split()
+    total = sum(Fraction(p.replace(",", ".")) if "/" not in p else Fraction(p) for p in parts)
+    return float(total)
+
+
+def readings_typed(text: str, lang: str) -> list[tuple[float, str | None]]:
+    """The readings in a field, each with the unit typed after it (None when none was): none for
+    an empty field, else every one, or EntryError naming what is not a reading."""
     _ = translations(lang).gettext
-    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
-    values = []
-    for token in tokens:
-        if token.startswith("-") and _NUMBER.match(token[1:]):
-            raise EntryError(_("A reading cannot be negative: “{text}”").format(text=token))
-        if not _NUMBER.match(token):
+    text = text.strip()
+    out, pos = [], 0
+    while pos < len(text):
+        if text[pos] in "; \t":
+            pos += 1
+            continue
+        m = _READING.match(text, pos)
+        if not m:
+            token = re.split(r"[;\s]", text[pos:], maxsplit=1)[0]
             raise EntryError(_("Not a number: “{text}”").format(text=token))
-        values.append(float(token.replace(",", ".")))
-    return values
+        if m.group("sign"):
+            raise EntryError(_("A reading cannot be negative: “{text}”").format(text=m.group(0).strip(" ;")))
+        unit = m.group("unit")
+        if unit is not None:
+            known = canonical_unit(unit)
+            if known is None:
+                raise EntryError(_("Unknown unit: “{unit}”").format(unit=unit))
+            unit = known
+        try:
+            value = _value(m.group("number"))
+        except (ValueError, ZeroDivisionError):
+            raise EntryError(_("Not a number: “{text}”").format(text=m.group("number"))) from None
+        out.append((value, unit))
+        pos = m.end()
+    return out
+
+
+def numbers_typed(text: str, lang: str) -> list[float]:
+    """The numbers in a field (units typed after them left aside)."""
+    return [v for v, _u in readings_typed(text, lang)]
 
 
 def reading_typed(text: str, unit: str, lang: str):
-    """The reading of a number field as the core reads it, or None when the field is empty."""
-    values = numbers_typed(text, lang)
-    if not values:
+    """The reading of a number field as the core reads it, or None when the field is empty.
+    A unit typed in the field wins over `unit` (the one chosen beside it); readings typed in
+    different units are given in the first one's."""
+    typed = readings_typed(text, lang)
+    if not typed:
         return None
-    unit_part = {"unit": unit} if unit else {}
+    chosen = next((u for _v, u in typed if u), None) or unit
+    values = []
+    for value, u in typed:
+        if u and chosen and u != chosen:
+            try:
+                value = float(convert(Decimal(str(value)), u, chosen))
+            except ValueError:
+                raise EntryError(translations(lang).gettext(
+                    "These readings are in units that do not measure the same thing")) from None
+        values.append(value)
+    unit_part = {"unit": chosen} if chosen else {}
     if len(values) == 1:
         return {"value": values[0], **unit_part}
     return {"values": values, **unit_part}

@@ -147,6 +147,10 @@ class InspectionStore(db.Store):
         """Judges `document` with inspect() and records it; the arguments win over the document's
         own `inspector`, `label`, ... fields. Bad readings are refused before anything is written."""
         result = inspect(document)  # raises BadInput for anything it cannot judge
+        if result["status"] in ("not_measured", "incomplete"):
+            # what was not measured is not a failure: an incomplete inspection is not recorded at all
+            raise BadInput("measurements", f"{result['status'].replace('_', ' ')}: not measured yet: "
+                                           f"{', '.join(result['missing'])}")
         if previous_id is None and document.get("previous") is not None:
             previous_id = document.get("previous")
         previous = None

@@ -373,7 +373,8 @@ def inspect(document, specs: Specs | None = None) -> dict:
                           f"{_did_you_mean(k, own + RECORD_FIELDS)}" for k in stray]
     clauses = _unique([c for chk in result["checks"] for c in chk.get("clauses", [])] + list(item.clauses)
                       + (item.approval["clauses"] if item.approval else []))
-    answer = {"item": item.name, "compliant": result["compliant"], "checks": result["checks"],
+    answer = {"item": item.name, "compliant": result["compliant"], "status": status_of(result),
+              "checks": result["checks"],
               "missing": result["missing"], "unknown": result["unknown"], "unchecked": result["unchecked"],
               "remarks": result["remarks"],
               "clauses": clauses, "spec": specs.stamp}
@@ -382,6 +383,19 @@ def inspect(document, specs: Specs | None = None) -> dict:
     if "coins" in result:
         answer["coins"] = result["coins"]
     return answer
+
+
+def status_of(result: dict) -> str:
+    """One of three states, never a failure for what was not measured: `not_measured` (no reading
+    yet), `incomplete` (readings missing, none failing: `missing` names them), or `compliant` /
+    `not_compliant` (a measured reading out of its limits is a failure whatever is missing)."""
+    checks = result.get("checks", [])
+    if any(not c["ok"] and not c.get("missing") for c in checks):
+        return "not_compliant"
+    if result.get("missing"):
+        measured = [c for c in checks if not c.get("missing")]
+        return "incomplete" if measured else "not_measured"
+    return "compliant" if result.get("compliant") else "not_compliant"
 
 
 # ---------------------------------------------------------------- a whole set of coins

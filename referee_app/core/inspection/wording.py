@@ -90,6 +90,17 @@ def overall(compliant: bool, lang: str) -> str:
     return f"{OK_MARK} {_('COMPLIANT')}" if compliant else f"{FAIL_MARK} {_('NOT COMPLIANT')}"
 
 
+def overall_status(status: str, missing: list[str], lang: str) -> str:
+    """The inspection's state in words: not measured yet, incomplete (naming what is missing),
+    compliant or not compliant. What was not measured is never called a failure."""
+    _ = translations(lang).gettext
+    if status == "not_measured":
+        return "○ " + _("NOT MEASURED YET")
+    if status == "incomplete":
+        return "◐ " + _("INCOMPLETE: not measured yet: {missing}").format(missing=", ".join(missing))
+    return overall(status == "compliant", lang)
+
+
 def localized(texts: dict | None, lang: str) -> str:
     """A {en, fr, it} text of the specifications in the language, English when it lacks one."""
     if not texts:

@@ -215,11 +215,19 @@ class InspectionPage(QWidget):
         except BadInput as exc:
             show_verdict(self.overall, "⚠ " + refusal(exc, i18n.current_language()), "fail")
             return
-        text = fmt.overall(result["compliant"], i18n.current_language())
-        if result["missing"]:
+        lang = i18n.current_language()
+        item = self.current_item()
+        missing = []
+        for name in result["missing"]:
+            m = item.measurement(name.rsplit(".", 1)[-1])
+            missing.append(m.label_in(lang) if m is not None else name)
+        status = result["status"]
+        text = fmt.overall_status(status, missing, lang)
+        if status == "not_compliant" and result["missing"]:
             text += "  " + i18n.ngettext("({n} required reading not taken yet)", "({n} required readings not taken yet)",
                                          len(result["missing"])).format(n=len(result["missing"]))
-        show_verdict(self.overall, text, "ok" if result["compliant"] else "fail")
+        show_verdict(self.overall, text, {"compliant": "ok", "not_compliant": "fail"}.get(status, "muted"))
+        self.overall.setProperty("status", status)
 
     def _show_approval(self) -> None:
         item = self.current_item()
@@ -257,6 +265,12 @@ class InspectionPage(QWidget):
         """Saves the inspection; returns its number, or None with the reason shown."""
         try:
             document = self.current_form().document()
+            status = inspect(document)["status"]
+            if status in ("not_measured", "incomplete"):
+                # not measured is not a failure: nothing is recorded until every reading is taken
+                self._say("⚠ " + _("Not saved: an incomplete inspection is not recorded.") + " "
+                          + self.overall.text(), "fail")
+                return None
             record = self.store.save(document, inspector=self.inspector_edit.text(), label=self.label_edit.text(),
                                      tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
                                      photo=self.photo_edit.text(), previous_id=self.previous_id)
