@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
 
         self._restore()
+        self.setStyleSheet(theme.focus_ring_css())
         follow_language(self)
         self.retranslate()
 
@@ -349,6 +350,7 @@ class MainWindow(QMainWindow):
         settings.put(settings.APPEARANCE, choice)
         self.appearance_actions[choice].setChecked(True)
         theme.apply_appearance(choice)
+        self.setStyleSheet(theme.focus_ring_css())  # the ring follows the palette
         self.rulebook.search.refresh_colours()
 
     def _system_scheme_changed(self, _scheme) -> None:

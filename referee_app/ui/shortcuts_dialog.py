@@ -1,9 +1,11 @@
 """F1: every action of the window and its keys, generated from the actions themselves so that
-a shortcut added anywhere shows up here."""
+a shortcut added anywhere shows up here; then the Alt+letter of each field and box of the area
+on screen (the underlined letter of its label)."""
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QDialog, QDialogButtonBox, QGroupBox, QHeaderView,
+                               QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from referee_app.i18n import gettext as _
 
@@ -16,6 +18,23 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
         if keys and text and (text, keys) not in seen:
             seen.add((text, keys))
             rows.append((text, keys))
+    return rows + mnemonic_rows(window)
+
+
+def mnemonic_rows(window) -> list[tuple[str, str]]:
+    """(label, "Alt+X") for each label or button on screen whose text underlines a letter."""
+    rows, seen = [], set()
+    for w in window.findChildren(QAbstractButton) + window.findChildren(QLabel) + window.findChildren(QGroupBox):
+        text = w.title() if isinstance(w, QGroupBox) else w.text()
+        if not w.isVisible() or "&" not in text.replace("&&", ""):
+            continue
+        if isinstance(w, QLabel) and w.buddy() is None:
+            continue
+        keys = QKeySequence.mnemonic(text).toString(QKeySequence.SequenceFormat.NativeText)
+        plain = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+        if keys and (plain, keys) not in seen:
+            seen.add((plain, keys))
+            rows.append((plain, keys))
     return rows
 
 

@@ -90,6 +90,7 @@ class SituationEditor(QGroupBox):
                  _("Opponent's score in the game"))
         for label, text in zip(self.labels, texts):
             label.setText(text)
+            label.buddy().setAccessibleName(text)
         current = self.queen.currentData()
         self.queen.blockSignals(True)
         self.queen.clear()
