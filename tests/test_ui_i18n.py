@@ -1,15 +1,17 @@
-"""The interface in French and Italian at run time: switch the language, then walk every widget
-and action of the window and find no English interface string left. Knowledge-base text (clause
-texts, titles, source names) is exempt: it is shown in its own language on purpose."""
+"""The interface in French and Italian at run time: switch the language, open every area and every
+tab of the window, then walk every widget and action and find no English string left. The
+English strings looked for are the catalog's msgids and the knowledge base's English texts
+(difference notes, example titles, ruling notes, foul and ruleset names), not a list of screens.
+Knowledge-base text printed in its own language (clause texts, titles, source names) is exempt."""
 from __future__ import annotations
 
 import re
 
 import pytest
 from babel.messages.pofile import read_po
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextDocumentFragment
 from PySide6.QtWidgets import (QAbstractButton, QComboBox, QGroupBox, QLabel, QLineEdit, QListWidget, QMenu,
-                               QTabWidget, QTextEdit, QTreeWidget, QWidget)
+                               QTableWidget, QTabWidget, QTextEdit, QTreeWidget, QWidget)
 
 from referee_app import i18n
 from referee_app.ui.main_window import EQUIPMENT, RULEBOOK, RULINGS
@@ -54,16 +56,61 @@ def knowledge_strings(kb) -> set[str]:
     return out
 
 
+def knowledge_english(kb, lang: str) -> set[str]:
+    """The knowledge base's English texts that `lang` must show translated: difference notes,
+    example titles, the notes of rulings, the names of fouls and rulesets."""
+    from referee_app.core.knowledge.rulesets import default_rulesets
+    from referee_app.core.rules.engine import compiled
+
+    out = set()
+    for c in kb.clauses.values():
+        for d in c.differs:
+            if d.get("note") and (d.get("translations") or {}).get(lang) != d["note"]:
+                out.add(" ".join(str(d["note"]).split()))
+        for ex in c.examples:
+            if isinstance(ex, dict) and ex.get("name") and (ex.get("titles") or {}).get(lang) != ex["name"]:
+                out.add(str(ex["name"]))
+    for rid, rs in default_rulesets().items():
+        if rs.name.get("en") != rs.name.get(lang):
+            out.add(rs.name["en"])
+        crs = compiled(rid)
+        for foul in crs.fouls.values():
+            names = foul.get("name") or {}
+            if names.get("en") and names.get("en") != names.get(lang):
+                out.add(names["en"])
+        for note in list(crs.borrowed.values()) + [r.note for r in crs.rules if getattr(r, "note", None)]:
+            if note and note.get("en") and note.get("en") != note.get(lang):
+                out.add(" ".join(note["en"].split()))
+    return {t for t in out if re.search(r"[A-Za-z]{3}", t)}
+
+
+def _shown(text: str) -> str:
+    """What a label shows: rich text as its plain words."""
+    if text and re.search(r"<(p|a|b|i|table|tr|td|span|br)\b", text):
+        return QTextDocumentFragment.fromHtml(text).toPlainText()
+    return text
+
+
 def visible_texts(window):
     """(where, text) for every string the window can show: texts, tooltips, titles, items, pages."""
     for w in [window, *window.findChildren(QWidget)]:
         name = f"{type(w).__name__}#{w.objectName()}"
         yield name + ".windowTitle", w.windowTitle()
-        yield name + ".toolTip", w.toolTip()
+        yield name + ".toolTip", _shown(w.toolTip())
         yield name + ".statusTip", w.statusTip()
         yield name + ".accessibleName", w.accessibleName()
+        if isinstance(w, QTableWidget):
+            for i in range(w.rowCount()):
+                for j in range(w.columnCount()):
+                    item = w.item(i, j)
+                    if item is not None:
+                        yield f"{name}[{i},{j}]", item.text()
+                        yield f"{name}[{i},{j}].toolTip", _shown(item.toolTip())
+            for j in range(w.columnCount()):
+                header = w.horizontalHeaderItem(j)
+                yield f"{name}.header[{j}]", header.text() if header else ""
         if isinstance(w, (QLabel, QAbstractButton)):
-            yield name + ".text", w.text()
+            yield name + ".text", _shown(w.text())
         if isinstance(w, QLineEdit):
             yield name + ".placeholder", w.placeholderText()
         if isinstance(w, QGroupBox):
@@ -102,10 +149,11 @@ def visible_texts(window):
 
 def untranslated(window, lang: str) -> list[str]:
     patterns, translated = english_strings(lang)
-    exempt = knowledge_strings(window.kb) | translated
+    kb_english = knowledge_english(window.kb, lang)
+    exempt = (knowledge_strings(window.kb) | translated) - kb_english
     found = []
     for where, text in visible_texts(window):
-        text = (text or "").replace("\u2028", "\n").strip()
+        text = (text or "").replace("\u2028", "\n").replace("\u2029", "\n").strip()
         if not text or text in exempt:
             continue
         pieces = {text, *SEPARATORS.split(text)}
@@ -113,14 +161,31 @@ def untranslated(window, lang: str) -> list[str]:
             piece = _plain(piece.strip())
             if not piece or piece in exempt:
                 continue
-            if any(p.fullmatch(piece) for p in patterns):
+            flat = " ".join(piece.split())
+            if flat in kb_english or any(p.fullmatch(piece) for p in patterns):
                 found.append(f"{where}: {piece!r}")
     return sorted(set(found))
 
 
+def every_area(window):
+    """Each area of the window, then each tab of each tab bar in it: yields after each is shown."""
+    for action in window.area_actions:
+        action.trigger()
+        area = window.stack.currentWidget()
+        yield
+        for tabs in area.findChildren(QTabWidget):
+            if not tabs.isVisible():
+                continue
+            for i in range(tabs.count()):
+                tabs.setCurrentIndex(i)
+                yield
+
+
 def exercise(window, qtbot):
-    """Put every part of the window on screen once: areas, a clause page with all its sections,
-    the comparison, search results, bookmarks, status messages."""
+    """Put every part of the window on screen once: a clause page with all its sections (notes of
+    difference, worked examples), the comparison, search results, bookmarks, status messages; in the
+    Rulings, a recorded stroke with a foul, a ruling with a note, the clause panel, a refusal, what-if
+    and the comparison of rulesets; every tab of the Equipment area."""
     window.rulebook.open_clause("icf-fr:3.12.c")
     window.rulebook.tree.topLevelItem(0).setExpanded(True)
     key(window, "Ctrl+D")
@@ -128,6 +193,27 @@ def exercise(window, qtbot):
     type_text(focused(), "reine")
     qtbot.waitUntil(lambda: window.rulebook.search.results.count() > 0
                     and window.rulebook.search._status[0] == "results", timeout=30000)
+    area = window.rulings_area
+    area.form.load({"pocketed": {"own": 1}, "foul": "improper_stroke"})
+    area.record()
+    area.form.load({"pocketed": {"own": 1, "striker": True}})  # a ruling with a note (it 53)
+    area.ruling_view.show_clause("icf-fr:3.12.c")
+    area.compare()
+    for _shown_area in every_area(window):
+        pass
+
+
+def rulings_states(window):
+    """The Rulings area's other states: a refusal, the what-if mode, the clause of a note."""
+    area = window.rulings_area
+    window.show_area(RULINGS)
+    area.form.load({"pocketed": {"striker": True}, "off_board": {"striker": True}})
+    yield
+    area.what_if.setChecked(True)
+    yield
+    area.what_if.setChecked(False)
+    area.form.load({"pocketed": {"own": 1, "striker": True}})
+    yield
 
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
@@ -135,18 +221,25 @@ def test_switching_language_leaves_no_english_behind(window, qtbot, lang):
     exercise(window, qtbot)
     window.language_combo.setCurrentIndex(window.language_combo.findData(lang))
     assert i18n.current_language() == lang
-    for area in (RULINGS, EQUIPMENT, RULEBOOK):
-        window.show_area(area)
-        assert untranslated(window, lang) == []
+    left = []
+    for _shown_area in every_area(window):
+        left += untranslated(window, lang)
+    for _state in rulings_states(window):
+        left += untranslated(window, lang)
     window.rulebook.compare_action.setChecked(True)
-    assert untranslated(window, lang) == []
+    window.show_area(RULEBOOK)
+    left += untranslated(window, lang)
+    assert not left, "\n".join(sorted(set(left)))
 
 
 def test_the_walk_does_find_english(window, qtbot):
-    """The check above would catch a string left in English: prove it on the English window."""
+    """The check above would catch a string left in English: prove it on the English window, for
+    the catalog's strings and for the knowledge base's (a note of difference, a ruling's note)."""
     exercise(window, qtbot)
     left = untranslated(window, "fr")
     assert any("Rulebook" in s for s in left) and any("Corresponds to" in s for s in left)
+    kb_found = [s for s in left if any(t in s for t in knowledge_english(window.kb, "fr"))]
+    assert kb_found, "no knowledge-base English found on the English window"
 
 
 def test_language_switch_by_keyboard_changes_visible_text(window, qtbot):

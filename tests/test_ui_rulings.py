@@ -145,7 +145,7 @@ def test_an_impossible_stroke_shows_a_message_and_records_nothing(qtbot, area):
     area.form.striker.setChecked(True)
     area.form.striker_off.setChecked(True)
     assert area.ruling_view.headline.text() == "Cannot rule this stroke"
-    assert "stroke.off_board.striker" in area.ruling_view.details.text()
+    assert "The striker cannot both be pocketed and leave the board." in area.ruling_view.details.text()
     assert not area.record_button.isEnabled()
 
 

@@ -26,6 +26,7 @@ from referee_app.i18n import gettext as _
 from .clocks import Countdown
 from .compare_view import CompareDialog
 from .match_header import MatchHeader
+from .refusal_words import refusal_text
 from .resume_banner import ResumeBanner
 from referee_app.ui import theme
 from referee_app.ui.retranslate import follow_language
@@ -421,7 +422,7 @@ class RulingsArea(QWidget):
                 ruling = rule(self.situation_doc(), self.match.ruleset)
         except (BadInput, NoRule, Conflict) as exc:
             self.last_ruling = None
-            self.ruling_view.show_error(str(exc))
+            self.ruling_view.show_error(refusal_text(exc, self.match.ruleset, self.form.foul_id()))
             self.record_button.setEnabled(False)
             return
         self.last_ruling = ruling

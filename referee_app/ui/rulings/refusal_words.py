@@ -1,0 +1,37 @@
+"""Why a stroke cannot be ruled, in the referee's language. The core refuses in English for the
+command line, naming the field; the window says the same thing from that field, translated."""
+from __future__ import annotations
+
+from referee_app.core.errors import BadInput
+from referee_app.core.play.foul_names import display_name
+from referee_app.core.rules.engine import compiled
+from referee_app.i18n import current_language
+from referee_app.i18n import gettext as _
+
+
+def refusal_text(exc: Exception, ruleset: str, foul: str | None = None) -> str:
+    if not isinstance(exc, BadInput):
+        return _("The rules leave this stroke undecided: no clause, or two that disagree, decide it.")
+    field, problem = exc.field, exc.problem
+    if field == "match":
+        return problem  # said by the window itself, already translated
+    if field.startswith("stroke.pocketed.") and field.rsplit(".", 1)[-1] in ("own", "opponent"):
+        return _("More coins are ticked as pocketed than were on the board.")
+    if field.startswith("stroke.off_board.") and field.rsplit(".", 1)[-1] in ("own", "opponent"):
+        return _("More coins are ticked as off the board than were still on it.")
+    if field.endswith(".queen") and field.startswith("stroke."):
+        if "both" in problem:
+            return _("The queen cannot both be pocketed and leave the board.")
+        return _("The queen is no longer on the board.")
+    if field == "stroke.off_board.striker":
+        return _("The striker cannot both be pocketed and leave the board.")
+    if field == "stroke.touched_coin":
+        return _("Coins were pocketed or knocked off, so the striker touched a coin: tick it.")
+    if field == "stroke.foul" and foul:
+        info = compiled(ruleset).fouls.get(foul) or {}
+        name = display_name({"id": foul, "names": info.get("name") or {}}, current_language())
+        return _("“{foul}” cannot be called on this stroke as ticked: a foul outside the stroke, or one that "
+                 "only happens on the break, is recorded on its own entry with nothing pocketed.").format(foul=name)
+    if "deciding strokes" in problem:
+        return _("The game is level after its last board: record the deciding strokes.")
+    return _("This stroke cannot be ruled as ticked (the sheet says: {field}).").format(field=field)
