@@ -116,7 +116,16 @@ def test_a_protest_typed_in_the_window(make_page, clock, qtbot, tmp_path, monkey
     qtbot.mouseClick(clause.picker.cite, Qt.MouseButton.LeftButton)
     assert not clause.picker.isVisible()
     assert page.store.get(form_id).fields["clause"] == "icf-fr:3.12.d"
-    assert "3.12 d)" in clause.status.text()
+    assert "ICF 3.12 d" in clause.status.text()  # cited as people cite it
+
+    # a paragraph typed as people cite it is the clause, not the first clause of its section
+    for typed, cid in (("3.12 e", "icf-fr:3.12.e"), ("ICF 3.12.e", "icf-fr:3.12.e"), ("regola 53", "it:53")):
+        clause.edit.setText(typed)
+        assert clause.value() == cid, typed
+        clause.picker.query.setText(typed)
+        first = clause.picker.results.item(0).data(Qt.ItemDataRole.UserRole)
+        assert first == cid, typed
+    clause.set_value("icf-fr:3.12.d")
 
     # the countdown: nothing until the board ends, then 15 minutes, then late
     assert "board ends" in page.countdown.text()

@@ -69,11 +69,11 @@ def test_the_ruling_updates_at_each_tick_and_cites_clauses_as_people_do(qtbot, a
     assert area.ruling_view.headline.text().endswith("plays again")
     area.form.striker.setChecked(True)
     details = area.ruling_view.details.text()
-    assert ">IT 53</a>" in details and "it:53<" not in details  # cited as printed, linked by id
+    assert ">IT rule 53</a>" in details and "it:53<" not in details  # cited as people do, linked by id
     area.ruling_view.details.linkActivated.emit("clause:it:53")
     # the clause opens beside the ruling: the Rulings stay in view
     assert area.ruling_view.clause_panel.isVisible() and area.ruling_view.isVisible()
-    assert "IT 53" in area.ruling_view.clause_text.toPlainText() and opened == []
+    assert "IT rule 53" in area.ruling_view.clause_text.toPlainText() and opened == []
     qtbot.mouseClick(area.ruling_view.to_rulebook, Qt.MouseButton.LeftButton)
     assert opened == ["it:53"]
 

@@ -9,24 +9,11 @@ import unicodedata
 
 from referee_app.core.errors import BadInput
 
-# Words a referee may put before a paragraph number; they say nothing about which foul it is.
-_CITATION_WORDS = {"icf", "fr", "it", "aicf", "art", "article", "articolo", "regola", "regole", "rule", "rules",
-                   "regolamento", "paragraph", "paragraphe", "paragrafo", "para", "p", "no", "n"}
-
-
 def fold(text: str) -> str:
     """Lower case without accents or repeated spaces: how two spellings of one name compare."""
     decomposed = unicodedata.normalize("NFKD", text or "")
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(plain.casefold().replace("«", '"').replace("»", '"').split())
-
-
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"\d+|[^\W\d_]+", fold(text))
-
-
-def _paragraph_tokens(clause_id: str) -> list[str]:
-    return _tokens(clause_id.split(":", 1)[-1])
 
 
 def _bare_name(name: str) -> str:
@@ -58,15 +45,12 @@ def foul_matches(text: str, fouls: list[dict]) -> list[str]:
     for key in (wanted, fold(_bare_name(text))):
         if key in by_name:
             return [by_name[key]]
-    tokens = _tokens(text)
-    hits = []
-    for f in fouls:
-        for cid in f.get("clauses", []):
-            para = _paragraph_tokens(cid)
-            if para and tokens[-len(para):] == para and all(
-                    t in _CITATION_WORDS or t in _tokens(cid.split(":")[0]) for t in tokens[:-len(para)]):
-                hits.append(f["id"])
-                break
+    # a paragraph, cited as people cite it ("4.1.2", "ICF 3.11 e", "icf-fr:3.11.e"): one grammar,
+    # the knowledge base's (core/knowledge/citations.py)
+    from referee_app.core.knowledge.citations import parse
+
+    cited = set(parse(text)) | {text.strip()}
+    hits = [f["id"] for f in fouls if cited & set(f.get("clauses", []))]
     return hits
 
 

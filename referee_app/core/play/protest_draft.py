@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from .match import timeline
-from .sheet_document import catalog, cite, explanation, side_name, stroke_summary
+from referee_app.core.knowledge.citations import cite
+from .sheet_document import catalog, explanation, side_name, stroke_summary
 
 
 def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
@@ -29,7 +30,7 @@ def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
         "ruleset": meta.get("ruleset", "icf"),
         "board": e["board"],
         "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
-        "facts": facts + (" (" + ", ".join(cite(c) for c in clauses) + ")" if clauses else ""),
+        "facts": facts + (" (" + ", ".join(cite(c, lang) for c in clauses) + ")" if clauses else ""),
         "lang": lang,
     }
     if clauses:

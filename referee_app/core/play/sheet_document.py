@@ -7,13 +7,12 @@ catalog in the sheet's language; the rulings' sentences come from the rulings th
 """
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from referee_app import i18n
 from referee_app.i18n import translations
 from referee_app.languages import FALLBACK, LANGUAGES
-from referee_app.core.knowledge.loader import default as default_kb
+from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt
@@ -25,20 +24,6 @@ SIGN = "_" * 30
 def catalog(lang: str):
     """The `_` of one language: the core is told its language, it does not read the window's."""
     return translations(lang if lang in LANGUAGES else FALLBACK).gettext
-
-
-def cite(clause_id: str) -> str:
-    """A clause as people cite it ("ICF 3.12 a"): its source's short name and its paragraph as printed."""
-    kb = default_kb()
-    source, _sep, para = clause_id.partition(":")
-    src, clause = kb.sources.get(source), kb.clauses.get(clause_id)
-    short = src.short if src else source
-    if clause is not None and clause.paragraph:
-        # "3.12 a)" is cited "3.12 a"; "Exception (3.9 b)" keeps its bracket
-        para = clause.paragraph if "(" in clause.paragraph else re.sub(r"\s*\)$", "", clause.paragraph)
-    else:  # "3.12.a" is printed "3.12 a": the letter stands apart from the numbers
-        para = re.sub(r"\.(?=[a-z][a-z0-9-]*$)", " ", para)
-    return f"{short} {para}" if para else short
 
 
 def ruleset_name(ruleset: str, lang: str) -> str:
@@ -138,7 +123,7 @@ def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list 
     for e in entries:
         r = e["ruling"]
         where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
-        clauses = ", ".join(cite(c) for c in r.get("clauses", []))
+        clauses = ", ".join(cite(c, lang) for c in r.get("clauses", []))
         rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
                      esc(stroke_summary(e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
     out.append(_table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],

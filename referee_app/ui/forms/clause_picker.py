@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit
 
 from referee_app import i18n
 from referee_app.core.forms.clauses import forms_data
+from referee_app.core.knowledge.citations import cite, parse
 from referee_app.i18n import gettext as _
 from .labels import label_text
 
@@ -66,18 +67,29 @@ class ClausePicker(QFrame):
                            for c in self.kb.clauses.values()]
         return self._index
 
+    def _matches(self):
+        """A citation ("3.12 e", "ICF 3.12.e", "regola 53") lists the clauses it names; other
+        words find the clauses holding them all."""
+        query = self.query.text()
+        cited = parse(query, self.kb) if query.strip() else []
+        if cited:
+            yield from (cid for cid in cited if cid in self.kb.clauses)
+            return
+        words = _fold(query).split()
+        yield from (cid for cid, text in self._searchable() if all(w in text for w in words))
+
     def refresh(self) -> None:
-        words = _fold(self.query.text()).split()
         source = self.source.currentData()
         lang = i18n.current_language()
         self.results.clear()
         shown = 0
-        for cid, text in self._searchable():
+        for cid in self._matches():
             clause = self.kb.clauses[cid]
-            if (source and clause.source != source) or not all(w in text for w in words):
+            if source and clause.source != source:
                 continue
             body, _official = clause.text_in(lang)
-            item = QListWidgetItem(f"{cid}  ·  {clause.title}: {body[:90]}{'…' if len(body) > 90 else ''}")
+            item = QListWidgetItem(f"{cite(cid, lang, self.kb)}  ·  {clause.title}: {body[:90]}"
+                                   f"{'…' if len(body) > 90 else ''}")
             item.setData(ID_ROLE, cid)
             item.setToolTip(body)
             self.results.addItem(item)
@@ -95,7 +107,7 @@ class ClausePicker(QFrame):
             return
         clause = self.kb.clauses[item.data(ID_ROLE)]
         text, official = clause.text_in(i18n.current_language())
-        self.preview.setText(f"{clause.id} – {clause.paragraph}, {clause.title}\n{text}"
+        self.preview.setText(f"{cite(clause.id, i18n.current_language(), self.kb)} – {clause.title}\n{text}"
                              + ("" if official else "\n" + _("(translation, not official)")))
 
     def _cite(self) -> None:
@@ -104,7 +116,7 @@ class ClausePicker(QFrame):
             self.chosen.emit(item.data(ID_ROLE))
 
     def retranslate(self) -> None:
-        self.query.setPlaceholderText(_("Search the rulebook: words, or a paragraph such as 3.12"))
+        self.query.setPlaceholderText(_("Search the rulebook: words, or a paragraph such as 3.12 e or regola 53"))
         self.source.setItemText(0, _("All sources"))
         self.cite.setText(_("Cite this paragraph"))
         if self.isVisible():
@@ -155,7 +167,12 @@ class ClauseField(QWidget):
         self.edited.emit()
 
     def value(self):
-        return self.edit.text().strip()
+        """The clause id: typed as an id, or as people cite it ("ICF 3.12 e", "regola 53")."""
+        text = self.edit.text().strip()
+        if not text or self.kb.get(text):
+            return text
+        ids = parse(text, self.kb)
+        return ids[0] if len(ids) == 1 else text
 
     def set_value(self, value) -> None:
         self.edit.setText(value or "")
@@ -166,7 +183,8 @@ class ClauseField(QWidget):
         clause = self.kb.get(cid) if cid else None
         if clause:
             text, _official = clause.text_in(i18n.current_language())
-            self.status.setText(f"{clause.paragraph}, {clause.title}: {text[:160]}{'…' if len(text) > 160 else ''}")
+            self.status.setText(f"{cite(clause.id, i18n.current_language(), self.kb)}, {clause.title}: "
+                                f"{text[:160]}{'…' if len(text) > 160 else ''}")
             self.status.setStyleSheet("")
         else:
             self.status.setText(label_text("not_a_clause") if cid else "")
@@ -174,7 +192,7 @@ class ClauseField(QWidget):
         self.status.setVisible(bool(self.status.text()))
 
     def retranslate(self) -> None:
-        self.edit.setPlaceholderText(_("e.g. icf-fr:3.12.d"))
+        self.edit.setPlaceholderText(_("e.g. ICF 3.12 d, or regola 53"))
         self.browse.setText(_("Browse the rulebook…"))
         self.picker.retranslate()
         self.show_status()

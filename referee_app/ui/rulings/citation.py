@@ -5,12 +5,12 @@ from __future__ import annotations
 import html
 
 from referee_app.core.knowledge.loader import default
-from referee_app.core.play.sheet_document import cite
+from referee_app.core.knowledge.citations import cite
 from referee_app.i18n import current_language
 
 
 def human_citation(clause_id: str) -> str:
-    return cite(clause_id)
+    return cite(clause_id, current_language())
 
 
 def clause_tooltip(clause_id: str) -> str:
