@@ -375,7 +375,8 @@ def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
             for target in _as_list(d.get("with")):
                 other = clauses.get(target)
                 if other is not None and not any(c.id in _as_list(x.get("with")) for x in other.differs):
-                    other.differs.append({"with": c.id, "note": d.get("note", "")})
+                    other.differs.append({"with": c.id, "note": d.get("note", ""),
+                                          **({"translations": d["translations"]} if d.get("translations") else {})})
 
 
 @lru_cache(maxsize=1)

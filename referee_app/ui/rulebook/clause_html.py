@@ -11,6 +11,7 @@ import html
 
 from referee_app.core.knowledge.loader import Clause, KnowledgeBase
 from referee_app.i18n import N_
+from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.i18n import gettext as _
 from referee_app.ui.theme import Colors
 
@@ -97,7 +98,7 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
         parts.append("<h3>" + esc(_("Corresponds to")) + f"</h3><p>{links}<br>{compare}</p>")
     if clause.differs:
         parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
-        parts.append(_differs_table(kb, clause, c))
+        parts.append(_differs_table(kb, clause, c, lang))
     if clause.examples:
         parts.append("<h3>" + esc(_("Worked examples")) + "</h3>")
         parts.extend(_example_html(i, ex, lang, c) for i, ex in enumerate(clause.examples, 1))
@@ -125,14 +126,22 @@ def _text_block(clause: Clause, lang: str, c: Colors) -> str:
             f'<p class="text" lang="{esc(clause.lang)}">{esc(original)}</p></td></tr></table>')
 
 
-def _differs_table(kb: KnowledgeBase, clause: Clause, c: Colors) -> str:
+def _project_mark(translated: bool) -> str:
+    """Beside a text the project translated, as the clauses' own translations are marked."""
+    if not translated:
+        return ""
+    return ' <span class="muted">(' + esc(_("the project's translation")) + ")</span>"
+
+
+def _differs_table(kb: KnowledgeBase, clause: Clause, c: Colors, lang: str) -> str:
     rows = []
     for d in clause.differs:
         others = d.get("with") or []
         others = others if isinstance(others, list) else [others]
         who = ", ".join(_link(kb, o) for o in others)
         label = esc(_("Differs from {other}:")).format(other=who) if who else esc(_("Differs:"))
-        rows.append(f"<tr><td>⚠ {label} {esc(d.get('note', ''))}</td></tr>")
+        note, translated = difference_note(d, lang)
+        rows.append(f"<tr><td>⚠ {label} {esc(note)}{_project_mark(translated)}</td></tr>")
     return (f'<table width="100%" cellpadding="6" cellspacing="4" style="background-color: {c.accent_bg};">'
             + "".join(rows) + "</table>")
 
@@ -197,15 +206,16 @@ def _block(value, lang: str) -> str:
 def _example_html(n: int, example, lang: str, c: Colors) -> str:
     if not isinstance(example, dict):
         return f"<p><b>{n}.</b> {esc(example)}</p>"
-    title = example.get("name") or example.get("title") or example.get("id") or ""
+    title, translated = example_title(example, lang)
     out = [f'<table width="100%" cellpadding="6" style="background-color: {c.panel};"><tr><td>'
-           "<b>" + esc(_("Example {n}").format(n=n)) + "</b>" + (f" — {esc(title)}" if title else "")]
+           "<b>" + esc(_("Example {n}").format(n=n)) + "</b>"
+           + (f" — {esc(title)}{_project_mark(translated)}" if title else "")]
     for key in ("situation", "expect"):
         if key in example:
             out.append('<p style="margin-bottom: 0px;"><i>' + esc(_(EXAMPLE_LABELS[key])) + "</i></p>"
                        + _block(example[key], lang))
     for key, value in example.items():
-        if key not in ("situation", "expect", "name", "title", "id"):
+        if key not in ("situation", "expect", "name", "title", "titles", "id"):
             out.append(f"<p>{_pair(_label(key), _inline(value, lang))}</p>")
     out.append("</td></tr></table>")
     return "".join(out)
@@ -259,7 +269,8 @@ def compare_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors) -> str
                 others = d.get("with") or []
                 others = others if isinstance(others, list) else [others]
                 if any(o in (m.id for ms in by_source.values() for m in ms) for o in others):
-                    cell.append(f'<p style="background-color: {c.accent_bg};">⚠ {esc(d.get("note", ""))}</p>')
+                    note, translated = difference_note(d, lang)
+                    cell.append(f'<p style="background-color: {c.accent_bg};">⚠ {esc(note)}{_project_mark(translated)}</p>')
         shade = f' style="background-color: {c.panel};"' if sid == clause.source else ""
         cells.append(f'<td width="{width}%" valign="top"{shade}>{"".join(cell)}</td>')
     parts.append(f'<table width="100%" cellspacing="0" cellpadding="8"><tr>{"".join(cells)}</tr></table>')
