@@ -186,7 +186,11 @@ def exercise(window, qtbot):
     difference, worked examples), the comparison, search results, bookmarks, status messages; in the
     Rulings, a recorded stroke with a foul, a ruling with a note, the clause panel, a refusal, what-if
     and the comparison of rulesets; every tab of the Equipment area."""
+    # a clause with notes of difference and worked examples, whichever the knowledge base has first
+    with_notes = next(c.id for c in window.kb.clauses.values() if c.differs and c.examples)
+    window.rulebook.open_clause(with_notes)
     window.rulebook.open_clause("icf-fr:3.12.c")
+    window.rulebook.open_clause(with_notes)
     window.rulebook.tree.topLevelItem(0).setExpanded(True)
     key(window, "Ctrl+D")
     key(window, "Ctrl+F")
