@@ -340,17 +340,25 @@ class MainWindow(QMainWindow):
         self._large = bool(on)
         settings.put(settings.LARGE_TYPE, self._large)
         theme.apply_type_size(self._large, self._zoom)
+        self._restyle()
 
     def zoom(self, step: int) -> None:
         self._zoom = 0 if step == 0 else max(theme.ZOOM_MIN, min(theme.ZOOM_MAX, self._zoom + step))
         settings.put(settings.ZOOM, self._zoom)
         theme.apply_type_size(self._large, self._zoom)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """The focus ring in the palette's colour, set again so that widgets under the style sheet
+        take the new type size and palette too; the ruling's rich text in the new colours."""
+        self.setStyleSheet(theme.focus_ring_css())
+        self.rulings_area.refresh_colours()
 
     def set_appearance(self, choice: str) -> None:
         settings.put(settings.APPEARANCE, choice)
         self.appearance_actions[choice].setChecked(True)
         theme.apply_appearance(choice)
-        self.setStyleSheet(theme.focus_ring_css())  # the ring follows the palette
+        self._restyle()  # the ring and the ruling follow the palette
         self.rulebook.search.refresh_colours()
 
     def _system_scheme_changed(self, _scheme) -> None:

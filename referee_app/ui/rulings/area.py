@@ -615,6 +615,11 @@ class RulingsArea(QWidget):
         self.tie_button.setVisible(self.match.game.tie_breaker_due and not self.what_if.isChecked())
         self.update_ruling()
 
+    def refresh_colours(self) -> None:
+        """After a change of light or dark: the rich text drawn with the palette's colours."""
+        self.ruling_view.retranslate()
+        self.form.foul.retranslate()
+
     def retranslate(self) -> None:
         self.new_button.setText(_("New match"))
         self.open_button.setText(_("Open match…"))
