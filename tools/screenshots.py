@@ -6,7 +6,8 @@
 
 Runs offscreen at the size of a 1366×768 laptop screen (less the taskbar), with empty settings
 and a private search cache in a temporary folder: the referee's own settings are never touched.
-Files: <area>-<lang>.png for rulings, rulebook, compare, search and equipment, plus
+Files: <area>-<lang>.png for rulings, rulebook, compare, search, equipment (an inspection half
+done) and protest (a protest filled from a stroke), plus rulings-dark-large-<lang>.png,
 rulebook-dark-<lang>.png and rulebook-large-<lang>.png.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from referee_app.languages import LANGUAGES  # noqa: E402
-SIZE = (1366, 728)
+SIZE = (1366, 768)
 CLAUSE = "icf-fr:3.12.c"  # the queen pocketed too early: several sources say it, differently
 QUERIES = {"en": "queen cover", "fr": "reine confirmer", "it": "regina confermare"}
 
@@ -73,14 +74,24 @@ def main() -> int:
 
         window.show_area(RULINGS)
         area = window.rulings_area
-        area.first_name.setText("A. Rossi")
-        area.second_name.setText("B. Dubois")
+        area.header.load({"first_name": "A. Rossi", "second_name": "B. Dubois", "tournament": "Open de Cannes",
+                          "round": "3", "table_no": "7", "referee": "C. Martin"})
         for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}}):
             area.form.load(stroke)
             area.record()
         # a disputed stroke, ticked but not yet recorded: one own coin, the queen and the striker
         area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
         shot("rulings")
+        window.set_appearance("dark")
+        window.set_large_type(True)
+        shot("rulings-dark-large")
+        window.set_large_type(False)
+        window.set_appearance("system")
+        area.form.load({"pocketed": {}, "foul": "improper_stroke"})
+        area.record()
+        area.sheet.strokes.setCurrentCell(area.sheet.strokes.rowCount() - 1, 0)
+        area.protest_stroke()  # the Forms page, a protest filled from the match
+        shot("protest")
         area.new_match()
         window.rulebook.open_clause(CLAUSE)
         window.rulebook.nav.setCurrentIndex(0)
@@ -97,6 +108,10 @@ def main() -> int:
         window.rulebook.open_clause(window.rulebook.search.results.item(0).data(256) or CLAUSE)
         shot("search")
         window.show_area(EQUIPMENT)
+        window.equipment_tabs.setCurrentIndex(0)
+        inspection = window.equipment.pages[0]
+        inspection.set_item("striker")
+        inspection.current_form().rows["diameter"].input.setText("1 5/8 in")  # the weight not yet taken
         shot("equipment")
         window.show_area(RULEBOOK, focus=False)
         window.rulebook.nav.setCurrentIndex(0)

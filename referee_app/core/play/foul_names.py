@@ -16,7 +16,7 @@ def fold(text: str) -> str:
     return " ".join(plain.casefold().replace("«", '"').replace("»", '"').split())
 
 
-def _bare_name(name: str) -> str:
+def bare_name(name: str) -> str:
     """"Improper stroke (foul)" is also "Improper stroke"."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
 
@@ -37,12 +37,12 @@ def foul_matches(text: str, fouls: list[dict]) -> list[str]:
         names = f.get("names") or f.get("name") or {}
         keys = {f["id"], f["id"].replace("_", " ")}
         for name in names.values():
-            keys |= {name, _bare_name(name)}
+            keys |= {name, bare_name(name)}
             paragraphs = ", ".join(f.get("clauses", []))
             keys.add(f"{name} ({paragraphs})")
         for key in keys:
             by_name.setdefault(fold(key), f["id"])
-    for key in (wanted, fold(_bare_name(text))):
+    for key in (wanted, fold(bare_name(text))):
         if key in by_name:
             return [by_name[key]]
     # a paragraph, cited as people cite it ("4.1.2", "ICF 3.11 e", "icf-fr:3.11.e"): one grammar,

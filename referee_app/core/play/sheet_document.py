@@ -16,6 +16,7 @@ from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt
+from .foul_names import bare_name
 from .match import board_rows, replayed, timeline
 
 SIGN = "_" * 30
@@ -36,7 +37,8 @@ def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
 
     foul = compiled(ruleset).fouls.get(foul_id) or {}
     names = foul.get("name") or {}
-    return names.get(lang) or names.get("en") or foul_id
+    # "foul: Improper stroke", not "foul: Improper stroke (foul)"
+    return bare_name(names.get(lang) or names.get("en") or foul_id)
 
 
 def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
