@@ -128,6 +128,22 @@ def test_what_if_rules_without_recording(qtbot, area):
     assert area.ruling_view.headline.text().startswith("Board over")
     qtbot.keyClick(area.form.own, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert area.match.strokes == [] and area.match_id is None
+    # the sides have no names in what-if: the sentences read as sentences, in every language
+    area.situation.break_.setChecked(False)
+    area.situation.own.setValue(5)
+    area.form.reset()
+    assert area.ruling_view.headline.text() == "Turn passes to the opponent"
+    area.form.own.setValue(1)
+    assert area.ruling_view.headline.text() == "The striking side plays again"
+    from referee_app import i18n
+
+    i18n.set_language("fr")
+    try:
+        assert area.ruling_view.headline.text() == "Le joueur au tir rejoue"
+        area.form.own.setValue(0)
+        assert area.ruling_view.headline.text() == "Le tour passe à l'adversaire"
+    finally:
+        i18n.set_language("en")
 
 
 def test_compare_rulesets_marks_what_differs(qtbot, area):

@@ -396,7 +396,7 @@ class RulingsArea(QWidget):
     def _striker_names(self) -> tuple[str, str]:
         first, second = self.names()
         if self.what_if.isChecked():
-            return _("The striking side"), _("The opponent")
+            return _("the striking side"), _("the opponent")  # mid-sentence; the view capitalises a sentence's start
         side = self._game_for_entry().state.turn
         return (first, second) if side == "first" else (second, first)
 

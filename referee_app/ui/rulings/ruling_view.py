@@ -117,17 +117,17 @@ class RulingView(QWidget):
             self.headline.setText(_("Tick what happened in the stroke"))
             self.details.setText("")
             return
-        striker, opponent = self._sides or (_("The striking side"), _("The opponent"))
+        striker, opponent = self._sides or (_("the striking side"), _("the opponent"))
         board = r["board"]
         if board["over"]:
             winner = striker if board["winner"] == "striker" else opponent
-            self.headline.setText(_("Board over: {winner} wins {points} to {other}").format(
+            self.headline.setText(_sentence(_("Board over: {winner} wins {points} to {other}").format(
                 winner=winner, points=board["points"][board["winner"]],
-                other=board["points"]["opponent" if board["winner"] == "striker" else "striker"]))
+                other=board["points"]["opponent" if board["winner"] == "striker" else "striker"])))
         elif r["turn"] == "continues":
-            self.headline.setText(_("{side} plays again").format(side=striker))
+            self.headline.setText(_sentence(_("{side} plays again").format(side=striker)))
         else:
-            self.headline.setText(_("Turn passes to {side}").format(side=opponent))
+            self.headline.setText(_sentence(_("Turn passes to {side}").format(side=opponent)))
         rows = []
         ret = r["returned"]
         back = []
@@ -144,8 +144,8 @@ class RulingView(QWidget):
                 own=after["own_on_board"], side=striker, opp=after["opponent_on_board"], other=opponent)))
             rows.append((_("Queen"), queen_text(after["queen"], striker, opponent)))
             if after["dues"] or after["opponent_dues"]:
-                rows.append((_("Dues"), _("{side} owes {n}").format(side=striker, n=after["dues"])
-                             if after["dues"] else _("{side} owes {n}").format(side=opponent, n=after["opponent_dues"])))
+                rows.append((_("Dues"), _sentence(_("{side} owes {n}").format(side=striker, n=after["dues"])
+                             if after["dues"] else _("{side} owes {n}").format(side=opponent, n=after["opponent_dues"]))))
         if not r.get("break_made", True):
             rows.append((_("Break"), _("not made")))
         lang = current_language()
@@ -160,6 +160,11 @@ class RulingView(QWidget):
                         f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")
+
+
+def _sentence(text: str) -> str:
+    """A sentence starts with a capital, whether it opens with a name or with "the opponent"."""
+    return text[:1].upper() + text[1:]
 
 
 def queen_text(state: str, striker: str, opponent: str) -> str:
