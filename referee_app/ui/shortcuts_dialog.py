@@ -3,7 +3,7 @@ a shortcut added anywhere shows up here; then the Alt+letter of each field and b
 on screen (the underlined letter of its label)."""
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QDialog, QDialogButtonBox, QGroupBox, QHeaderView,
                                QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
@@ -14,11 +14,29 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
     rows, seen = [], set()
     for action in window.findChildren(QAction):
         keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
-        text = action.text().replace("&", "")
+        text = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")  # "Equipment && forms"
         if keys and text and (text, keys) not in seen:
             seen.add((text, keys))
             rows.append((text, keys))
+    # shortcuts that are not actions (an area's answer keys): said by their What's This text
+    for sc in window.findChildren(QShortcut):
+        keys = sc.key().toString(QKeySequence.SequenceFormat.NativeText)
+        text = sc.whatsThis() or _("A key of the {area} area").format(area=_area_of(window, sc))
+        if keys and (text, keys) not in seen:
+            seen.add((text, keys))
+            rows.append((text, keys))
     return rows + mnemonic_rows(window)
+
+
+def _area_of(window, shortcut) -> str:
+    """The name of the area a shortcut works in, as the window's area actions say it."""
+    parent = shortcut.parent()
+    stack, actions = getattr(window, "stack", None), getattr(window, "area_actions", [])
+    for i in range(stack.count() if stack is not None else 0):
+        page = stack.widget(i)
+        if i < len(actions) and (page is parent or page.isAncestorOf(parent)):
+            return actions[i].text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+    return window.windowTitle()
 
 
 def mnemonic_rows(window) -> list[tuple[str, str]]:
