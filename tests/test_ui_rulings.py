@@ -237,3 +237,16 @@ def test_a_level_aicf_set_is_settled_by_deciding_strokes_entered_in_the_wizard(q
     saved = MatchStore().load(area.match_id)
     assert saved.strokes[-1] == {"tie_breaker": {"first": [True, True, False], "second": [True, False, False]}}
     assert "deciding strokes: ✓✓✗ / ✓✗✗" in area.sheet.strokes.item(area.sheet.strokes.rowCount() - 1, 3).text()
+
+
+def test_the_ruling_says_why_and_why_not_the_rule_it_set_aside(qtbot, area):
+    opened = []
+    area.open_clause.connect(opened.append)
+    area.form.queen.setChecked(True)  # the queen before any own coin: 3.12 c overrides 3.6 a
+    details = area.ruling_view.details.text()
+    assert "ICF 3.12 c applies, not ICF 3.6 a" in details
+    assert "whynot:icf-fr:3.6.a" in details  # "why not ICF 3.6 a?", a link the keyboard reaches
+    area.ruling_view.details.linkActivated.emit("whynot:icf-fr:3.6.a")  # the answer, then the clause
+    panel = area.ruling_view.clause_text.toPlainText()
+    assert "Why not ICF 3.6 a?" in panel and "ICF 3.12 c is an exception to it." in panel
+    assert "would have played again" in panel and area.ruling_view.clause_panel.isVisible()

@@ -70,7 +70,10 @@ def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
 
 
 def explanation(ruling: dict, lang: str) -> str:
-    return ruling["explanation"].get(lang) or ruling["explanation"].get("en", "")
+    """What was decided, in `lang`: the decision alone where the ruling carries it apart from its
+    why (the clauses are beside it on the sheet), else the whole explanation."""
+    said = ruling.get("decision") or ruling["explanation"]
+    return said.get(lang) or said.get("en", "")
 
 
 def side_name(meta: dict, side: str | None, lang: str) -> str:

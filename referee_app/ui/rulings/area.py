@@ -415,11 +415,11 @@ class RulingsArea(QWidget):
             return
         try:
             if self.what_if.isChecked():
-                ruling = rule(self.situation_doc(), self.match.ruleset)
+                ruling = rule(self.situation_doc(), self.match.ruleset, trace=True)
             elif self.match.over:
                 raise BadInput("match", _("the match is over"))
             else:
-                ruling = rule(self.situation_doc(), self.match.ruleset)
+                ruling = rule(self.situation_doc(), self.match.ruleset, trace=True)
         except (BadInput, NoRule, Conflict) as exc:
             self.last_ruling = None
             self.ruling_view.show_error(refusal_text(exc, self.match.ruleset, self.form.foul_id()))

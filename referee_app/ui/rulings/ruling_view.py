@@ -33,7 +33,7 @@ class RulingView(QWidget):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
                                              | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
         self.details.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.details.linkActivated.connect(lambda href: self.show_clause(href.removeprefix("clause:")))
+        self.details.linkActivated.connect(self._link)
         self.details.linkHovered.connect(self._hovered)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         body = QWidget()
@@ -74,13 +74,26 @@ class RulingView(QWidget):
         self._error = None
         self._sides = None
         self._clause: str | None = None
+        self._answer = False
+        self._why_not: dict[str, str] = {}
 
-    def show_clause(self, clause_id: str) -> None:
-        """The cited clause's text under the ruling, in the reader's language where translated."""
+    def _link(self, href: str) -> None:
+        if href.startswith("whynot:"):
+            self.show_clause(href.removeprefix("whynot:"), answer=True)
+        else:
+            self.show_clause(href.removeprefix("clause:"))
+
+    def show_clause(self, clause_id: str, answer: bool = False) -> None:
+        """The cited clause's text under the ruling, in the reader's language where translated;
+        with `answer`, why that paragraph did not decide, above its text."""
         self._clause = clause_id
-        self.clause_text.setHtml(clause_tooltip(clause_id))
+        self._answer = answer
         self.clause_panel.show()
         self.retranslate_panel()
+
+    def _panel_html(self) -> str:
+        said = self._why_not.get(self._clause, "") if self._answer else ""
+        return (f"<p><b>{html.escape(said)}</b></p>" if said else "") + clause_tooltip(self._clause)
 
     def hide_clause(self) -> None:
         self._clause = None
@@ -88,13 +101,16 @@ class RulingView(QWidget):
         self.details.setFocus()
 
     def _hovered(self, href: str) -> None:
-        self.details.setToolTip(clause_tooltip(href.removeprefix("clause:")) if href else "")
+        clause = href.removeprefix("clause:").removeprefix("whynot:")
+        said = self._why_not.get(clause, "") if href.startswith("whynot:") else ""
+        self.details.setToolTip(((f"<p><b>{html.escape(said)}</b></p>" if said else "") + clause_tooltip(clause))
+                                if href else "")
 
     def retranslate_panel(self) -> None:
         self.to_rulebook.setText(_("Open in the Rulebook"))
         self.close_clause.setText(_("Close"))
         if self._clause:
-            self.clause_text.setHtml(clause_tooltip(self._clause))
+            self.clause_text.setHtml(self._panel_html())
 
     def show_ruling(self, ruling: dict, sides: tuple[str, str] | None = None) -> None:
         """`sides`: the names of the striking side and of its opponent, when the sheet knows them."""
@@ -156,10 +172,65 @@ class RulingView(QWidget):
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(k)}</td>"
                        f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
         body += f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Clauses'))}</td><td>{links}</td></tr>"
+        # "why not?": one short link per paragraph set aside; its answer opens with its text below
+        why_not = why_not_lines(r.get("trace") or {}, striker, opponent)
+        self._why_not = {other: f"{question} {answer}" for other, question, answer in why_not}
+        if why_not:
+            items = ", ".join(f"<a href='whynot:{html.escape(other)}' style='color:{c.link}'>"
+                              f"{html.escape(human_citation(other))}</a>" for other, _q, _a in why_not)
+            body += (f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Why not'))}</td>"
+                     f"<td>{items}</td></tr>")
         notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{html.escape(_('Note'))} "
                         f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")
+
+
+def _outcome(part: str, value, striker: str, opponent: str) -> str:
+    """What a set-aside rule would have made of a part of the ruling, in words."""
+    if part == "turn":
+        return _("{side} would have played again").format(side=striker) if value == "continues" else \
+            _("the turn would have passed to {side}").format(side=opponent)
+    if part in ("after.queen", "returned.queen"):
+        return _("the queen would have been: {state}").format(state=queen_text(value, striker, opponent))
+    if part in ("board.winner", "board.points") and isinstance(value, dict):
+        return _("the board would have gone to {side}").format(
+            side=striker if value.get("winner") == "striker" else opponent)
+    if part.startswith("returned."):
+        return _("the pocketed coins would have gone back") if value == "returned" else \
+            _("the pocketed coins would have stayed in")
+    if part == "break_made":
+        return _("the break would have counted as made") if value else _("the break would not have counted")
+    return _("this part would have been ruled otherwise")
+
+
+# The parts whose "why not?" a referee asks, in the order asked; the other parts follow from these.
+WHY_NOT_PARTS = ("turn", "after.queen", "board.winner", "returned.own", "returned.opponent", "break_made")
+
+
+def why_not_lines(trace: dict, striker: str, opponent: str, most: int = 3) -> list[tuple[str, str, str]]:
+    """(clause set aside, "Why not ICF 3.6 a?", the answer) for each paragraph that also applied
+    and would have ruled a part otherwise: an exception overrode it, or it is a base case that
+    gave way to a more specific paragraph (core/rules/derivation.py). One line per paragraph,
+    definitions left out, `most` lines at most."""
+    from referee_app.core.knowledge.loader import default
+
+    kb = default()
+    out, seen = [], set()
+    for part in WHY_NOT_PARTS:
+        for entry in trace.get(part, []):
+            for o in entry.get("overridden", []):
+                clause = kb.clauses.get(o["clause"])
+                if (o.get("value") == entry.get("value") or o["clause"] in seen or o["clause"] == entry["clause"]
+                        or (clause is not None and clause.kind == "definition")):
+                    continue  # the same outcome, or said already, is no answer to "why not?"
+                seen.add(o["clause"])
+                by = human_citation(entry["clause"])
+                reason = (_("{clause} is an exception to it.") if o.get("how") == "exception"
+                          else _("it gives way to the more specific {clause}.")).format(clause=by)
+                out.append((o["clause"], _("Why not {clause}?").format(clause=human_citation(o["clause"])),
+                            _sentence(_outcome(part, o.get("value"), striker, opponent)) + "; " + reason))
+    return out[:most]
 
 
 def _sentence(text: str) -> str:

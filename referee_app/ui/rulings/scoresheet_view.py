@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from referee_app.core.play.match import board_rows, timeline
-from referee_app.core.play.sheet_document import sheet_html, stroke_summary
+from referee_app.core.play.sheet_document import explanation, sheet_html, stroke_summary
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.pdf import write_pdf
@@ -75,7 +75,7 @@ class ScoreSheetView(QWidget):
             clauses = e["ruling"].get("clauses", [])
             values = [str(e["n"]), f"{e['game']}.{e['board']}", self._name(e["side"]),
                       stroke_summary(e["stroke"], ruleset, lang),
-                      e["ruling"]["explanation"].get(lang, e["ruling"]["explanation"]["en"]),
+                      explanation(e["ruling"], lang),
                       ", ".join(human_citation(c) for c in clauses)]
             for j, v in enumerate(values):
                 item = QTableWidgetItem(v)
