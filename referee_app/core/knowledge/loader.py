@@ -230,8 +230,23 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
 
 
 def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem]]:
-    """Read and validate the knowledge base. With strict, any problem raises KnowledgeError."""
+    """Read and validate the knowledge base. With strict, any problem raises KnowledgeError.
+    What was read last time from the same files is taken from the cache (cache.py)."""
+    from . import cache
+
     root = Path(root) if root else knowledge_root()
+    loaded, key = cache.cached_knowledge(root)
+    if loaded is None:
+        loaded = _read(root)
+        cache.store_knowledge(root, key, loaded)
+    kb, problems = loaded
+    kb.root = root  # the same files may have been read from another folder last time
+    if strict and problems:
+        raise KnowledgeError(problems)
+    return kb, problems
+
+
+def _read(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
     problems: list[Problem] = []
     digest = hashlib.sha256()
     try:
@@ -279,10 +294,7 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
     _link(clauses, problems)
     glossary = _read_glossary(root, clauses, langs, problems, digest)
     _read_headings(root, clauses, langs, problems, digest)
-    kb = KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16], glossary)
-    if strict and problems:
-        raise KnowledgeError(problems)
-    return kb, problems
+    return KnowledgeBase(root, sources, clauses, langs, kinds, digest.hexdigest()[:16], glossary), problems
 
 
 def _read_headings(root: Path, clauses, langs, problems: list[Problem], digest) -> None:

@@ -1,0 +1,191 @@
+"""The knowledge base, parsed and loaded once, kept in the user's cache folder.
+
+Parsing the 60-odd YAML files is most of what a start costs. So the first start parses every file
+of a knowledge folder and writes the parses to one file of the XDG cache folder
+(`~/.cache/carrom-referee/knowledge-<key>.pickle`); the loader adds the loaded and validated
+knowledge base to it (`store_knowledge`). The key hashes the folder's files (names and bytes)
+and the code that reads them (yamlio, loader, this module): a later start whose folder and code
+are unchanged reads that one file instead; anything changed gives a new key, hence a rebuild.
+The few most recently written files are kept (a checkout, an installed copy, a folder named by
+CARROM_REFEREE_KNOWLEDGE), older ones removed.
+
+Never stale: a parse is looked up by the hash of the file's bytes as read now, and the loaded
+knowledge base is used only while the folder still hashes to the key it was stored under (a
+test editing a copy, a maintainer editing YAML in a running session). A damaged, truncated or
+foreign cache file is ignored and rewritten; a cache folder that cannot be written is not used.
+The file is written under a temporary name then renamed, so a crash never leaves half a cache
+under the real name, and read with an unpickler that builds only plain data and the loader's
+own records.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+KEEP = 3
+VERSION = b"1"  # bump when what is stored changes shape in a way the code hash does not show
+_CODE = ("yamlio.py", "loader.py", "cache.py")
+_LOADED = "knowledge base"  # the entry holding the loader's (KnowledgeBase, problems)
+_SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
+                 ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
+                 ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
+    ("referee_app.core.knowledge.loader", name) for name in ("KnowledgeBase", "Clause", "Source", "Term", "Problem")}
+MISS = object()
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if (module, name) not in _SAFE_CLASSES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not the knowledge base's")
+        return super().find_class(module, name)
+
+
+def _loads(blob: bytes):
+    return _PlainUnpickler(io.BytesIO(blob)).load()
+
+
+def _dumps(value) -> bytes:
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def cache_folder() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("carrom-referee", appauthor=False))
+
+
+def _contents(root: Path) -> tuple[str, dict[Path, bytes]]:
+    """The folder's key, and its YAML files' bytes."""
+    digest = hashlib.sha256(VERSION)
+    for name in _CODE:
+        code = Path(__file__).with_name(name)
+        digest.update(code.read_bytes() if code.is_file() else name.encode())  # a frozen bundle has no source
+    contents = {}
+    for path in sorted(p for p in root.rglob("*.yaml") if p.is_file()):
+        contents[path] = data = path.read_bytes()
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + data + b"\0")
+    return digest.hexdigest()[:24], contents
+
+
+class _Folder:
+    """One knowledge folder as it was when this process first read it."""
+
+    def __init__(self, root: Path, key: str, contents: dict[Path, bytes]):
+        self.root, self.key = root, key
+        self.entries: dict[str, bytes] = self._read() or self._build(contents)
+
+    @property
+    def path(self) -> Path:
+        return cache_folder() / f"knowledge-{self.key}.pickle"
+
+    def _read(self) -> dict[str, bytes] | None:
+        try:
+            entries = _loads(self.path.read_bytes())
+        except Exception:  # absent, damaged, foreign: rebuilt, whatever it was
+            return None
+        ok = isinstance(entries, dict) and all(isinstance(k, str) and isinstance(v, bytes) for k, v in entries.items())
+        return entries if ok else None
+
+    def _build(self, contents: dict[Path, bytes]) -> dict[str, bytes]:
+        from .yamlio import YamlError, load_text
+
+        entries = {}
+        for path, data in contents.items():
+            try:
+                entries[_hash(data)] = _dumps(load_text(data.decode("utf-8"), str(path)))
+            except (YamlError, UnicodeDecodeError):
+                continue  # not kept: reading it again reports the problem in the caller's words
+        self._write(entries)
+        return entries
+
+    def _write(self, entries: dict[str, bytes]) -> None:
+        target = self.path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".knowledge-", suffix=".tmp", dir=target.parent)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    pickle.dump(entries, f, protocol=pickle.HIGHEST_PROTOCOL)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            others = [p for p in target.parent.glob("knowledge-*.pickle") if p != target]
+            for old in sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)[KEEP - 1:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only or full cache folder: the next start parses again, nothing else changes
+
+    def parse(self, data: bytes):
+        blob = self.entries.get(_hash(data))
+        return _loads(blob) if blob is not None else MISS
+
+    def loaded(self):
+        try:
+            return _loads(self.entries[_LOADED])
+        except Exception:
+            return None
+
+    def keep_loaded(self, loaded) -> None:
+        if _LOADED not in self.entries:
+            self.entries[_LOADED] = _dumps(loaded)
+            self._write(self.entries)
+
+
+_folders: dict[Path, _Folder] = {}
+
+
+def _current(root: Path) -> _Folder:
+    """The folder's cache as the folder is now: the one already open if its files are unchanged."""
+    key, contents = _contents(root)
+    folder = _folders.get(root)
+    if folder is None or folder.key != key:
+        folder = _folders[root] = _Folder(root, key, contents)
+    return folder
+
+
+def _root_of(path: Path) -> Path | None:
+    """The knowledge folder holding `path`: the nearest folder above it with a sources.yaml."""
+    for folder in path.parents:
+        if (folder / "sources.yaml").is_file():
+            return folder
+    return None
+
+
+def cached_parse(path: Path, data: bytes):
+    """The parse of the YAML file `path` whose bytes are `data`, from its knowledge folder's
+    cache; MISS when it is in no knowledge folder or the cache lacks it as it is now."""
+    root = _root_of(path.resolve())
+    if root is None:
+        return MISS
+    folder = _folders.get(root) or _current(root)
+    return folder.parse(data)
+
+
+def cached_knowledge(root: Path) -> tuple[object, str] | tuple[None, str]:
+    """What `store_knowledge` kept for the folder as its files are now (or None), and the folder's
+    key to hand back to `store_knowledge`."""
+    root = Path(root).resolve()
+    if not (root / "sources.yaml").is_file():
+        return None, ""  # not a knowledge folder: the loader says what is wrong
+    folder = _current(root)
+    return folder.loaded(), folder.key
+
+
+def store_knowledge(root: Path, key: str, loaded) -> None:
+    """Keeps `loaded` (the loader's KnowledgeBase and problems) for the folder whose key was `key`
+    when the loader began reading it; nothing is kept if the folder has changed since."""
+    root = Path(root).resolve()
+    folder = _folders.get(root)
+    if folder is not None and folder.key == key == _contents(root)[0]:
+        folder.keep_loaded(loaded)

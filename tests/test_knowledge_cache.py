@@ -1,0 +1,121 @@
+"""The knowledge base is read once into the user's cache folder and taken from there while its
+files are unchanged; a change, a damaged cache or an unwritable folder never gives a wrong answer."""
+from __future__ import annotations
+
+import pickle
+import shutil
+
+import pytest
+
+from referee_app.core.knowledge import cache, loader
+from referee_app.core.knowledge.loader import knowledge_root
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """An empty cache folder, a copy of the knowledge base, and no folder remembered in memory."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_folders", {})
+    root = tmp_path / "knowledge"
+    shutil.copytree(knowledge_root(), root)
+    return root
+
+
+def new_process(monkeypatch):
+    """What a new start sees: the cache folder, and nothing in memory."""
+    monkeypatch.setattr(cache, "_folders", {})
+
+
+def cache_files(tmp_path):
+    return sorted((tmp_path / "cache").rglob("knowledge-*"))
+
+
+def test_a_second_start_takes_the_knowledge_base_from_the_cache(fresh, tmp_path, monkeypatch):
+    first, _ = loader.load(fresh)
+    assert [f.name.startswith("knowledge-") and f.suffix == ".pickle" for f in cache_files(tmp_path)] == [True]
+    new_process(monkeypatch)
+    monkeypatch.setattr(loader, "_read", lambda root: pytest.fail("read the YAML again"))
+    again, _ = loader.load(fresh)
+    assert [c.record() for c in again.clauses.values()] == [c.record() for c in first.clauses.values()]
+    assert again.root == fresh and again.stamp == first.stamp
+
+
+def test_an_edited_file_is_read_again_in_the_same_process_and_the_next(fresh, monkeypatch):
+    kb, _ = loader.load(fresh)
+    clause = kb.clauses["icf-fr:3.12.a"]
+    path = fresh / clause.file
+    path.write_text(path.read_text(encoding="utf-8").replace(clause.text.split()[0], "MODIFIÉ", 1), encoding="utf-8")
+    assert loader.load(fresh)[0].clauses["icf-fr:3.12.a"].text.startswith("MODIFIÉ")
+    new_process(monkeypatch)
+    assert loader.load(fresh)[0].clauses["icf-fr:3.12.a"].text.startswith("MODIFIÉ")
+
+
+def test_a_yaml_file_read_twice_is_two_objects_and_an_edit_is_seen(fresh):
+    from referee_app.core.knowledge.yamlio import load_file
+
+    path = fresh / "rulesets" / "icf.yaml"
+    one, two = load_file(path), load_file(path)
+    assert one == two and one is not two  # a caller changing its copy changes nobody else's
+    path.write_text(path.read_text(encoding="utf-8") + "\nextra_key_for_the_test: 1\n", encoding="utf-8")
+    assert load_file(path)["extra_key_for_the_test"] == 1
+
+
+def test_a_broken_file_is_reported_as_without_the_cache(fresh, monkeypatch):
+    from referee_app.core.errors import KnowledgeError
+
+    (fresh / "icf-fr" / "01-preface.yaml").write_text("clauses: [\n", encoding="utf-8")
+    with pytest.raises(KnowledgeError) as caught:
+        loader.load(fresh)
+    assert str(caught.value.problems[0]).startswith("icf-fr/01-preface.yaml:")
+    assert "not valid YAML" in str(caught.value.problems[0])
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle at all", b"\x80\x05garbage",
+                                    pickle.dumps({"x": 1})[:-3]])
+def test_a_damaged_cache_is_rebuilt_silently(fresh, tmp_path, monkeypatch, damage):
+    expected = [c.record() for c in loader.load(fresh)[0].clauses.values()]
+    [written] = cache_files(tmp_path)
+    written.write_bytes(damage)
+    new_process(monkeypatch)
+    assert [c.record() for c in loader.load(fresh)[0].clauses.values()] == expected
+    new_process(monkeypatch)
+    assert cache.cached_knowledge(fresh)[0] is not None, "rewritten whole"
+
+
+class Trap:
+    def __reduce__(self):
+        return (shutil.rmtree, ("/nonexistent-folder-of-the-test",))
+
+
+def test_a_cache_naming_other_code_builds_nothing(fresh, tmp_path, monkeypatch):
+    loader.load(fresh)
+    [written] = cache_files(tmp_path)
+    written.write_bytes(pickle.dumps({"knowledge base": pickle.dumps(Trap())}))
+    new_process(monkeypatch)
+    called = []
+    monkeypatch.setattr(shutil, "rmtree", lambda *a, **k: called.append(a))
+    assert loader.load(fresh)[0].clauses
+    assert not called
+
+
+def test_an_unwritable_cache_folder_only_costs_time(fresh, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    kb, _ = loader.load(fresh)
+    assert "icf-fr:3.12.a" in kb.clauses
+
+
+def test_the_cache_is_written_whole_or_not_at_all(fresh, tmp_path):
+    loader.load(fresh)
+    leftovers = [p.name for p in (tmp_path / "cache").rglob("*") if p.is_file() and not p.name.endswith(".pickle")]
+    assert leftovers == []
+
+
+def test_a_changed_folder_gets_a_new_cache_and_old_ones_are_pruned(fresh, tmp_path, monkeypatch):
+    for n in range(cache.KEEP + 2):
+        (fresh / "glossary.yaml").write_text((fresh / "glossary.yaml").read_text(encoding="utf-8") + f"\n# edit {n}\n",
+                                             encoding="utf-8")
+        new_process(monkeypatch)
+        loader.load(fresh)
+    assert len(cache_files(tmp_path)) == cache.KEEP
