@@ -20,19 +20,32 @@ class _Parser(argparse.ArgumentParser):
         raise BadInput("arguments", message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The module of each command, so that a run imports and builds only its own command's parser
+# (start-up time, benchmarks/bench_startup.py). A command missing here still works: the whole
+# parser is built, as for --help; tests/test_cli_parser.py keeps the table true.
+MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulings", "verify": "cmd_rulings",
+           "replay": "cmd_replay", "matches": "cmd_matches", "search": "cmd_search", "inspect": "cmd_inspect",
+           "inspections": "cmd_inspect_records", "forms": "cmd_forms",
+           "rulebook": "cmd_knowledge", "show": "cmd_knowledge", "check-kb": "cmd_knowledge"}
+
+
+def command_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command's, or only `command`'s when the table knows it."""
     parser = _Parser(prog="carrom-referee", description="Carrom referee and rulebook assistant.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("cmd_"):
-            importlib.import_module(f"{__name__}.{info.name}").add_parsers(sub)
+    for name in [MODULES[command]] if command in MODULES else command_modules():
+        importlib.import_module(f"{__name__}.{name}").add_parsers(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
         if not args.command:
             from referee_app.ui.app import run_app
 
