@@ -25,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 # parser is built, as for --help; tests/test_cli_parser.py keeps the table true.
 MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulings", "verify": "cmd_rulings",
            "replay": "cmd_replay", "matches": "cmd_matches", "search": "cmd_search", "inspect": "cmd_inspect",
-           "inspections": "cmd_inspect_records", "forms": "cmd_forms",
+           "inspections": "cmd_inspect_records", "forms": "cmd_forms", "tournament": "cmd_tournament",
            "rulebook": "cmd_knowledge", "show": "cmd_knowledge", "check-kb": "cmd_knowledge"}
 
 
