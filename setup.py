@@ -30,7 +30,7 @@ def knowledge_folders() -> list[str]:
 
 
 setup(packages=find_packages(include=["referee_app", "referee_app.*"]) + ["referee_app.knowledge"] + knowledge_folders(),
-      package_data={"referee_app": ["locale/*/LC_MESSAGES/*.mo", "icons/*"],
+      package_data={"referee_app": ["locale/*/LC_MESSAGES/*.mo", "icons/*", "schemas/*.json"],
                     "referee_app.knowledge": ["*.yaml", "*.md"],
                     **{folder: ["*.yaml"] for folder in knowledge_folders()}},
       cmdclass={"build_py": BuildWithCatalogs})
