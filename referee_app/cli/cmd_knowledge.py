@@ -59,15 +59,40 @@ def run_rulebook(args) -> int:
 
 def run_show(args) -> int:
     from referee_app.core.knowledge.loader import default
+    from referee_app.core.knowledge.rulesets import default_rulesets
+    from referee_app.core.rulebook.logic import clause_logic
 
-    clause = default().get(args.id)
+    kb = default()
+    clause = kb.get(args.id)
     if clause is None:
         raise BadInput("id", f"no clause '{args.id}' in the rulebook")
+    logic = clause_logic(kb, clause, default_rulesets())
     if args.json:
-        print_json(_record(clause, args.lang))
+        print_json(dict(_record(clause, args.lang), **logic))
     else:
         _print_clause(clause, args.lang)
+        _print_logic(clause, logic, args.lang or "en")
     return 0
+
+
+def _print_logic(clause, logic: dict, lang: str, out=sys.stdout) -> None:
+    """The rest of the clause's page: its other texts, its rules, examples, exceptions, rulesets."""
+    shown = {lang, clause.lang}
+    for other, entry in clause.texts.items():
+        if other not in shown:
+            mark = "" if entry["official"] else " (translation)"
+            out.write(f"  {other}{mark}:\n" + textwrap.indent(textwrap.fill(entry["text"], 94), "    ") + "\n")
+    for r in logic["rules"]:
+        out.write(f"  rule {r['id']}\n    when: {r['when'][lang]}\n    then: {r['then'][lang]}\n")
+        if r["exception_to"]:
+            out.write(f"    exception to: {', '.join(r['exception_to'])}\n")
+    for n, ex in enumerate(logic["examples"], 1):
+        result = ex["ruling"]["explanation"][lang] if ex.get("ruling") else f"no ruling: {ex.get('error')}"
+        status = "as expected" if ex["holds"] else "NOT as expected"
+        out.write(f"  example {n} ({ex['ruleset']}): {ex['name']}\n    {result} [{status}]\n")
+    if logic["exceptions"]:
+        out.write(f"  exceptions to it: {', '.join(logic['exceptions'])}\n")
+    out.write(f"  rulesets: {', '.join(logic['rulesets']) or 'none'}\n")
 
 
 def run_check(args) -> int:

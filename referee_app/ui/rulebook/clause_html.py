@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 
 from referee_app.core.knowledge.loader import Clause, KnowledgeBase
+from referee_app.core.rulebook import logic
 from referee_app.i18n import N_
 from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.i18n import gettext as _
@@ -23,28 +24,7 @@ KIND_LABELS = {
 }
 LANGUAGE_LABELS = {"fr": N_("French"), "it": N_("Italian"), "en": N_("English")}
 
-# Names of the fields a worked example uses (the situation and ruling formats of the contract),
-# so that an example reads as sentences rather than as data.
-FIELD_LABELS = {
-    "before": N_("Before the stroke"), "stroke": N_("The stroke"), "after": N_("After the ruling"),
-    "own_on_board": N_("own coins on the board"), "opponent_on_board": N_("opponent's coins on the board"),
-    "queen": N_("queen"), "break": N_("break stroke"), "break_attempt": N_("attempt at the break"),
-    "dues": N_("coins owed"), "opponent_dues": N_("coins the opponent owes"), "score": N_("score"),
-    "striker": N_("striker"), "opponent": N_("opponent"), "own": N_("own coins"),
-    "touched_coin": N_("the striker touched a coin"), "pocketed": N_("pocketed"), "off_board": N_("off the board"),
-    "foul": N_("foul"), "turn": N_("turn"), "break_made": N_("break made"), "returned": N_("returned to the centre"),
-    "board": N_("board"), "over": N_("board over"), "winner": N_("winner"), "points": N_("points"),
-    "clauses": N_("clauses"), "explanation": N_("explanation"), "ruleset": N_("ruleset"),
-    "penalty": N_("penalty coins"),
-    "first_on_board": N_("first side's coins on the board"), "second_on_board": N_("second side's coins on the board"),
-}
-VALUE_LABELS = {
-    "on_board": N_("on the board"), "awaiting_cover": N_("awaiting its cover"),
-    "covered_by_striker": N_("covered by the striking side"), "covered_by_opponent": N_("covered by the opponent"),
-    "continues": N_("continues"), "passes": N_("passes to the opponent"),
-    "stays": N_("stay in the pockets"), "returned": N_("returned to the board"),
-}
-EXAMPLE_LABELS = {"situation": N_("Situation"), "expect": N_("Expected ruling")}
+EXAMPLE_LABELS = {"situation": N_("Situation"), "expect": N_("Expected ruling"), "ruling": N_("Ruling given")}
 
 
 def esc(value) -> str:
@@ -99,10 +79,52 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
     if clause.differs:
         parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
         parts.append(_differs_table(kb, clause, c, lang))
-    if clause.examples:
+    parts.append(_translations_block(clause, lang))
+    return "".join(parts) + logic_html(kb, clause, lang, c)
+
+
+def logic_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, rulesets: dict | None = None) -> str:
+    """What the clause decides: its rules in plain words, its worked examples with the ruling each
+    gives now, the clauses that make exceptions to it, the rulesets that apply it."""
+    from referee_app.core.knowledge.rulesets import default_rulesets
+
+    rulesets = rulesets if rulesets is not None else default_rulesets()
+    page = logic.clause_logic(kb, clause, rulesets)
+    parts = []
+    if page["rules"]:
+        items = []
+        for r in page["rules"]:
+            line = (f"<li><i>{esc(_('When'))}</i> {esc(r['when'][lang])}<br>"
+                    f"<i>{esc(_('Then'))}</i> {esc(r['then'][lang])}")
+            if r["exception_to"]:
+                line += '<br><span class="muted">' + esc(_("Exception to")) + " " + ", ".join(
+                    _link(kb, t.split("/")[0]) for t in r["exception_to"]) + "</span>"
+            items.append(line + "</li>")
+        parts.append("<h3>" + esc(_("What this clause decides")) + "</h3><ul>" + "".join(items) + "</ul>")
+    if page["examples"]:
         parts.append("<h3>" + esc(_("Worked examples")) + "</h3>")
-        parts.extend(_example_html(i, ex, lang, c) for i, ex in enumerate(clause.examples, 1))
+        parts.extend(_example_html(i, ex, lang, c) for i, ex in enumerate(page["examples"], 1))
+    if page["exceptions"]:
+        links = ", ".join(_link(kb, t) for t in page["exceptions"])
+        parts.append("<h3>" + esc(_("Exceptions to this clause")) + f"</h3><p>{links}</p>")
+    if page["rulesets"]:
+        names = ", ".join(esc(rulesets[rid].name.get(lang, rid)) for rid in page["rulesets"])
+        parts.append("<h3>" + esc(_("Rulesets that apply it")) + f"</h3><p>{names}</p>")
     return "".join(parts)
+
+
+def _translations_block(clause: Clause, lang: str) -> str:
+    """The clause in the languages not shown above: every text the knowledge base has."""
+    shown = {lang, clause.lang}
+    others = [(other, entry) for other, entry in clause.texts.items() if other not in shown]
+    if not others:
+        return ""
+    rows = []
+    for other, entry in others:
+        head = (_("Official text ({language})") if entry["official"] else
+                _("Unofficial translation ({language})")).format(language=language_label(other))
+        rows.append(f'<p class="muted">{esc(head)}</p><p lang="{esc(other)}">{esc(entry["text"])}</p>')
+    return "<h3>" + esc(_("Translations")) + "</h3>" + "".join(rows)
 
 
 def _text_block(clause: Clause, lang: str, c: Colors) -> str:
@@ -146,21 +168,12 @@ def _differs_table(kb: KnowledgeBase, clause: Clause, c: Colors, lang: str) -> s
             + "".join(rows) + "</table>")
 
 
-def _label(key) -> str:
-    key = str(key)
-    return _(FIELD_LABELS[key]) if key in FIELD_LABELS else key.replace("_", " ")
+def _label(key, lang: str) -> str:
+    return logic.label(key, lang)
 
 
 def _value(value, lang: str) -> str:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if value is None:
-        return _("none")
-    if isinstance(value, list):
-        return ", ".join(_value(v, lang) for v in value) if value else _("none")
-    if isinstance(value, str) and value in VALUE_LABELS:
-        return _(VALUE_LABELS[value])
-    return str(value)
+    return logic.value_text(value, lang)
 
 
 def _is_texts(value) -> bool:
@@ -182,11 +195,11 @@ def _inline(value, lang: str) -> str:
     parts = []
     for key, item in value.items():
         if item is True:
-            parts.append(f"<b>{esc(_label(key))}</b>")
+            parts.append(f"<b>{esc(_label(key, lang))}</b>")
         elif isinstance(item, dict) and not _is_texts(item):
-            parts.append(f"{esc(_label(key))} ({_inline(item, lang)})")
+            parts.append(f"{esc(_label(key, lang))} ({_inline(item, lang)})")
         else:
-            parts.append(_pair(_label(key), _inline(item, lang)))
+            parts.append(_pair(_label(key, lang), _inline(item, lang)))
     return ", ".join(parts)
 
 
@@ -197,9 +210,9 @@ def _block(value, lang: str) -> str:
     lines = []
     for key, item in value.items():
         if isinstance(item, dict) and not _is_texts(item):
-            lines.append(f"<li><i>{esc(_label(key))}</i> — {_inline(item, lang)}</li>")
+            lines.append(f"<li><i>{esc(_label(key, lang))}</i> — {_inline(item, lang)}</li>")
         else:
-            lines.append(f"<li>{_pair(_label(key), _inline(item, lang))}</li>")
+            lines.append(f"<li>{_pair(_label(key, lang), _inline(item, lang))}</li>")
     return "<ul>" + "".join(lines) + "</ul>"
 
 
@@ -214,9 +227,17 @@ def _example_html(n: int, example, lang: str, c: Colors) -> str:
         if key in example:
             out.append('<p style="margin-bottom: 0px;"><i>' + esc(_(EXAMPLE_LABELS[key])) + "</i></p>"
                        + _block(example[key], lang))
+    if example.get("ruling"):
+        verdict = _("✔ as expected") if example.get("holds") else _("✘ not as expected")
+        ruling = example["ruling"]
+        given = {"turn": ruling["turn"], "after": ruling["after"], "board": ruling["board"]}
+        out.append('<p style="margin-bottom: 0px;"><i>' + esc(_(EXAMPLE_LABELS["ruling"])) + f"</i> {esc(verdict)}</p>"
+                   + _block(given, lang) + f"<p>{esc(ruling['explanation'].get(lang, ''))}</p>")
+    elif example.get("error"):
+        out.append('<p class="note">' + esc(_("No ruling: {problem}").format(problem=example["error"])) + "</p>")
     for key, value in example.items():
-        if key not in ("situation", "expect", "name", "title", "titles", "id"):
-            out.append(f"<p>{_pair(_label(key), _inline(value, lang))}</p>")
+        if key not in ("situation", "expect", "name", "title", "titles", "id", "ruling", "holds", "error"):
+            out.append(f"<p>{_pair(_label(key, lang), _inline(value, lang))}</p>")
     out.append("</td></tr></table>")
     return "".join(out)
 
