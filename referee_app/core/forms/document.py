@@ -78,30 +78,35 @@ def _rows(rows) -> str:
     return f"<table width='100%' cellspacing='0' border='0'>{body}</table>"
 
 
+_OWN_SECTIONS = ("clause", "ground", "times", "facts", "decision", "lang", "filed_at", "director")
+
+
+def _field_text(f, value, fields: dict, lang: str) -> str:
+    """One field's value as the form prints it, in the form's language."""
+    data = forms_data()
+    if f.type == "score":
+        return " – ".join(str((value or {}).get(s, "")) for s in SIDES) if value else ""
+    if f.type == "time":
+        return _when(value, lang)
+    if f.name == "ruleset":
+        rs = data.rulesets.get(fields.get("ruleset") or data.default_ruleset)
+        return rs.name.get(lang, rs.id) if rs else ""
+    if f.name == "protester" and value:
+        return f"{data.label(value, lang)}: {(fields.get('players') or {}).get(value, '')}"
+    return "" if value is None else str(value)
+
+
 def _field_rows(form: Form | None, kind: str, fields: dict, lang: str) -> list[tuple[str, str]]:
     """Label and escaped value of every field (a blank line where a blank form is to be filled in)."""
     data = forms_data()
     rows = []
-    for f in FIELDS[kind]:
+    for f in (f for f in FIELDS[kind] if f.name not in _OWN_SECTIONS):  # those are printed in their own sections
         value = fields.get(f.name)
-        if f.name in ("clause", "ground", "times", "facts", "decision", "lang", "filed_at", "director"):
-            continue  # printed in their own sections below
         if f.type == "pair":
-            for side in SIDES:
-                v = (value or {}).get(side)
-                rows.append((data.label(side, lang), esc(v) if v else ("" if form else BLANK)))
+            rows += [(data.label(side, lang), esc((value or {}).get(side)) if (value or {}).get(side) else
+                      ("" if form else BLANK)) for side in SIDES]
             continue
-        if f.type == "score":
-            text = " – ".join(str((value or {}).get(s, "")) for s in SIDES) if value else ""
-        elif f.type == "time":
-            text = _when(value, lang)
-        elif f.name == "ruleset":
-            rs = data.rulesets.get(fields.get("ruleset") or data.default_ruleset)
-            text = rs.name.get(lang, rs.id) if rs else ""
-        elif f.name == "protester" and value:
-            text = f"{data.label(value, lang)}: {(fields.get('players') or {}).get(value, '')}"
-        else:
-            text = "" if value is None else str(value)
+        text = _field_text(f, value, fields, lang)
         rows.append((data.field_label(kind, f.name, lang), esc(text) if (text or form) else BLANK))
     return rows
 

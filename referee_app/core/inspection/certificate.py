@@ -89,51 +89,61 @@ def _differences(checks: list[dict], lang: str) -> str:
     return f"<ul>{''.join(dict.fromkeys(notes))}</ul>" if notes else ""
 
 
-def certificate_html(record: InspectionRecord, lang: str, specs: Specs | None = None) -> str:
-    """The certificate of one inspection record, in `lang`."""
+def _heading(record: InspectionRecord, kind: str, lang: str) -> str:
+    """The title, the number, and the table of who inspected what, when."""
     _ = translations(lang).gettext
-    specs = specs or default_specs()
-    result = record.result
-    item = specs.item(record.item)
-    kind = item.label_in(lang) if item else record.item
-    parts = [STYLE, f'<p class="title">{esc(_("Equipment inspection certificate"))}</p>',
-             f'<p class="muted">{esc(_("Inspection no. {number}").format(number=record.id))}</p>']
     facts = [(_("Item"), f"{esc(kind)} — {esc(record.label)}"), (_("Inspector"), esc(record.inspector)),
              (_("Date"), esc(when(record.inspected_at, lang)))]
     if record.tournament:
         facts.append((_("Tournament"), esc(record.tournament)))
     if record.previous_id is not None:
         facts.append((_("Re-inspection of"), esc(_("inspection no. {number}").format(number=record.previous_id))))
-    parts.append("<table>" + "".join(_row([f"<b>{esc(k)}</b>", v]) for k, v in facts) + "</table>")
-    parts.append(f'<p class="verdict">{esc(fmt.overall(record.compliant, lang))}</p>')
-    if result.get("approval"):
-        approved = _("Approved for play.") if record.compliant else _("Not approved for play.")
-        parts.append(f"<p>{esc(approved)} {esc(fmt.localized(result['approval'].get('note'), lang))}</p>")
-    parts.append(f'<p class="section">{esc(_("Measurements"))}</p>')
-    parts.append(_checks_table(specs, result.get("checks", []), lang))
-    for coin in result.get("coins", []):
-        if not coin["compliant"]:
-            bad = [_measurement_label(specs, c["id"], lang) for c in coin["checks"] if not c["ok"]]
-            colour = item.colour_label(coin["colour"], lang) if item else coin["colour"]
-            parts.append(f"<p>{esc(_('Coin {number} ({colour}): {problems}').format(number=coin['index'] + 1, colour=colour, problems=', '.join(bad) or _('see above')))}</p>")
+    return (f'<p class="title">{esc(_("Equipment inspection certificate"))}</p>'
+            f'<p class="muted">{esc(_("Inspection no. {number}").format(number=record.id))}</p>'
+            "<table>" + "".join(_row([f"<b>{esc(k)}</b>", v]) for k, v in facts) + "</table>")
+
+
+def _failing_coins(specs: Specs, item, coins: list[dict], lang: str) -> str:
+    _ = translations(lang).gettext
+    lines = []
+    for coin in (c for c in coins if not c["compliant"]):
+        bad = [_measurement_label(specs, c["id"], lang) for c in coin["checks"] if not c["ok"]]
+        colour = item.colour_label(coin["colour"], lang) if item else coin["colour"]
+        text = _("Coin {number} ({colour}): {problems}").format(number=coin["index"] + 1, colour=colour,
+                                                               problems=", ".join(bad) or _("see above"))
+        lines.append(f"<p>{esc(text)}</p>")
+    return "".join(lines)
+
+
+def _gaps(specs: Specs, record: InspectionRecord, item, lang: str) -> str:
+    """What was not measured, not checked, or not known to any rule."""
+    _ = translations(lang).gettext
+    result, parts = record.result, []
     if result.get("missing"):
         parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(result['missing']))}</p>")
     if result.get("unchecked"):
-        names = [_measurement_label(specs, f"{record.item if not item or not item.each else item.each}.{n.split('.')[-1]}", lang)
-                 for n in result["unchecked"]]
+        owner = item.each if item and item.each else record.item
+        names = [_measurement_label(specs, f"{owner}.{n.split('.')[-1]}", lang) for n in result["unchecked"]]
         parts.append(f"<p><b>{esc(_('Not checked (not stated):'))}</b> {esc(', '.join(dict.fromkeys(names)))}</p>")
     if result.get("unknown"):
         parts.append(f"<p><b>{esc(_('Readings no rule speaks of (not checked):'))}</b> {esc(', '.join(result['unknown']))}</p>")
-    reinspection = result.get("reinspection")
-    if reinspection and reinspection.get("carried_over"):
-        parts.append(f'<p class="section">{esc(_("Items carried over from the previous inspection"))}</p><ul>')
-        for entry in reinspection["carried_over"]:
-            state = _("now within the limit") if entry["resolved"] else _("still failing")
-            parts.append(f"<li>{esc(_measurement_label(specs, entry['id'], lang))}: {esc(state)}</li>")
-        parts.append("</ul>")
-    differences = _differences(result.get("checks", []), lang)
-    if differences:
-        parts.append(f'<p class="section">{esc(_("Where the sources differ"))}</p>{differences}')
+    return "".join(parts)
+
+
+def _carried_over(specs: Specs, result: dict, lang: str) -> str:
+    _ = translations(lang).gettext
+    entries = (result.get("reinspection") or {}).get("carried_over")
+    if not entries:
+        return ""
+    items = "".join(f"<li>{esc(_measurement_label(specs, e['id'], lang))}: "
+                    f"{esc(_('now within the limit') if e['resolved'] else _('still failing'))}</li>" for e in entries)
+    return f'<p class="section">{esc(_("Items carried over from the previous inspection"))}</p><ul>{items}</ul>'
+
+
+def _closing(record: InspectionRecord, lang: str) -> str:
+    """Notes, photo, signature lines and the specifications' stamp."""
+    _ = translations(lang).gettext
+    parts = []
     if record.notes:
         parts.append(f'<p class="section">{esc(_("Notes"))}</p><p>{esc(record.notes)}</p>')
     if record.photo:
@@ -142,6 +152,29 @@ def certificate_html(record: InspectionRecord, lang: str, specs: Specs | None = 
                  f"<table width=\"100%\"><tr><td>{esc(_('Inspector'))}<br><br>{SIGN}</td>"
                  f"<td>{esc(_('Referee'))}<br><br>{SIGN}</td></tr></table>")
     parts.append(f'<p class="muted">{esc(_("Specifications {stamp}, knowledge/equipment").format(stamp=record.spec))}</p>')
+    return "".join(parts)
+
+
+def certificate_html(record: InspectionRecord, lang: str, specs: Specs | None = None) -> str:
+    """The certificate of one inspection record, in `lang`."""
+    _ = translations(lang).gettext
+    specs = specs or default_specs()
+    result = record.result
+    item = specs.item(record.item)
+    parts = [STYLE, _heading(record, item.label_in(lang) if item else record.item, lang),
+             f'<p class="verdict">{esc(fmt.overall(record.compliant, lang))}</p>']
+    if result.get("approval"):
+        approved = _("Approved for play.") if record.compliant else _("Not approved for play.")
+        parts.append(f"<p>{esc(approved)} {esc(fmt.localized(result['approval'].get('note'), lang))}</p>")
+    parts.append(f'<p class="section">{esc(_("Measurements"))}</p>')
+    parts.append(_checks_table(specs, result.get("checks", []), lang))
+    parts.append(_failing_coins(specs, item, result.get("coins", []), lang))
+    parts.append(_gaps(specs, record, item, lang))
+    parts.append(_carried_over(specs, result, lang))
+    differences = _differences(result.get("checks", []), lang)
+    if differences:
+        parts.append(f'<p class="section">{esc(_("Where the sources differ"))}</p>{differences}')
+    parts.append(_closing(record, lang))
     return "".join(parts)
 
 

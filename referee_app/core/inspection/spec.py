@@ -251,6 +251,50 @@ def _read_inches(r: _Reader, node, raw, what: str) -> InchForm | None:
     return InchForm(text, parsed.get("min"), parsed.get("max"))
 
 
+def _check_range(r: _Reader, raw, what: str, lo, hi, nominal, tolerance, precision) -> None:
+    """A tolerance or a printed precision must give exactly the bounds written beside it: the
+    bounds are what is applied, the nominal form is what is shown, and they must not drift."""
+    if tolerance is None and precision is None:
+        if nominal is not None:
+            r.problem(raw, f"{what}: a nominal value needs a tolerance or a precision to become bounds")
+    elif nominal is None:
+        r.problem(raw, f"{what}: a tolerance or precision needs its nominal value")
+    elif tolerance is not None and precision is not None:
+        r.problem(raw, f"{what}: give a tolerance or a precision, not both")
+    else:
+        half = tolerance if tolerance is not None else precision / 2
+        if (lo, hi) != (nominal - half, nominal + half):
+            r.problem(raw, f"{what}: min/max must be {nominal - half} and {nominal + half} "
+                           f"(nominal {nominal} ∓ {half}), not {lo} and {hi}")
+    if lo is not None and hi is not None and lo > hi:
+        r.problem(raw, f"{what}: min {lo} is above max {hi}")
+
+
+def _check_kind(r: _Reader, raw, what: str, quantity: str, applies: bool, lo, hi) -> None:
+    if quantity == "boolean" and (lo is not None or hi is not None):
+        r.problem(raw, f"{what}: a yes/no measurement has no min or max")
+    if quantity not in NON_NUMERIC and applies and lo is None and hi is None:
+        r.problem(raw, f"{what}: an applied limit needs a min or a max")
+
+
+def _yes_no(r: _Reader, raw, key: str, default, what: str) -> bool | None:
+    """raw[key], true or false; absent, `default`; anything else is reported and gives `default`."""
+    if key not in raw or (default is None and raw[key] is None):
+        return default
+    if not isinstance(raw[key], bool):
+        r.problem(raw, f"{what}: '{key}' must be true or false")
+        return default
+    return raw[key]
+
+
+def _conditions(r: _Reader, raw, what: str) -> dict:
+    when = raw.get("when") or {}
+    if not isinstance(when, dict) or any(not isinstance(v, bool) for v in when.values()):
+        r.problem(raw, f"{what}: 'when' must map yes/no measurements to true or false")
+        return {}
+    return when
+
+
 def _read_limit(r: _Reader, raw, m_name: str, quantity: str, unit: str) -> Limit | None:
     what = f"measurement {m_name}"
     if not isinstance(raw, dict):
@@ -265,37 +309,11 @@ def _read_limit(r: _Reader, raw, m_name: str, quantity: str, unit: str) -> Limit
     nominal = r.number(raw, raw.get("nominal"), what + " nominal")
     tolerance = r.number(raw, raw.get("tolerance"), what + " tolerance")
     precision = r.number(raw, raw.get("precision"), what + " precision")
-    applies = raw.get("applies", True)
-    if not isinstance(applies, bool):
-        r.problem(raw, f"{what}: 'applies' must be true or false")
-        applies = True
-    # A tolerance or a printed precision must give exactly the bounds written beside it: the
-    # bounds are what is applied, the nominal form is what is shown, and they must not drift.
-    if tolerance is not None or precision is not None:
-        if nominal is None:
-            r.problem(raw, f"{what}: a tolerance or precision needs its nominal value")
-        elif tolerance is not None and precision is not None:
-            r.problem(raw, f"{what}: give a tolerance or a precision, not both")
-        else:
-            half = tolerance if tolerance is not None else precision / 2
-            if (lo, hi) != (nominal - half, nominal + half):
-                r.problem(raw, f"{what}: min/max must be {nominal - half} and {nominal + half} "
-                               f"(nominal {nominal} ∓ {half}), not {lo} and {hi}")
-    elif nominal is not None:
-        r.problem(raw, f"{what}: a nominal value needs a tolerance or a precision to become bounds")
-    if lo is not None and hi is not None and lo > hi:
-        r.problem(raw, f"{what}: min {lo} is above max {hi}")
-    equals = raw.get("equals")
-    if equals is not None and not isinstance(equals, bool):
-        r.problem(raw, f"{what}: 'equals' must be true or false")
-    if quantity == "boolean" and (lo is not None or hi is not None):
-        r.problem(raw, f"{what}: a yes/no measurement has no min or max")
-    if quantity not in NON_NUMERIC and applies and lo is None and hi is None:
-        r.problem(raw, f"{what}: an applied limit needs a min or a max")
-    when = raw.get("when") or {}
-    if not isinstance(when, dict) or any(not isinstance(v, bool) for v in when.values()):
-        r.problem(raw, f"{what}: 'when' must map yes/no measurements to true or false")
-        when = {}
+    applies = _yes_no(r, raw, "applies", True, what)
+    _check_range(r, raw, what, lo, hi, nominal, tolerance, precision)
+    equals = _yes_no(r, raw, "equals", None, what)
+    _check_kind(r, raw, what, quantity, applies, lo, hi)
+    when = _conditions(r, raw, what)
     named = raw.get("named") or []
     if not isinstance(named, list):
         r.problem(raw, f"{what}: 'named' must be a list")
@@ -305,12 +323,49 @@ def _read_limit(r: _Reader, raw, m_name: str, quantity: str, unit: str) -> Limit
         r.problem(raw, f"{what}: inches given for a measurement in {unit}")
     return Limit(
         clause=clause, printed=str(printed or ""), min=lo, max=hi, nominal=nominal, tolerance=tolerance,
-        precision=precision, equals=equals if isinstance(equals, bool) else None,
+        precision=precision, equals=equals,
         named=tuple(str(n) for n in named), others_admitted=bool(raw.get("others_admitted")),
         when=tuple(sorted(when.items())), applies=applies, inches=inches,
         note=r.text_map(raw, raw.get("note"), what + " note", required=False),
         confirmed_by=r.clauses(raw, raw.get("confirmed_by"), what + " confirmed_by"), line=line_of(raw),
     )
+
+
+def _read_unit(r: _Reader, raw, what: str, quantity: str) -> str:
+    unit = str(raw.get("unit", "") or "")
+    if quantity in FACTORS and unit not in FACTORS[quantity]:
+        r.problem(raw, f"{what}: unit '{unit}' is not a unit of {quantity} ({', '.join(FACTORS[quantity]) or 'none'})")
+    if quantity in NON_NUMERIC and unit:
+        r.problem(raw, f"{what}: a {quantity} measurement has no unit")
+    return unit
+
+
+def _read_plausible(r: _Reader, raw, what: str, quantity: str, unit: str, limits) -> tuple:
+    """A reading outside this range is refused as a slip (a striker of 40 cm is 40 mm typed as
+    cm), never judged: the range must hold every limit with room on both sides."""
+    plausible = raw.get("plausible")
+    if quantity in NON_NUMERIC:
+        if plausible is not None:
+            r.problem(raw, f"{what}: a {quantity} measurement has no plausible range")
+        return None, None
+    if not isinstance(plausible, dict) or "min" not in plausible or "max" not in plausible:
+        r.problem(raw, f"{what}: needs 'plausible: {{min, max}}', the readings not refused as slips")
+        return None, None
+    p_lo, p_hi = r.number(raw, plausible["min"], what + " plausible"), r.number(raw, plausible["max"], what + " plausible")
+    bounds = [b for lim in limits for b in (lim.min, lim.max) if b is not None]
+    for bound in bounds:
+        if p_lo is not None and p_hi is not None and not p_lo < bound < p_hi:
+            r.problem(raw, f"{what}: limit {bound} {unit} is not strictly inside the plausible range")
+    return p_lo, p_hi
+
+
+def _check_limits(r: _Reader, raw, what: str, quantity: str, limits) -> None:
+    if quantity == "boolean" and not raw.get("condition_for"):
+        for lim in limits:
+            if lim.applies and lim.equals is None:
+                r.problem(raw, f"{what}: a yes/no limit needs 'equals: true|false'")
+    if not any(lim.applies for lim in limits):
+        r.problem(raw, f"{what}: no limit applies (every one says applies: false)")
 
 
 def _read_measurement(r: _Reader, raw, item_name: str) -> Measurement | None:
@@ -324,11 +379,7 @@ def _read_measurement(r: _Reader, raw, item_name: str) -> Measurement | None:
     if quantity not in QUANTITIES:
         r.problem(raw, f"{what}: quantity '{quantity}' is not one of {', '.join(QUANTITIES)}")
         return None
-    unit = str(raw.get("unit", "") or "")
-    if quantity in FACTORS and unit not in FACTORS[quantity]:
-        r.problem(raw, f"{what}: unit '{unit}' is not a unit of {quantity} ({', '.join(FACTORS[quantity]) or 'none'})")
-    if quantity in NON_NUMERIC and unit:
-        r.problem(raw, f"{what}: a {quantity} measurement has no unit")
+    unit = _read_unit(r, raw, what, quantity)
     required = raw.get("required")
     if not isinstance(required, bool):
         r.problem(raw, f"{what}: 'required' must be true or false")
@@ -337,27 +388,8 @@ def _read_measurement(r: _Reader, raw, item_name: str) -> Measurement | None:
         r.problem(raw, f"{what}: needs a list of limits, each citing its clause")
         raw_limits = []
     limits = tuple(x for x in (_read_limit(r, lim, name, quantity, unit) for lim in raw_limits) if x)
-    plausible = raw.get("plausible")
-    p_lo = p_hi = None
-    if quantity not in NON_NUMERIC:
-        # A reading outside this range is refused as a slip (a striker of 40 cm is 40 mm typed as
-        # cm), never judged: the range must hold every limit with room on both sides.
-        if not isinstance(plausible, dict) or "min" not in plausible or "max" not in plausible:
-            r.problem(raw, f"{what}: needs 'plausible: {{min, max}}', the readings not refused as slips")
-        else:
-            p_lo, p_hi = r.number(raw, plausible["min"], what + " plausible"), r.number(raw, plausible["max"], what + " plausible")
-            for lim in limits:
-                for bound in (lim.min, lim.max):
-                    if bound is not None and p_lo is not None and p_hi is not None and not p_lo < bound < p_hi:
-                        r.problem(raw, f"{what}: limit {bound} {unit} is not strictly inside the plausible range")
-    elif plausible is not None:
-        r.problem(raw, f"{what}: a {quantity} measurement has no plausible range")
-    if quantity == "boolean" and not raw.get("condition_for"):
-        for lim in limits:
-            if lim.applies and lim.equals is None:
-                r.problem(raw, f"{what}: a yes/no limit needs 'equals: true|false'")
-    if not any(lim.applies for lim in limits):
-        r.problem(raw, f"{what}: no limit applies (every one says applies: false)")
+    p_lo, p_hi = _read_plausible(r, raw, what, quantity, unit, limits)
+    _check_limits(r, raw, what, quantity, limits)
     return Measurement(
         name=name, label=r.text_map(raw, raw.get("label"), what + " label"), quantity=quantity, unit=unit,
         required=bool(required), limits=limits, plausible_min=p_lo, plausible_max=p_hi,
@@ -396,12 +428,8 @@ def _read_composition(r: _Reader, raw, colours: dict) -> Composition | None:
                        dict(counts), r.clauses(raw, raw.get("confirmed_by"), "composition confirmed_by"), tuple(also))
 
 
-def _read_item(r: _Reader, raw) -> Item | None:
-    if not isinstance(raw, dict) or not raw.get("item"):
-        r.problem(raw, "an item needs its name ('item: striker')")
-        return None
-    name = str(raw["item"])
-    r.unknown_keys(raw, ITEM_KEYS, f"item {name}")
+def _read_measurements(r: _Reader, raw, name: str) -> list[Measurement]:
+    """An item's measurements, each once; a limit's `when` must name a yes/no one of them."""
     measurements, seen = [], set()
     for m_raw in raw.get("measurements") or []:
         m = _read_measurement(r, m_raw, name)
@@ -411,15 +439,22 @@ def _read_item(r: _Reader, raw) -> Item | None:
             r.problem(m_raw, f"item {name}: measurement {m.name} is listed twice")
         seen.add(m.name)
         measurements.append(m)
+    yes_no = {x.name for x in measurements if x.quantity == "boolean"}
     for m in measurements:
-        for lim in m.limits:
-            for fact, _ in lim.when:
-                other = next((x for x in measurements if x.name == fact), None)
-                if other is None or other.quantity != "boolean":
-                    r.problem(raw, f"measurement {m.name}: 'when' names {fact}, not a yes/no measurement of {name}")
-    colours = {}
-    for colour, words in (raw.get("colours") or {}).items():
-        colours[str(colour)] = {lang: tuple(str(w).lower() for w in ws) for lang, ws in (words or {}).items()}
+        for fact in (fact for lim in m.limits for fact, _value in lim.when if fact not in yes_no):
+            r.problem(raw, f"measurement {m.name}: 'when' names {fact}, not a yes/no measurement of {name}")
+    return measurements
+
+
+def _read_item(r: _Reader, raw) -> Item | None:
+    if not isinstance(raw, dict) or not raw.get("item"):
+        r.problem(raw, "an item needs its name ('item: striker')")
+        return None
+    name = str(raw["item"])
+    r.unknown_keys(raw, ITEM_KEYS, f"item {name}")
+    measurements = _read_measurements(r, raw, name)
+    colours = {str(colour): {lang: tuple(str(w).lower() for w in ws) for lang, ws in (words or {}).items()}
+               for colour, words in (raw.get("colours") or {}).items()}
     composition = _read_composition(r, raw.get("composition"), colours)
     each = raw.get("each")
     if bool(each) != bool(composition):

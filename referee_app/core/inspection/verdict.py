@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from referee_app.core.errors import BadInput
 from .spec import Item, Limit, Measurement, Specs, default_specs, inch_bounds
-from .units import (FACTORS, as_number, canonical_unit, convert, for_comparison, quantity_of,
+from .units import (as_number, canonical_unit, convert, for_comparison, quantity_of,
                                to_decimal)
 
 # Fields of an inspection document besides `item` and the readings: the record's own details,
@@ -98,41 +98,56 @@ def parse_readings(item: Item, m: Measurement, raw, field: str) -> list[Reading]
     """The readings of one measurement: a number with its unit, several (`values:` or a list), a
     yes/no, or a text; refused with ReadingRefused when they cannot be judged."""
     if m.quantity in ("boolean", "text"):
-        as_map = isinstance(raw, dict)
-        if as_map:
-            _known_reading_keys(raw, field, {"value"})
-        value = raw.get("value") if as_map else raw
-        sub = f"{field}.value" if as_map else field
-        if m.quantity == "boolean" and not isinstance(value, bool):
-            raise ReadingRefused(sub, f"must be true or false, not {value!r}", "not_boolean", given=value)
-        if m.quantity == "text" and (not isinstance(value, str) or not value.strip()):
-            raise ReadingRefused(sub, f"must be a text, not {value!r}", "not_text", given=value)
-        return [Reading(value.strip() if isinstance(value, str) else value, value, None, sub)]
+        return [_one_word(m, raw, field)]
     if isinstance(raw, list):
-        if not raw:
-            raise ReadingRefused(field, "an empty list of readings", "malformed")
-        out = []
-        for i, entry in enumerate(raw):
-            sub = f"{field}[{i}]"
-            if isinstance(entry, dict):
-                _known_reading_keys(entry, sub, {"value", "unit"})
-                out.append(_one_number(m, item, entry.get("value"), entry.get("unit"), f"{sub}.value", f"{sub}.unit"))
-            else:
-                out.append(_one_number(m, item, entry, None, sub, sub))
-        return out
+        return _listed_numbers(item, m, raw, field)
     if isinstance(raw, dict):
-        if "values" in raw:
-            _known_reading_keys(raw, field, {"values", "unit"})
-            values = raw["values"]
-            if not isinstance(values, list) or not values:
-                raise ReadingRefused(f"{field}.values", "must be a non-empty list of numbers", "malformed")
-            return [_one_number(m, item, v, raw.get("unit"), f"{field}.values[{i}]", f"{field}.unit")
-                    for i, v in enumerate(values)]
-        _known_reading_keys(raw, field, {"value", "unit"})
-        if "value" not in raw:
-            raise ReadingRefused(f"{field}.value", "missing: a reading is {value: ..., unit: ...}", "malformed")
-        return [_one_number(m, item, raw["value"], raw.get("unit"), f"{field}.value", f"{field}.unit")]
+        return _mapped_numbers(item, m, raw, field)
     return [_one_number(m, item, raw, None, field, field)]
+
+
+def _one_word(m: Measurement, raw, field: str) -> Reading:
+    """A yes/no or a text, given alone or as {value: ...}."""
+    as_map = isinstance(raw, dict)
+    if as_map:
+        _known_reading_keys(raw, field, {"value"})
+    value = raw.get("value") if as_map else raw
+    sub = f"{field}.value" if as_map else field
+    if m.quantity == "boolean" and not isinstance(value, bool):
+        raise ReadingRefused(sub, f"must be true or false, not {value!r}", "not_boolean", given=value)
+    if m.quantity == "text" and (not isinstance(value, str) or not value.strip()):
+        raise ReadingRefused(sub, f"must be a text, not {value!r}", "not_text", given=value)
+    return Reading(value.strip() if isinstance(value, str) else value, value, None, sub)
+
+
+def _listed_numbers(item: Item, m: Measurement, raw: list, field: str) -> list[Reading]:
+    """[4.45, {value: 4.46, unit: cm}, ...]: each a number, with its own unit or none."""
+    if not raw:
+        raise ReadingRefused(field, "an empty list of readings", "malformed")
+    out = []
+    for i, entry in enumerate(raw):
+        sub = f"{field}[{i}]"
+        if isinstance(entry, dict):
+            _known_reading_keys(entry, sub, {"value", "unit"})
+            out.append(_one_number(m, item, entry.get("value"), entry.get("unit"), f"{sub}.value", f"{sub}.unit"))
+        else:
+            out.append(_one_number(m, item, entry, None, sub, sub))
+    return out
+
+
+def _mapped_numbers(item: Item, m: Measurement, raw: dict, field: str) -> list[Reading]:
+    """{value: 4.1, unit: cm}, or {values: [...], unit: cm}."""
+    if "values" in raw:
+        _known_reading_keys(raw, field, {"values", "unit"})
+        values = raw["values"]
+        if not isinstance(values, list) or not values:
+            raise ReadingRefused(f"{field}.values", "must be a non-empty list of numbers", "malformed")
+        return [_one_number(m, item, v, raw.get("unit"), f"{field}.values[{i}]", f"{field}.unit")
+                for i, v in enumerate(values)]
+    _known_reading_keys(raw, field, {"value", "unit"})
+    if "value" not in raw:
+        raise ReadingRefused(f"{field}.value", "missing: a reading is {value: ..., unit: ...}", "malformed")
+    return [_one_number(m, item, raw["value"], raw.get("unit"), f"{field}.value", f"{field}.unit")]
 
 
 def _known_reading_keys(raw: dict, field: str, known: set[str]) -> None:
@@ -205,8 +220,7 @@ def _limit_record(lim: Limit, unit: str) -> dict:
     return out
 
 
-def _numeric_check(item: Item, m: Measurement, readings: list[Reading], facts: dict) -> dict:
-    lim, remark = choose_limit(m, facts)
+def _per_reading(m: Measurement, lim, readings: list[Reading]) -> list[dict]:
     per = []
     for r in readings:
         ok = _within(r.value, lim.min, lim.max)
@@ -215,9 +229,12 @@ def _numeric_check(item: Item, m: Measurement, readings: list[Reading], facts: d
         if not ok:
             entry["message"] = f"{_q(r.value, m.unit)}: outside the limit ({_bounds_text(lim.min, lim.max, m.unit)})"
         per.append(entry)
-    # The value a verdict is about: the reading furthest outside, or nearest a bound if all pass.
-    critical = min(readings, key=lambda r: _margin(r.value, lim.min, lim.max))
-    ok = all(e["ok"] for e in per)
+    return per
+
+
+def _other_limits(m: Measurement, lim, readings: list[Reading], ok: bool) -> tuple[list[dict], list[str]]:
+    """The limits not applied (the inch equivalent of the applied one, the other sources'), each
+    with whether the readings meet it; and a notice where the inch equivalent disagrees."""
     also, notices = [], []
     lo_in, hi_in = inch_bounds(lim, m.unit)
     if lo_in is not None or hi_in is not None:
@@ -228,14 +245,33 @@ def _numeric_check(item: Item, m: Measurement, readings: list[Reading], facts: d
             notices.append(f"{'outside' if not ok else 'within'} the metric limit but {'within' if inch_ok else 'outside'} "
                            f"its printed inch equivalent ({lim.inches.text} in = {_bounds_text(lo_in, hi_in, m.unit)}); "
                            f"the metric figure applies")
-    for other in m.limits:
-        if other is lim:
-            continue
+    for other in (x for x in m.limits if x is not lim):
         entry = _limit_record(other, m.unit)
         entry["applied"] = False
         if other.min is not None or other.max is not None:
             entry["ok"] = all(_within(r.value, other.min, other.max) for r in readings)
         also.append(entry)
+    return also, notices
+
+
+def _numeric_message(m: Measurement, lim, readings: list[Reading], critical: Reading, per: list[dict], ok: bool) -> str:
+    bounds = _bounds_text(lim.min, lim.max, m.unit)
+    if ok:
+        return (f"all {len(readings)} readings within the limit ({bounds})" if len(readings) > 1
+                else f"{_q(critical.value, m.unit)}: within the limit ({bounds})")
+    failing = [e for e in per if not e["ok"]]
+    side = "below the minimum" if lim.min is not None and for_comparison(critical.value) < lim.min else "above the maximum"
+    return (f"{_q(critical.value, m.unit)}: {side} ({bounds})"
+            + (f"; {len(failing)} of {len(readings)} readings fail" if len(readings) > 1 else ""))
+
+
+def _numeric_check(item: Item, m: Measurement, readings: list[Reading], facts: dict) -> dict:
+    lim, remark = choose_limit(m, facts)
+    per = _per_reading(m, lim, readings)
+    # The value a verdict is about: the reading furthest outside, or nearest a bound if all pass.
+    critical = min(readings, key=lambda r: _margin(r.value, lim.min, lim.max))
+    ok = all(e["ok"] for e in per)
+    also, notices = _other_limits(m, lim, readings, ok)
     check = {
         "id": f"{item.name}.{m.name}", "value": as_number(critical.value), "unit": m.unit or None,
         "min": as_number(lim.min), "max": as_number(lim.max), "ok": ok,
@@ -245,15 +281,7 @@ def _numeric_check(item: Item, m: Measurement, readings: list[Reading], facts: d
     }
     if len(readings) > 1:
         check["readings"] = per
-    failing = [e for e in per if not e["ok"]]
-    bounds = _bounds_text(lim.min, lim.max, m.unit)
-    if ok:
-        check["message"] = (f"all {len(readings)} readings within the limit ({bounds})" if len(readings) > 1
-                            else f"{_q(critical.value, m.unit)}: within the limit ({bounds})")
-    else:
-        side = "below the minimum" if lim.min is not None and for_comparison(critical.value) < lim.min else "above the maximum"
-        check["message"] = (f"{_q(critical.value, m.unit)}: {side} ({bounds})"
-                            + (f"; {len(failing)} of {len(readings)} readings fail" if len(readings) > 1 else ""))
+    check["message"] = _numeric_message(m, lim, readings, critical, per, ok)
     if remark:
         notices.insert(0, remark)
     if notices:
@@ -320,19 +348,9 @@ def inspect_measurements(item: Item, measurements, prefix: str = "measurements")
         measurements = {}
     if not isinstance(measurements, dict):
         raise BadInput(prefix, "must be a mapping of measurement name to reading")
-    readings = {}
-    for m in item.measurements:
-        if m.name in measurements and measurements[m.name] is not None:
-            readings[m.name] = parse_readings(item, m, measurements[m.name], f"{prefix}.{m.name}")
-    facts = {name: rs[0].value for name, rs in readings.items() if item.measurement(name).quantity == "boolean"}
-    checks, missing = [], []
-    for m in item.measurements:
-        if m.name in readings:
-            checks.append(_numeric_check(item, m, readings[m.name], facts) if m.numeric
-                          else _flag_check(item, m, readings[m.name][0]))
-        elif m.required:
-            checks.append(_missing_check(item, m, facts))
-            missing.append(m.name)
+    readings = {m.name: parse_readings(item, m, measurements[m.name], f"{prefix}.{m.name}")
+                for m in item.measurements if measurements.get(m.name) is not None}
+    checks, missing = _checks(item, readings)
     known = {m.name for m in item.measurements}
     unknown = [str(k) for k in measurements if k not in known]
     # Optional requirements nobody looked at: they do not fail the item, but are never passed in silence.
@@ -343,6 +361,20 @@ def inspect_measurements(item: Item, measurements, prefix: str = "measurements")
     remarks += [f"'{k}' not stated: not checked" for k in unchecked]
     return {"compliant": all(c["ok"] for c in checks) and not missing, "checks": checks,
             "missing": missing, "unknown": unknown, "unchecked": unchecked, "remarks": remarks}
+
+
+def _checks(item: Item, readings: dict) -> tuple[list[dict], list[str]]:
+    """One check per measurement read or required, in the spec's order; and the required ones missing."""
+    facts = {name: rs[0].value for name, rs in readings.items() if item.measurement(name).quantity == "boolean"}
+    checks, missing = [], []
+    for m in item.measurements:
+        if m.name in readings:
+            checks.append(_numeric_check(item, m, readings[m.name], facts) if m.numeric
+                          else _flag_check(item, m, readings[m.name][0]))
+        elif m.required:
+            checks.append(_missing_check(item, m, facts))
+            missing.append(m.name)
+    return checks, missing
 
 
 def _item_of(document, specs: Specs) -> Item:
@@ -400,6 +432,22 @@ def status_of(result: dict) -> str:
 
 # ---------------------------------------------------------------- a whole set of coins
 
+def _coin_identity(item: Item, coin, field: str) -> tuple[str, bool]:
+    """A coin's colour (as the set names it) and whether it is a spare."""
+    if not isinstance(coin, dict):
+        raise BadInput(field, "a coin is a mapping with its colour and measurements")
+    word = coin.get("colour", coin.get("color"))
+    if word in (None, ""):
+        raise BadInput(f"{field}.colour", f"missing; one of {', '.join(item.colours)}")
+    colour = item.colour_of(word)
+    if colour is None:
+        raise BadInput(f"{field}.colour", f"'{word}' is not a coin colour ({', '.join(item.colours)})")
+    spare = coin.get("spare", False)
+    if not isinstance(spare, bool):
+        raise BadInput(f"{field}.spare", "must be true or false")
+    return colour, spare
+
+
 def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
     member = specs.item(item.each)
     coins = document.get("coins")
@@ -410,17 +458,7 @@ def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
     per_coin, missing, unknown, unchecked, remarks = [], [], [], [], []
     for i, coin in enumerate(coins):
         field = f"coins[{i}]"
-        if not isinstance(coin, dict):
-            raise BadInput(field, "a coin is a mapping with its colour and measurements")
-        word = coin.get("colour", coin.get("color"))
-        if word in (None, ""):
-            raise BadInput(f"{field}.colour", f"missing; one of {', '.join(item.colours)}")
-        colour = item.colour_of(word)
-        if colour is None:
-            raise BadInput(f"{field}.colour", f"'{word}' is not a coin colour ({', '.join(item.colours)})")
-        spare = coin.get("spare", False)
-        if not isinstance(spare, bool):
-            raise BadInput(f"{field}.spare", "must be true or false")
+        colour, spare = _coin_identity(item, coin, field)
         if "measurements" in coin:
             readings, prefix = coin["measurements"], f"{field}.measurements"
             stray = [k for k in coin if k not in COIN_FIELDS]
@@ -494,11 +532,3 @@ def _per_dimension_checks(member: Item, per_coin: list[dict]) -> list[dict]:
                         + ", ".join(f"#{r['coin'] + 1} ({r['colour']})" for r in failing)),
         })
     return out
-
-
-def item_names(specs: Specs | None = None) -> list[str]:
-    return list((specs or default_specs()).items)
-
-
-def units_of(quantity: str) -> tuple[str, ...]:
-    return tuple(FACTORS.get(quantity, {}))

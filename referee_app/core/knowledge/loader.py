@@ -196,37 +196,43 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
         problems.append(Problem(rel, line, f"clause {raw.get('id', '?')}: missing field '{name}'"))
     if "id" in missing:
         return None
-    for name in sorted(set(raw) - KNOWN):
-        problems.append(Problem(rel, line, f"clause {raw['id']}: unknown field '{name}'"))
     source = raw.get("source", header.get("source"))
     lang = raw.get("lang", header.get("lang"))
     cid = str(raw["id"])
-    if source not in sources:
-        problems.append(Problem(rel, line, f"clause {cid}: unknown source '{source}'"))
-    elif not cid.startswith(source + ":"):
-        problems.append(Problem(rel, line, f"clause {cid}: id does not start with its source '{source}:'"))
-    if lang not in kb_langs:
-        problems.append(Problem(rel, line, f"clause {cid}: unknown language '{lang}'"))
-    if raw.get("kind") and raw["kind"] not in kb_kinds:
-        problems.append(Problem(rel, line, f"clause {cid}: unknown kind '{raw['kind']}'"))
     translations = raw.get("translations") or {}
-    for tlang in translations:
-        if tlang not in kb_langs:
-            problems.append(Problem(rel, line, f"clause {cid}: translation into unknown language '{tlang}'"))
+    said = _clause_problems(raw, cid, source, lang, translations, kb_langs, kb_kinds, sources)
+    problems.extend(Problem(rel, line, f"clause {cid}: {problem}") for problem in said)
     if missing:
         return None
     return Clause(
         id=cid, source=source, paragraph=str(raw["paragraph"]), lang=lang, title=str(raw["title"]),
         text=str(raw["text"]).strip(), kind=raw["kind"],
-        corresponds_to=[str(x) for x in _as_list(raw.get("corresponds_to"))],
+        corresponds_to=_strings(raw.get("corresponds_to")),
         differs=[d if isinstance(d, dict) else {"note": str(d)} for d in _as_list(raw.get("differs"))],
         file=rel, line=line, translations={k: str(v).strip() for k, v in translations.items()},
         decides=_as_list(raw.get("decides")), examples=_as_list(raw.get("examples")),
         not_formalised=str(raw.get("not_formalised") or ""),
-        exception_to=[str(x) for x in _as_list(raw.get("exception_to"))],
+        exception_to=_strings(raw.get("exception_to")),
         mended=_as_list(raw.get("mended")), note=str(raw.get("note") or ""),
-        plain_words=[str(x) for x in _as_list(raw.get("plain_words"))],
+        plain_words=_strings(raw.get("plain_words")),
     )
+
+
+def _strings(value) -> list[str]:
+    return [str(x) for x in _as_list(value)]
+
+
+def _clause_problems(raw, cid: str, source, lang, translations, kb_langs, kb_kinds, sources) -> list[str]:
+    said = [f"unknown field '{name}'" for name in sorted(set(raw) - KNOWN)]
+    if source not in sources:
+        said.append(f"unknown source '{source}'")
+    elif not cid.startswith(source + ":"):
+        said.append(f"id does not start with its source '{source}:'")
+    if lang not in kb_langs:
+        said.append(f"unknown language '{lang}'")
+    if raw.get("kind") and raw["kind"] not in kb_kinds:
+        said.append(f"unknown kind '{raw['kind']}'")
+    return said + [f"translation into unknown language '{t}'" for t in translations if t not in kb_langs]
 
 
 def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem]]:
@@ -361,32 +367,33 @@ def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) 
     return terms
 
 
+def _dangling(c: Clause, clauses: dict[str, Clause]) -> list[str]:
+    """What is wrong with one clause's cross-references."""
+    said = []
+    for target in c.corresponds_to:
+        if target not in clauses:
+            said.append(f"corresponds_to {target} points nowhere")
+        elif target == c.id:
+            said.append("corresponds_to itself")
+    said += [f"exception_to {target} points nowhere" for target in c.exception_to if target not in clauses]
+    for d in c.differs:
+        said += [f"differs with {target} points nowhere" for target in _as_list(d.get("with")) if target not in clauses]
+        if not d.get("note"):
+            said.append("a 'differs' entry needs a 'note'")
+    return said
+
+
 def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
     """Check every cross-reference, then make correspondence symmetric (declared once, seen both ways)."""
     for c in clauses.values():
-        for target in c.corresponds_to:
-            if target not in clauses:
-                problems.append(Problem(c.file, c.line, f"clause {c.id}: corresponds_to {target} points nowhere"))
-            elif target == c.id:
-                problems.append(Problem(c.file, c.line, f"clause {c.id}: corresponds_to itself"))
-        for target in c.exception_to:
-            if target not in clauses:
-                problems.append(Problem(c.file, c.line, f"clause {c.id}: exception_to {target} points nowhere"))
-        for d in c.differs:
-            for target in _as_list(d.get("with")):
-                if target not in clauses:
-                    problems.append(Problem(c.file, c.line, f"clause {c.id}: differs with {target} points nowhere"))
-            if not d.get("note"):
-                problems.append(Problem(c.file, c.line, f"clause {c.id}: a 'differs' entry needs a 'note'"))
+        problems.extend(Problem(c.file, c.line, f"clause {c.id}: {problem}") for problem in _dangling(c, clauses))
     for c in list(clauses.values()):
-        for target in c.corresponds_to:
-            other = clauses.get(target)
-            if other is not None and c.id not in other.corresponds_to and other.id != c.id:
+        for other in (clauses[t] for t in c.corresponds_to if t in clauses):
+            if c.id not in other.corresponds_to and other.id != c.id:
                 other.corresponds_to.append(c.id)
         for d in c.differs:
-            for target in _as_list(d.get("with")):
-                other = clauses.get(target)
-                if other is not None and not any(c.id in _as_list(x.get("with")) for x in other.differs):
+            for other in (clauses[t] for t in _as_list(d.get("with")) if t in clauses):
+                if not any(c.id in _as_list(x.get("with")) for x in other.differs):
                     other.differs.append({"with": c.id, "note": d.get("note", ""),
                                           **({"translations": d["translations"]} if d.get("translations") else {})})
 
