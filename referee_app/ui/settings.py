@@ -10,7 +10,6 @@ from PySide6.QtCore import QSettings
 ORGANIZATION = APPLICATION = "carrom-referee"
 
 GEOMETRY = "window/geometry"
-WINDOW_STATE = "window/state"
 SPLITTER = "window/rulebook_splitter"
 AREA = "window/area"
 RULESET = "ruleset"

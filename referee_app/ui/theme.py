@@ -64,10 +64,6 @@ def _is_dark(p: QPalette) -> bool:
     return p.color(QPalette.ColorRole.Window).lightness() < 128
 
 
-def is_dark() -> bool:
-    return _is_dark(QApplication.palette())
-
-
 def _dark_palette() -> QPalette:
     p = QPalette()
     window, base, text = QColor(0x2b, 0x2d, 0x30), QColor(0x1e, 0x1f, 0x22), QColor(0xe8, 0xe8, 0xe8)
@@ -88,10 +84,6 @@ def _dark_palette() -> QPalette:
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
         p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
     return p
-
-
-def system_scheme() -> Qt.ColorScheme:
-    return QGuiApplication.styleHints().colorScheme()
 
 
 def apply_appearance(choice: str) -> None:

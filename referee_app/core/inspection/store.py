@@ -121,12 +121,6 @@ class InspectionStore(db.Store):
             out.insert(0, self.get(out[0].previous_id))
         return out
 
-    def latest(self, item: str, label: str, tournament: str = "") -> InspectionRecord | None:
-        row = self.conn.execute(
-            "SELECT * FROM inspections WHERE item = ? AND label = ? COLLATE NOCASE AND tournament = ? COLLATE NOCASE "
-            "ORDER BY id DESC LIMIT 1", (item, label.strip(), tournament.strip())).fetchone()
-        return InspectionRecord.from_row(row) if row else None
-
     def approved_strikers(self, tournament: str | None = None) -> list[InspectionRecord]:
         """Each striker whose latest inspection (for the tournament, if given) is compliant.
 

@@ -8,7 +8,6 @@ Replaying from the recorded strokes is cheap, so undo and correction simply repl
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule, compiled
@@ -280,7 +279,3 @@ def replay(doc) -> dict:
             raise BadInput("tie_breaker", "expected {first: [true, false, ...], second: [...]}")
         game.tie_breaker(tb.get("first"), tb.get("second"))
     return game.report()
-
-
-def copy_game(game: Game) -> Game:
-    return copy.deepcopy(game)
