@@ -8,7 +8,10 @@ session, or the referee choosing "Dark" in a bright-hall-vs-dim-hall decision).
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
+
+import shiboken6
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
@@ -119,11 +122,12 @@ def apply_type_size(large: bool, zoom: int) -> float:
         font.setPixelSize(round(_base_font.pixelSize() * factor))
     app.setFont(font)
     # A widget given its own font (a ruling's headline) no longer follows the application's:
-    # those kept at a scale of it are scaled again here.
-    for w in QApplication.allWidgets():
-        scale = getattr(w, "_type_scale", None)
-        if scale is not None:
-            scale.apply(w)
+    # those kept at a scale of it are scaled again here. They are the ones keep_scaled listed,
+    # not every widget Qt knows: wrapping each of those in Python, some already on their way
+    # out, can crash the interpreter.
+    for w in list(_kept):
+        if shiboken6.isValid(w):
+            w._type_scale.apply(w)
     return factor
 
 
@@ -146,9 +150,13 @@ class _Scaled:
             widget.setFont(font)
 
 
+_kept: "weakref.WeakSet" = weakref.WeakSet()
+
+
 def keep_scaled(widget, factor: float, bold: bool = False):
     """`widget` in type `factor` times the application's, following large type and zoom."""
     widget._type_scale = _Scaled(widget, factor, bold)
+    _kept.add(widget)
     return widget
 
 
