@@ -91,3 +91,10 @@ def test_the_clause_page_lays_the_logic_out_in_the_reader_s_language(qapp, kb):
     assert 'href="clause:icf-fr:3.6.a"' in page
     assert "Traductions" in page and "imbuca la regina" in page, "the Italian text, when reading French"
     assert "Exceptions à cet article" in page and 'href="clause:icf-fr:3.12.g"' in page
+
+
+def test_every_fact_a_rule_may_test_has_words():
+    from referee_app.core.rules.situation import FACTS
+    from referee_app.core.rulebook.logic import FIELD_LABELS
+
+    assert sorted(set(FACTS) - set(FIELD_LABELS)) == [], "name the new fact in core/rulebook/logic.py"

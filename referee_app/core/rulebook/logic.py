@@ -30,7 +30,9 @@ FIELD_LABELS = {
     "queen_off": N_("queen off the board"), "striker_off": N_("striker off the board"),
     "own_pocketed_earlier": N_("an own coin pocketed earlier"), "own_left": N_("own coins left"),
     "opponent_left": N_("opponent's coins left"), "pocketed_any": N_("a coin or the queen pocketed"),
-    "queen_after": N_("queen after the stroke"),
+    "queen_after": N_("queen after the stroke"), "after_break": N_("the stroke right after the break"),
+    "own_last_fell": N_("the striking side's last coin fell"),
+    "opponent_last_fell": N_("the opponent's last coin fell"),
 }
 VALUE_LABELS = {
     "on_board": N_("on the board"), "awaiting_cover": N_("awaiting its cover"),
