@@ -82,6 +82,19 @@ def test_the_public_cases_are_in_the_formats(shared_dir):
         validate(case["input"], "inspection.json")
 
 
+def test_the_situation_schema_names_every_fact_a_situation_gives():
+    from referee_app.core.rules.situation import INPUT_FACTS
+
+    schema = json.loads((SCHEMAS / "situation.json").read_text(encoding="utf-8"))
+    for fact in INPUT_FACTS:
+        node = schema
+        for part in fact.field.split("."):
+            node = node["properties"][part] if "properties" in node else node
+            if "$ref" in node:
+                node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+        assert node, fact.field
+
+
 def test_the_form_schema_names_the_fields_the_forms_have():
     schema = json.loads((SCHEMAS / "form.json").read_text(encoding="utf-8"))
     common = set(schema["$defs"]["common"]["properties"])
