@@ -39,6 +39,7 @@ VALUE_LABELS = {
     "covered_by_striker": N_("covered by the striking side"), "covered_by_opponent": N_("covered by the opponent"),
     "continues": N_("continues"), "passes": N_("passes to the opponent"),
     "stays": N_("stay in the pockets"), "returned": N_("returned to the board"),
+    "none": N_("none"),  # no foul called
 }
 
 
