@@ -441,9 +441,10 @@ class LearnArea(QWidget):
 
 
 def why_html(shown: dict) -> str:
-    """The derivation, the engine's explanation and each clause in the learner's language."""
-    parts = [f"<p><b>{esc(shown['explanation'])}</b></p>", "<ul>"]
-    parts += [f"<li>{esc(line)}</li>" for line in shown["why"]]
+    """The decision, the engine's why, its derivation step by step, and each clause in the
+    learner's language."""
+    parts = [f"<p><b>{esc(shown['decision'])}</b></p>", f"<p>{esc(shown['why'])}</p>", "<ul>"]
+    parts += [f"<li>{esc(line)}</li>" for line in shown["steps"]]
     parts.append("</ul>")
     for note in shown["notes"]:
         parts.append(f"<p><i>{esc(note)}</i></p>")
