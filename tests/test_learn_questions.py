@@ -90,7 +90,7 @@ def test_weighted_towards_exceptions_and_board_endings(thousand):
         return sum(tag in q.tags for q in qs) / len(qs)
 
     def usual_share(qs, tag):
-        weights = [(plausibility(q.situation), tag in q.tags) for q in qs]
+        weights = [(plausibility(q.situation, "board_ending" in q.tags), tag in q.tags) for q in qs]
         return sum(w for w, tagged in weights if tagged) / sum(w for w, _ in weights)
 
     for ruleset, questions in thousand.items():
