@@ -53,6 +53,8 @@ def default_rulesets() -> dict[str, Ruleset]:
 
 def get_ruleset(ruleset_id: str, field_name: str = "ruleset") -> Ruleset:
     rulesets = default_rulesets()
-    if ruleset_id not in rulesets:
-        raise BadInput(field_name, f"unknown ruleset '{ruleset_id}' (known: {', '.join(rulesets)})")
+    if not isinstance(ruleset_id, str) or ruleset_id not in rulesets:
+        from referee_app.core.validation import shown
+
+        raise BadInput(field_name, f"unknown ruleset '{shown(ruleset_id)}' (known: {', '.join(rulesets)})")
     return rulesets[ruleset_id]

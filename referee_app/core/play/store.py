@@ -61,7 +61,9 @@ class MatchStore(db.Store):
         unknown = set(meta) - set(META)
         if unknown:
             raise BadInput(sorted(unknown)[0], "unknown match field")
-        Match(ruleset, doubles)  # refuses an unknown ruleset before anything is written
+        from referee_app.core.knowledge.rulesets import get_ruleset
+
+        ruleset = get_ruleset(ruleset, "ruleset").id  # refused before anything is written
         cols = ["created_at", "ruleset", "doubles", *meta]
         cur = self.conn.execute(f"INSERT INTO matches ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
                                 [now(), ruleset, int(doubles), *[str(v) for v in meta.values()]])
@@ -135,6 +137,7 @@ class MatchStore(db.Store):
         return ruling
 
     def undo(self, match_id: int) -> dict:
+        match_id = self.meta(match_id)["id"]
         rows = self._active(match_id)
         if not rows:
             raise BadInput("undo", "no stroke to undo")
