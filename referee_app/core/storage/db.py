@@ -33,6 +33,7 @@ SCHEMA_VERSION = 1
 # The tables of the versions that did not mark their databases yet: a file holding these and
 # nothing else is one of ours, and is marked on first use.
 UNMARKED_TABLES = frozenset({"matches", "strokes", "forms", "form_history", "incidents", "inspections",
+                             "tournaments", "tournament_entries", "tournament_games", "tournament_corrections",
                              "sqlite_sequence"})
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
