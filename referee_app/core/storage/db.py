@@ -30,11 +30,10 @@ def default_path() -> Path:
 # program's SQLite file is never written into, and numbers its schema (user_version).
 APPLICATION_ID = 0x43526566
 SCHEMA_VERSION = 1
-# The tables of the versions that did not mark their databases yet: a file holding these and
-# nothing else is one of ours, and is marked on first use.
-UNMARKED_TABLES = frozenset({"matches", "strokes", "forms", "form_history", "incidents", "inspections",
-                             "tournaments", "tournament_entries", "tournament_games", "tournament_corrections",
-                             "sqlite_sequence"})
+# The tables of the versions that did not mark their databases yet: an unmarked file holding one
+# of these is one of ours (whatever else later versions added beside them), and is marked on
+# first use; an unmarked file with tables but none of these is another program's.
+UNMARKED_TABLES = frozenset({"matches", "strokes", "forms", "form_history", "incidents", "inspections"})
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -92,7 +91,8 @@ def check_database(conn: sqlite3.Connection, path: Path) -> None:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if app_id == 0 and version == 0 and tables <= UNMARKED_TABLES:
+        tables.discard("sqlite_sequence")
+        if app_id == 0 and version == 0 and (not tables or tables & UNMARKED_TABLES):
             with transaction(conn):
                 # re-read under the write lock: another process may have marked it meanwhile
                 if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
