@@ -12,6 +12,8 @@ clause_picker.py, form_editor.py, forms_list.py, incidents_panel.py, protest_cou
 """
 from __future__ import annotations
 
+import sqlite3
+
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -275,7 +277,8 @@ class FormsPage(QWidget):
         editor = self.editors[self.current.kind]
         try:
             self.current = self.store.set_field(self.current.id, name, editor.value(name))
-        except (BadInput, KnowledgeError) as exc:
+        except (BadInput, KnowledgeError, sqlite3.Error) as exc:
+            # what was typed stays in the field; the next change saves it again
             self.show_message(lambda e=exc: _("Not saved: {problem}").format(problem=self._problem(e)))
             return
         self.show_message("")
