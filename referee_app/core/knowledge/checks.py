@@ -66,7 +66,9 @@ def example_problems(kb: KnowledgeBase, rulesets: dict) -> list[Problem]:
             wrong = _subset_problems(expect, ruling)
             if wrong:
                 out.append(Problem(clause.file, line, f"{where} does not hold: {'; '.join(wrong)}"))
-            elif clause.id not in ruling["clauses"]:
-                out.append(Problem(clause.file, line, f"{where}: the ruling does not cite {clause.id} "
-                                                      f"(it cites {', '.join(ruling['clauses'])})"))
+            elif clause.id not in ruling["clauses"] and not any(
+                    r.rsplit("/", 1)[0] == clause.id for r in ruling.get("rules", [])):
+                # cited, or (a definition, a base case that says nothing happens) seen deciding
+                out.append(Problem(clause.file, line, f"{where}: no rule of {clause.id} decides it "
+                                                      f"(the ruling cites {', '.join(ruling['clauses'])})"))
     return out
