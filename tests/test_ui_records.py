@@ -159,3 +159,26 @@ def test_an_unusable_records_file_at_start_is_named_and_set_aside_untouched(stor
     moved = [p for p in store_path.parent.iterdir() if p.name.startswith("records.sqlite3.damaged-")]
     assert len(moved) == 1 and moved[0].read_bytes() == before
     db.connect(store_path).close()
+
+
+def test_a_refused_form_field_is_marked_beside_the_field_with_the_reason(store_path, gui_env, qtbot, no_dialogs):
+    from PySide6.QtCore import QDate, QDateTime, QTime
+
+    from referee_app.ui.forms.page import FormsPage
+
+    page = FormsPage()
+    qtbot.addWidget(page)
+    page.new_protest.click()
+    editor = page.editors["protest"]
+    board = editor.fields["board"]
+    board.setText("99999999999")
+    board.editingFinished.emit()
+    page._field_edited("board")
+    assert "digits" in board.toolTip() and board.property("refused")
+    assert "digits" in page.message.text()
+    board.setText("3")
+    page._field_edited("board")
+    assert not board.property("refused") and board.toolTip() == ""
+    ended = editor.fields["board_ended_at"].edit
+    ended.setDateTime(QDateTime(QDate(9999, 12, 31), QTime(0, 0)))
+    assert ended.dateTime().date().year() <= 2199, "a year 9999 cannot even be typed"
