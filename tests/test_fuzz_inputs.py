@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import io
 import json
 import os
@@ -307,3 +308,35 @@ def test_record_ids_never_crash(tmp_path_factory, records, cmd, value):
         argv.append(value)
     code, _out, err = run(*argv)
     assert_handled(code, err, argv)
+
+
+# -- tournaments and quiz diagrams: their files, as the others ------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def tournament_seeds() -> list:
+    seeds = []
+    for players, rounds in ((6, 2), (9, 3)):
+        code, out, err = run("tournament", "generate", "--players", str(players), "--seed", "21", "--rounds",
+                             str(rounds), "--json")
+        assert code == 0, err
+        seeds.append(json.loads(out))
+    return seeds
+
+
+@st.composite
+def tournament_docs(draw):
+    return draw(mutated(tournament_seeds()))
+
+
+@given(doc=tournament_docs(), cmd=st.sampled_from([["tournament", "standings"], ["tournament", "check"],
+                                                  ["tournament", "pair"], ["tournament", "new"]]))
+@budget(400)
+def test_tournament_files_never_crash(tmp_path_factory, records, doc, cmd):
+    check_file_command(tmp_path_factory.mktemp("tournament"), cmd, doc)
+
+
+@given(doc=mutated(SITUATIONS))
+@budget(200)
+def test_quiz_diagram_never_crashes(tmp_path_factory, doc):
+    folder = tmp_path_factory.mktemp("diagram")
+    check_file_command(folder, ["quiz", "diagram", "--svg", str(folder / "d.svg")], doc)
