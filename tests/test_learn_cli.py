@@ -15,7 +15,7 @@ def test_quiz_json_gives_questions_choices_key_and_clauses():
     doc = json.loads(done.stdout)
     assert doc["ruleset"] == "it" and len(doc["questions"]) == 5
     for q in doc["questions"]:
-        assert {"prompt", "question", "choices", "answer", "answer_key", "clauses", "deciding_clause", "why"} <= set(q)
+        assert {"prompt", "question", "choices", "answer", "answer_key", "clauses", "deciding_clause", "why", "steps"} <= set(q)
         assert q["choices"][q["answer"]]["outcome"] == q["answer_key"] == outcome(rule(q["situation"], "it"))
         assert q["clauses"][0]["id"] == q["deciding_clause"]
         assert q["question"] == "Che cosa succede?"

@@ -105,3 +105,17 @@ def test_nothing_due_is_said_not_raised(window, records):
     area.scope.setCurrentIndex(area.scope.findData("due"))
     area.start_button.click()
     assert area.feedback.isVisible() and "nothing is due" in area.feedback.text()
+
+
+def test_an_exam_ends_when_its_time_is_up(window, qtbot, records):
+    key(focused() or window, "Ctrl+4")
+    area = window.learn
+    area.exam_box.setChecked(True)
+    area.count.setValue(3)
+    area.start_button.click()
+    key(focused(), str(area.current().answer + 1))  # one answered, two left when the time runs out
+    area.exam["seconds"] = 1  # the paper's minutes, shortened for the test
+    qtbot.waitUntil(lambda: area.current() is None, timeout=5000)
+    assert area.feedback.text().startswith("1 right answer of 3") and "Not passed" in area.feedback.text()
+    key(focused() or area, "1")  # the paper is closed: a key records nothing
+    assert len(area.answers) == 1

@@ -65,7 +65,7 @@ def test_a_penalty_with_nothing_in_the_pockets_becomes_a_due_then_is_paid():
     assert later["after"] == {"own_on_board": 9, "opponent_on_board": 8, "queen": "on_board", "dues": 0,
                               "opponent_dues": 0}
     assert later["returned"]["own"] == 1 and later["turn"] == "continues"
-    assert "icf-fr:3.11.g" in later["clauses"]
+    assert "icf-fr:3.11.a" in later["clauses"]  # the due paid, as 3.11 a says
 
 
 def test_pocketing_a_coin_of_an_opponent_who_owes_pays_his_due():

@@ -129,6 +129,8 @@ def gui_env(qapp, tmp_path, monkeypatch, search_cache):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(config))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     monkeypatch.setenv("XDG_CACHE_HOME", str(search_cache))
+    # the window's records in the test's own folder, never the user's (nor another run's)
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
     settings.put(settings.LANGUAGE, "en")
     i18n.set_language("en")
     yield config

@@ -9,9 +9,11 @@ import argparse
 import importlib
 import os
 import pkgutil
+import sqlite3
 import sys
 
 from referee_app.core.errors import BadInput, KnowledgeError
+from referee_app.core.validation import arguments, one_line
 from referee_app.core.knowledge.yamlio import YamlError
 
 
@@ -34,6 +36,18 @@ def command_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
 
 
+_parsers: dict[str | None, argparse.ArgumentParser] = {}
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of `command` (all of them when the table does not know it), built once per
+    process (scripts and tests call `main` many times)."""
+    key = command if command in MODULES else None
+    if key not in _parsers:
+        _parsers[key] = build_parser(key)
+    return _parsers[key]
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command's, or only `command`'s when the table knows it."""
     parser = _Parser(prog="carrom-referee", description="Carrom referee and rulebook assistant.")
@@ -46,23 +60,27 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser(argv[0] if argv else None).parse_args(argv)
+        given = arguments(argv)
+        args = parser(given[0] if given else None).parse_args(given)
         if not args.command:
             from referee_app.ui.app import run_app
 
             return run_app()
         return int(args.func(args) or 0)
-    except BadInput as exc:
-        print(f"carrom-referee: {exc}", file=sys.stderr)
-        return 2
-    except YamlError as exc:
-        print(f"carrom-referee: {exc}", file=sys.stderr)
+    except (BadInput, YamlError) as exc:
+        print(f"carrom-referee: {one_line(exc)}", file=sys.stderr)
         return 2
     except KnowledgeError as exc:
-        print(f"carrom-referee: the knowledge base is broken: {exc.problems[0]}"
+        print(f"carrom-referee: the knowledge base is broken: {one_line(exc.problems[0])}"
               + (f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""),
               file=sys.stderr)
         return 1
+    except sqlite3.Error as exc:  # the records database failed under a command (a full disk, a lock held)
+        from referee_app.core.storage.db import default_path
+
+        print(f"carrom-referee: records: {default_path()}: {one_line(exc)}; nothing was changed by this "
+              "command (`carrom-referee records check` says more)", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -70,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for the user, unless asked for
         if os.environ.get("CARROM_REFEREE_DEBUG"):
             raise
-        print(f"carrom-referee: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"carrom-referee: internal error: {type(exc).__name__}: {one_line(exc)}", file=sys.stderr)
         return 1
 
 

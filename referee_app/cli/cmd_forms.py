@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
@@ -163,19 +164,24 @@ def _show_record(store, form) -> dict:
     return {"id": form.id, "kind": form.kind, "status": form.status, "outcome": form.outcome,
             "decided_at": form.decided_at, "created_at": form.created_at, "updated_at": form.updated_at,
             **form.fields, "ruleset": form.ruleset, **timing, "rules": _rules(form),
-            "incidents": store.counted_incidents(form.kind, form.fields), "history": store.history(form.id)}
+            "incidents": store.counted_incidents(form.kind, form.fields), "history": store.history(form.id),
+            **({"unreadable": dict(form.unreadable)} if form.unreadable else {})}
 
 
 def run_show(args) -> int:
+    from referee_app.core.storage import db
+
     store = _store()
     record = _show_record(store, store.get(args.id))
     if args.json:
         print_json(record)
         return 0
     for key, value in record.items():
-        if key in ("history", "rules", "incidents") or value is None:
+        if key in ("history", "rules", "incidents", "unreadable") or value is None:
             continue
         print(f"{key:16} {value}")
+    for key in record.get("unreadable", {}):
+        print(f"{key:16} {db.UNREADABLE}")
     print("history:")
     for h in record["history"]:
         print(f"  {h['at']}  {h['field']}: {h['old']!r} -> {h['new']!r}")
@@ -188,12 +194,14 @@ def run_set(args) -> int:
 
     store = _store()
     kind = store.get(args.id).kind
+    field = spec(kind, args.field)
     if not args.value.strip():
         value = None
-    elif spec(kind, args.field).type in ("text", "clause", "ruleset"):
+    elif field.type in ("text", "clause", "ruleset"):
         value = args.value          # as typed: YAML would read "no" as false and "1.10" as a number
     else:
-        value = load_text(args.value, "VALUE")
+        value = validation.document(load_text(validation.text(args.value, field.name), field.name, untrusted=True),
+                                    field.name)
     form = store.set_field(args.id, args.field, value)
     _print(form, args.json)
     return 0

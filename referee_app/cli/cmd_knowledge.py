@@ -99,7 +99,8 @@ def run_check(args) -> int:
     from referee_app.core.knowledge.loader import load
 
     kb, problems = load(strict=False)
-    problems = list(problems) + _other_problems(kb)
+    # each problem once, in the order found (a ruleset's problem is found by several checks)
+    problems = list(dict.fromkeys(str(p) for p in list(problems) + _other_problems(kb)))
     counts = kb.counts()
     encoded = _encoding(kb)
     if args.json:
@@ -156,6 +157,10 @@ def _other_problems(kb) -> list:
         problems += encoding.problems(kb, load_rulesets(kb))
     except KnowledgeError:
         pass  # the rulesets' own problems are reported above
+    from referee_app.core.knowledge.checks import example_problems, forms_problems
+
+    if "rulesets" in locals():
+        problems += forms_problems(kb, rulesets) + example_problems(kb, rulesets)
     specs, spec_problems = load_specs(strict=False)
     problems += spec_problems
     problems += [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")

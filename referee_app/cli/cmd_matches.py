@@ -96,14 +96,14 @@ def run_show(args) -> int:
 
 
 def run_export(args) -> int:
-    if args.pdf:
+    if args.pdf is not None:
         return _export_pdf(args)
     data = _store().export(args.id)
     text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.out:
-        from pathlib import Path
+    if args.out is not None:
+        from referee_app.core.storage import files
 
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        files.write_text(args.out, text + "\n", "--out")
     else:
         print(text)
     return 0

@@ -241,10 +241,9 @@ def run_export(args) -> int:
 
         text = yaml.safe_dump(t.to_doc(), allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
     if args.out:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BadInput("--out", f"cannot write {args.out}: {exc.strerror or exc}") from None
+        from referee_app.core.storage import files
+
+        files.write_text(args.out, text, "--out")
     else:
         sys.stdout.write(text)
     return 0

@@ -2,25 +2,51 @@
 from __future__ import annotations
 
 import json
+import stat
 import sys
 from pathlib import Path
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.yamlio import load_text
 
 
-def read_document(path: str, what: str = "FILE"):
-    """The parsed document at `path` (or standard input for `-`); refuses unreadable or empty input."""
+def read_text(path: str, what: str = "FILE") -> str:
+    """The text at `path` (standard input for `-`): a regular file of bounded size, in UTF-8."""
+    limit = validation.MAX_INPUT_BYTES
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            raw = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1)
+        else:
+            if not path:
+                raise BadInput(what, "no file named")
+            mode = Path(path).stat().st_mode
+            if not stat.S_ISREG(mode):   # a directory, a device or a pipe would never end or never read
+                raise BadInput(what, f"{validation.shown(path, 80)} is not a regular file")
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
     except FileNotFoundError:
-        raise BadInput(what, f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(what, f"cannot read {path}: {exc}") from None
-    data = load_text(text, "<stdin>" if path == "-" else path)
+        raise BadInput(what, f"no such file: {validation.shown(path, 80)}") from None
+    except OSError as exc:
+        raise BadInput(what, f"cannot read {validation.shown(path, 80)}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise BadInput(what, f"too large (more than {limit} bytes)")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise BadInput(what, f"is not UTF-8 text (byte {exc.start + 1})") from None
+    return validation.text(raw, what)
+
+
+def read_document(path: str, what: str = "FILE"):
+    """The parsed document at `path` (or standard input for `-`); refuses unreadable, empty,
+    oversized or absurdly nested input before anything is done with it."""
+    text = read_text(path, what)
+    data = load_text(text, "<stdin>" if path == "-" else validation.shown(path, 80), untrusted=True)
     if data is None:
         raise BadInput(what, "the document is empty")
-    return data
+    return validation.document(data, "document")
 
 
 def print_json(obj) -> None:

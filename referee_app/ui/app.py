@@ -14,6 +14,10 @@ def run_app(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("carrom-referee")
     app.setOrganizationName("carrom-referee")
+    from .common.records import ensure_records
+
+    if not ensure_records():
+        return 1
     window = MainWindow()
     window.show()
     if os.environ.get("CARROM_REFEREE_QUIT_WHEN_SHOWN"):

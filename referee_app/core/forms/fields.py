@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .clauses import DisqualificationRules, ProtestRules, forms_data
@@ -20,6 +21,8 @@ KINDS = ("protest", "disqualification")
 STATUSES = ("draft", "filed", "decided")
 OUTCOMES = ("upheld", "rejected")
 SIDES = ("first", "second")
+# A board lasts minutes: an end a day after the protest announced during it is a typing slip.
+BOARD_PLAUSIBLE = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -93,10 +96,12 @@ def parse_time(value, field_name: str) -> datetime:
         try:
             moment = datetime.fromisoformat(value.strip())
         except ValueError:
-            raise BadInput(field_name, f"'{value}' is not a date and time (e.g. 2026-05-14T15:42:00+02:00)") from None
+            raise BadInput(field_name, f"'{validation.shown(value)}' is not a date and time "
+                                       "(e.g. 2026-05-14T15:42:00+02:00)") from None
     else:
         # YAML reads a bare 15:42 as the number 942 (base 60): refuse rather than guess a date
         raise BadInput(field_name, "give a date and time, e.g. 2026-05-14T15:42:00+02:00")
+    validation.moment(moment, field_name)
     return moment if moment.tzinfo else moment.astimezone()
 
 
@@ -108,6 +113,9 @@ def _text(value, name):
     if isinstance(value, (dict, list)):
         raise BadInput(name, "must be a text")
     text = str(value).strip()
+    if len(text) > validation.MAX_TEXT:
+        raise BadInput(name, f"a text of {len(text)} characters is too long (at most {validation.MAX_TEXT})")
+    validation.text(text, name)
     return text or None
 
 
@@ -117,19 +125,15 @@ def _label(value, name):
     text = _text(value, name)
     if text is None:
         return None
-    return int(text) if text.isdigit() else text
+    if text.isascii() and text.isdigit():  # '²' is a digit to Python, not to a referee
+        return validation.whole_number(text, name)
+    if len(text) > 40:
+        raise BadInput(name, f"a round or table name of {len(text)} characters is not plausible (at most 40)")
+    return text
 
 
 def _count(value, name):
-    if isinstance(value, bool):
-        raise BadInput(name, "must be a whole number")
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise BadInput(name, f"'{value}' is not a whole number") from None
-    if number < 0:
-        raise BadInput(name, "cannot be negative")
-    return number
+    return validation.whole_number(value, name)
 
 
 def _pair(value, name, each):
@@ -220,6 +224,10 @@ def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
         if ended and parse_time(ended, "board_ended_at") < parse_time(fields["announced_at"], "announced_at"):
             raise BadInput("board_ended_at", "is before the oral announcement, which comes right after the incident, "
                                              "during the board")
+        if ended and parse_time(ended, "board_ended_at") - parse_time(fields["announced_at"], "announced_at") \
+                > BOARD_PLAUSIBLE:
+            raise BadInput("board_ended_at", f"is more than {BOARD_PLAUSIBLE.days} day after the oral announcement, "
+                                             "made during the board: a board never lasts that long")
     else:
         rules = disqualification_rules(fields)
         ground_id = fields["ground"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee_app.core.storage import db
@@ -82,18 +82,38 @@ class Form:
     created_at: str
     updated_at: str
     decided_at: str | None
+    unreadable: dict = field(default_factory=dict)   # field -> why its stored value cannot be used
+    kept: dict = field(default_factory=dict, repr=False)   # those values as stored, written back untouched
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> "Form":
-        return cls(row["id"], row["kind"], row["status"], json.loads(row["fields"]), row["outcome"],
-                   row["created_at"], row["updated_at"], row["decided_at"])
+        """The form as stored; a stored value that no longer passes its field's check (written by an
+        older version, or by hand) is set aside in `unreadable`, so the rest of the form still reads."""
+        fields, unreadable, kept = {}, {}, {}
+        raw, problem = db.stored_json(row["fields"], {})
+        if problem or not isinstance(raw, dict):
+            unreadable["fields"] = problem or "not a mapping of fields"
+            raw = {}
+        for name, value in raw.items():
+            try:
+                stored = normalize(row["kind"], str(name), value)
+                if stored is not None:
+                    fields[str(name)] = stored
+            except (BadInput, ValueError, TypeError, OverflowError, RecursionError) as exc:
+                unreadable[str(name)], kept[str(name)] = str(exc), value
+        return cls(row["id"], row["kind"], row["status"], fields, row["outcome"],
+                   row["created_at"], row["updated_at"], row["decided_at"], unreadable, kept)
 
     @property
     def ruleset(self) -> str:
         return self.fields.get("ruleset") or forms_data().default_ruleset
 
     def timing(self, at: datetime | None = None) -> dict:
-        return timing(self.kind, self.fields, self.status, at)
+        try:
+            return timing(self.kind, self.fields, self.status, at)
+        except (BadInput, ValueError, OverflowError, KeyError) as exc:  # e.g. a ruleset since removed
+            self.unreadable.setdefault("deadline", str(exc))
+            return {"deadline": None, "remaining_seconds": None, "late": None}
 
     def announced(self) -> bool:
         return self.kind == "protest" and bool(self.fields.get("announced_at"))
@@ -105,7 +125,8 @@ class Form:
                 "tournament": self.fields.get("tournament"), "round": self.fields.get("round"),
                 "table": self.fields.get("table"), "subject": subject(self.kind, self.fields),
                 "ruleset": self.ruleset, "deadline": t["deadline"], "late": t["late"],
-                "outcome": self.outcome, "created_at": self.created_at, "updated_at": self.updated_at}
+                "outcome": self.outcome, "created_at": self.created_at, "updated_at": self.updated_at,
+                **({"unreadable": sorted(self.unreadable)} if self.unreadable else {})}
 
 
 def _dump(value) -> str | None:
@@ -127,8 +148,8 @@ class FormsStore(db.Store):
     def history(self, form_id: int) -> list[dict]:
         rows = self.conn.execute("SELECT at, field, old, new FROM form_history WHERE form_id = ? ORDER BY id",
                                  (form_id,)).fetchall()
-        return [{"at": r["at"], "field": r["field"], "old": json.loads(r["old"]) if r["old"] else None,
-                 "new": json.loads(r["new"]) if r["new"] else None} for r in rows]
+        return [{"at": r["at"], "field": r["field"], "old": db.stored_json(r["old"], None, shown=True)[0],
+                 "new": db.stored_json(r["new"], None, shown=True)[0]} for r in rows]
 
     def list(self, tournament: str | None = None, status: str | None = None, kind: str | None = None) -> list[Form]:
         where, args = [], []
@@ -157,8 +178,12 @@ class FormsStore(db.Store):
                           (form_id, at, field, _dump(old), _dump(new)))
 
     def _write(self, form: Form, at: str) -> None:
+        if "fields" in form.unreadable:
+            raise BadInput("fields", f"form {form.id}: its stored fields cannot be read, so it is kept as it is")
+        # a stored value that cannot be read is written back as it was, until the field is given anew
+        fields = {**{k: v for k, v in form.kept.items() if k not in form.fields}, **form.fields}
         self.conn.execute("UPDATE forms SET fields = ?, status = ?, outcome = ?, decided_at = ?, updated_at = ? "
-                          "WHERE id = ?", (_dump(form.fields), form.status, form.outcome, form.decided_at, at, form.id))
+                          "WHERE id = ?", (_dump(fields), form.status, form.outcome, form.decided_at, at, form.id))
 
     def create(self, kind: str, fields: dict | None = None, file: bool = False) -> Form:
         """A new form: a draft, or (`file`) a complete form filed at once, as `forms new` does."""
@@ -190,8 +215,10 @@ class FormsStore(db.Store):
                 raise BadInput(name, f"form {form.id} is decided: it can no longer change")
             stored = normalize(form.kind, name, value)
             old = form.fields.get(name)
-            if stored == old:
+            if stored == old and name not in form.kept:
                 return form
+            form.kept.pop(name, None)   # given anew: the unreadable stored value is replaced
+            form.unreadable.pop(name, None)
             if stored is None:
                 form.fields.pop(name, None)
             else:

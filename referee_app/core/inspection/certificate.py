@@ -41,8 +41,11 @@ SIGN = "_" * 30
 def when(iso_text: str, lang: str, length: str = "long") -> str:
     """A record's date and time as the language writes them (Babel, the app's locale for the
     language: British English), in the zone it was recorded in."""
-    moment = datetime.fromisoformat(iso_text)
-    return format_datetime(moment, format=length, tzinfo=moment.tzinfo, locale=babel_locale(lang))
+    try:
+        moment = datetime.fromisoformat(iso_text)
+        return format_datetime(moment, format=length, tzinfo=moment.tzinfo, locale=babel_locale(lang))
+    except (TypeError, ValueError, OverflowError):  # stored unreadably: shown as it is, the rest still lists
+        return str(iso_text)
 
 
 def _row(cells, cls: str = "") -> str:

@@ -63,9 +63,20 @@ class InspectionRecord:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> "InspectionRecord":
-        return cls(row["id"], row["inspected_at"], row["inspector"], row["item"], row["label"], row["tournament"],
-                   json.loads(row["readings"]), json.loads(row["result"]), bool(row["compliant"]), row["notes"],
-                   row["photo"], row["previous_id"], json.loads(row["carried_over"]), row["spec"])
+        """The record as stored; a part that cannot be read (a damaged page, a hand edit) is shown as
+        such, and the record still lists with the verdict stored beside it."""
+        compliant = bool(row["compliant"])
+        readings, _ = db.stored_json(row["readings"], {})
+        result, problem = db.stored_json(row["result"], None)
+        if not isinstance(result, dict) or not isinstance(result.get("checks", []), list):
+            result = {"item": str(row["item"]), "compliant": compliant, "checks": [],
+                      "remarks": [db.UNREADABLE + (f": {problem}" if problem else "")]}
+        result["checks"] = [c for c in result.get("checks", []) if isinstance(c, dict) and "id" in c]
+        carried, _ = db.stored_json(row["carried_over"], [])
+        return cls(row["id"], str(row["inspected_at"]), str(row["inspector"]), str(row["item"]), str(row["label"]),
+                   str(row["tournament"]), readings if isinstance(readings, dict) else {}, result, compliant,
+                   str(row["notes"]), str(row["photo"]), row["previous_id"],
+                   carried if isinstance(carried, list) else [], str(row["spec"]))
 
     @property
     def failed(self) -> list[str]:

@@ -174,8 +174,14 @@ def _not_before(key: tuple, prev: tuple) -> bool:
 def _read_sources(root: Path, problems: list[Problem]):
     path = root / "sources.yaml"
     data = load_file(path, "sources.yaml")
+    if not isinstance(data, dict) or not isinstance(data.get("sources"), list):
+        raise KnowledgeError([Problem("sources.yaml", line_of(data, 1), "needs a 'sources' list (and 'languages', "
+                                                                      "'kinds')")])
     sources: dict[str, Source] = {}
-    for entry in data.get("sources", []):
+    for entry in data["sources"]:
+        if not isinstance(entry, dict):
+            problems.append(Problem("sources.yaml", line_of(data, 1), "each source is a mapping (id, lang, title)"))
+            continue
         try:
             src = Source(entry["id"], entry["lang"], entry["title"], entry.get("short", entry["id"]),
                          tuple(entry.get("files", [])), bool(entry.get("numbered")), entry.get("order", "^$"))

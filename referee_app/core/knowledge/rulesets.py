@@ -7,7 +7,7 @@ from pathlib import Path
 
 from referee_app.core.errors import BadInput, KnowledgeError
 from .loader import KnowledgeBase, Problem, default
-from .yamlio import load_file
+from .yamlio import YamlError, load_file
 
 
 @dataclass
@@ -32,7 +32,18 @@ def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
     problems = []
     for path in sorted(folder.glob("*.yaml")):
         rel = f"rulesets/{path.name}"
-        data = load_file(path, rel)
+        try:
+            data = load_file(path, rel)
+        except YamlError as exc:
+            problems.append(Problem(rel, exc.line, exc.problem))
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
+            problems.append(Problem(rel, getattr(data, "line", 1), "a ruleset needs an 'id' (a name)"))
+            continue
+        if not isinstance(data.get("name", {}), dict) or not isinstance(data.get("sources", []), list):
+            problems.append(Problem(rel, getattr(data, "line", 1), "a ruleset's 'name' is a mapping of languages "
+                                                                  "and its 'sources' a list"))
+            continue
         rs = Ruleset(data["id"], dict(data.get("name", {})), list(data.get("sources", [])), data.get("extends"), data)
         for s in rs.sources:
             if s not in kb.sources:
@@ -53,6 +64,8 @@ def default_rulesets() -> dict[str, Ruleset]:
 
 def get_ruleset(ruleset_id: str, field_name: str = "ruleset") -> Ruleset:
     rulesets = default_rulesets()
-    if ruleset_id not in rulesets:
-        raise BadInput(field_name, f"unknown ruleset '{ruleset_id}' (known: {', '.join(rulesets)})")
+    if not isinstance(ruleset_id, str) or ruleset_id not in rulesets:
+        from referee_app.core.validation import shown
+
+        raise BadInput(field_name, f"unknown ruleset '{shown(ruleset_id)}' (known: {', '.join(rulesets)})")
     return rulesets[ruleset_id]

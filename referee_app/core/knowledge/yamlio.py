@@ -1,11 +1,11 @@
-"""Safe YAML reading that remembers where each mapping starts, so errors can name the line.
-
-PyYAML is imported on the first parse: a start answered from the knowledge cache never needs it.
-"""
+"""Safe YAML reading that remembers where each mapping starts, so errors can name the line."""
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
+
+import yaml
+
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class LineDict(dict):
@@ -14,44 +14,89 @@ class LineDict(dict):
     line: int = 0
 
 
-@cache
-def _line_loader():
-    import yaml
+class _LineLoader(_Base):  # still a safe loader: only the mapping type changes
+    pass
 
-    class LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # still safe: only the mapping type changes
-        pass
 
-    def construct_mapping(loader, node):
-        mapping = LineDict(loader.construct_mapping(node, deep=True))
-        mapping.line = node.start_mark.line + 1
-        return mapping
+def _construct_mapping(loader, node):
+    mapping = LineDict(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    return mapping
 
-    LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
-    return yaml, LineLoader
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 class YamlError(ValueError):
     def __init__(self, path: str, line: int, problem: str):
-        self.path, self.line, self.problem = path, line, problem
-        super().__init__(f"{path}:{line}: {problem}")
+        self.path, self.line, self.problem = path, line, " ".join(str(problem).split())
+        super().__init__(f"{path}:{line}: {self.problem}")
 
 
-def load_text(text: str, name: str = "<input>"):
-    """Parse YAML (or JSON, which is YAML) safely; a syntax error names the line."""
-    yaml, loader = _line_loader()
+def load_text(text: str, name: str = "<input>", untrusted: bool = False):
+    """Parse YAML (or JSON, which is YAML) safely; a syntax error names the line.
+
+    `untrusted` text (a user's file, a typed value) is first measured on the parser's event stream:
+    its nesting and its size with every alias expanded are bounded before anything is built, so a
+    "billion laughs" document is refused in milliseconds instead of filling the memory.
+    """
     try:
-        return yaml.load(text, Loader=loader)
+        if untrusted:
+            _measure(text, name)
+        return yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         raise YamlError(name, line, f"not valid YAML: {exc.problem or exc}") from None
     except yaml.YAMLError as exc:
         raise YamlError(name, 0, f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError(name, 0, "nested too deeply") from None
+    except (ValueError, OverflowError) as exc:  # a timestamp such as 2026-02-30, built by the loader
+        raise YamlError(name, 0, f"not valid YAML: {exc}") from None
+
+
+def _measure(text: str, name: str) -> None:
+    from referee_app.core.validation import MAX_DEPTH, MAX_NODES
+
+    sizes: dict[str, int] = {}          # anchor -> values under it, aliases expanded
+    open_: list[list] = []              # [anchor, values under it so far] of each open collection
+    total = 0
+
+    def count(n: int, line: int) -> None:
+        nonlocal total
+        total += n
+        if open_:
+            open_[-1][1] += n
+        if total > MAX_NODES:
+            raise YamlError(name, line, f"too large once its aliases are expanded (more than {MAX_NODES} values)")
+
+    for event in yaml.parse(text, Loader=_Base):
+        line = event.start_mark.line + 1 if event.start_mark else 0
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if len(open_) >= MAX_DEPTH:
+                raise YamlError(name, line, f"nested too deeply (more than {MAX_DEPTH} levels)")
+            count(1, line)
+            open_.append([event.anchor, 1])
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            anchor, n = open_.pop()
+            if anchor:
+                sizes[anchor] = n
+            if open_:
+                open_[-1][1] += n - 1   # the collection itself was counted when it opened
+        elif isinstance(event, yaml.ScalarEvent):
+            if event.implicit[0] and len(event.value) > 100 and event.value.lstrip("+-").replace("_", "").isdigit():
+                raise YamlError(name, line, f"a number of {len(event.value)} digits is not plausible")
+            if event.anchor:
+                sizes[event.anchor] = 1
+            count(1, line)
+        elif isinstance(event, yaml.AliasEvent):
+            count(sizes.get(event.anchor, 1), line)
 
 
 def load_file(path: Path, name: str | None = None):
-    """A YAML file; one of the knowledge base's is answered from its parse cache (cache.py) when
-    the cache holds it as it is now."""
+    """A knowledge-base file: trusted, so read at full speed; answered from the knowledge cache
+    (cache.py) when it holds the file as it is now."""
     from .cache import MISS, cached_parse
 
     data = Path(path).read_bytes()

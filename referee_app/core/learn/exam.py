@@ -73,7 +73,7 @@ def exam_html(exam: Exam, lang: str) -> str:
     for n, r in enumerate(rendered, 1):
         refs = "<br>".join(f"{esc(c['cited'])} — {esc(c['title'])}" for c in r["clauses"])
         parts.append(f"<tr><td valign='top'>{n}</td><td valign='top'><b>{LETTERS[r['answer']]}</b></td>"
-                     f"<td valign='top'>{refs}</td><td valign='top'>{esc(' '.join(r['why']))}</td></tr>")
+                     f"<td valign='top'>{refs}</td><td valign='top'>{esc(r['why'])}</td></tr>")
     parts.append("</table>")
     parts.append(f'<h2 style="font-size:{pt(12)}">{esc(w._("The deciding clauses"))}</h2>')
     cited: dict[str, dict] = {}

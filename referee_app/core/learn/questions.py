@@ -17,17 +17,16 @@ from dataclasses import dataclass, field
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
-from referee_app.core.rules.conditions import matches
-from referee_app.core.rules.engine import ASPECTS, ORDER, Board, Conflict, Decision, NoRule, compiled
-from referee_app.core.rules.ruling import carry_out, check_for_ruleset
+from referee_app.core.rules.derivation import derive
+from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule, compiled
+from referee_app.core.rules.ruling import carry_out, check_for_ruleset, cited_aspects
 from referee_app.core.rules.situation import parse
 from .pool import draw_space, examples, space_size
 
 MAX_CHOICES = 4
-KEPT_WHEN_OVER = ("board", "queen", "break_made")  # what still counts once a board is over
 # How much likelier a situation is drawn: the clauses' own examples, strokes where an exception
 # overrides a more general rule, and strokes that end the board are what referees get wrong.
-WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 3.0, 4.0
+WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 4.0, 3.0
 
 
 def outcome(ruling: dict) -> dict:
@@ -85,7 +84,7 @@ class Question:
     ruling: dict          # the engine's ruling: the answer key
     choices: list[Choice]
     answer: int           # index of the key among the choices
-    derivation: list[dict]
+    derivation: list[dict]  # the engine's, for the aspects the ruling rests on
     tags: set = field(default_factory=set)  # exception, board_ending, rulesets_differ
 
     @property
@@ -101,52 +100,14 @@ class Question:
         return self.ruling["clauses"][0]
 
 
-def _overridden(rs, r: Ruled) -> list[tuple]:
-    """(aspect, rule, the rules that won) for every applicable rule the decision set aside:
-    overridden by an exception, or a base case that a more specific rule stands out from."""
-    facts = dict(r.facts, queen_after=r.decision.values.get("queen", r.facts["queen"]))
-    applicable = [rule for rule in rs.rules if matches(rule.tests, facts)]
-    # once the board is over the rest is moot, as the ruling says (ruling.carry_out)
-    over = r.decision.values.get("board", Board(False)).over
-    out = []
-    for aspect in ORDER:
-        chosen = r.decision.rules.get(aspect)
-        if not chosen or (over and aspect not in KEPT_WHEN_OVER):
-            continue
-        for rule in applicable:
-            if aspect in rule.then and rule not in chosen and rule.then[aspect] != r.decision.values[aspect]:
-                out.append((aspect, rule, chosen))
-    return out
-
-
 def derivation(r: Ruled) -> list[dict]:
-    """How the ruling was reached, aspect by aspect: the rules that decided and those they set aside."""
-    rs = compiled(r.ruleset)
-    set_aside = _overridden(rs, r)
+    """How the ruling was reached, from the engine's own derivation (core/rules/derivation.py):
+    for each aspect the ruling rests on, the rule and clause that decided, the facts it tested,
+    and the rules that also applied but were set aside (an exception's general rule, or a base
+    case giving way), with what each would have given."""
+    steps = derive(r.decision, r.facts)
     over = r.decision.values.get("board", Board(False)).over
-    steps = []
-    for aspect in ORDER:
-        chosen = r.decision.rules.get(aspect)
-        if not chosen or (over and aspect not in KEPT_WHEN_OVER):
-            continue
-        value = r.decision.values[aspect]
-        steps.append({
-            "aspect": aspect,
-            "value": _value_text(value),
-            "rules": [x.id for x in chosen],
-            "clauses": list(dict.fromkeys(x.clause for x in chosen)),
-            "overrides": [{"rule": x.id, "clause": x.clause, "value": _value_text(x.then[aspect]),
-                           "exception": any(x.id in c.overrides for c in chosen)}
-                          for a, x, _c in set_aside if a == aspect],
-        })
-    return steps
-
-
-def _value_text(value):
-    """An aspect's value as JSON: a board result as {over, winner}."""
-    if isinstance(value, Board):
-        return {"over": value.over, "winner": value.winner}
-    return value
+    return [dict(steps[aspect], aspect=aspect) for aspect in cited_aspects(r.decision, r.facts, over)]
 
 
 def _alternative(rs, r: Ruled, aspect: str, value) -> dict | None:
@@ -184,14 +145,22 @@ def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | No
         if _canon(outcome(theirs)) != _canon(key):
             tags.add("rulesets_differ")
         add(outcome(theirs), {"kind": "ruleset", "ruleset": other, "clauses": theirs["clauses"][:1]}, found)
-    for aspect, rule, chosen in _overridden(rs, r):
-        if any(rule.id in c.overrides for c in chosen):
-            tags.add("exception")
-        alt = _alternative(rs, r, aspect, rule.then[aspect])
-        add(alt and outcome(alt), {"kind": "overridden", "rule": rule.id, "clause": rule.clause,
-                                   "by": [c.id for c in chosen]}, found)
+    rules = {rule.id: rule for rule in rs.rules}
+    for step in derivation(r):
+        for aside in step["overridden"]:
+            if aside["how"] == "exception":
+                tags.add("exception")
+            alt = _alternative(rs, r, step["aspect"], rules[aside["rule"]].then[step["aspect"]])
+            add(alt and outcome(alt), {"kind": "overridden", "rule": aside["rule"], "clause": aside["clause"],
+                                       "how": aside["how"], "by": aside["by"]}, found)
     rng.shuffle(found)
     found = found[:MAX_CHOICES - 1]
+    if len(found) < MAX_CHOICES - 1 and key["over"]:
+        # who won is what learners get wrong about a board's end: the same points to the other side
+        other = "opponent" if key["winner"] == "striker" else "striker"
+        mirrored = {"over": True, "winner": other,
+                    "points": {"striker": key["points"]["opponent"], "opponent": key["points"]["striker"]}}
+        add(mirrored, {"kind": "variant", "aspect": "board"}, found)
     if len(found) < MAX_CHOICES - 1 and not key["over"]:
         variants: list[Choice] = []
         for aspect in ("turn", "own", "opponent", "queen"):
@@ -255,7 +224,7 @@ class Scope:
             return False
         if self.endings and "board_ending" not in q.tags:
             return False
-        deciding = {c for step in q.derivation for c in step["clauses"]} | set(q.clauses)
+        deciding = {step["clause"] for step in q.derivation} | set(q.clauses)
         if self.clause and self.clause not in deciding:
             return False
         kb = default()
@@ -286,17 +255,17 @@ def chapters(ruleset: str, lang: str) -> list[dict]:
     return [{"id": k, "title": v} for k, v in out.items()]
 
 
-def plausibility(doc: dict) -> float:
+def plausibility(doc: dict, ending: bool = False) -> float:
     """From 1 down: how usual a stroke is. The verifier's space holds every combination the rules
     tell apart (eight coins and the striker pocketed on a foul break); a learner should mostly meet
     the strokes a referee meets, so each extra event in one stroke, and each coin past two
-    pocketed at once, makes it rarer (a board's last coins are often several: by half as much)."""
+    pocketed at once, makes it rarer (but for the last coins of a board: they often go together)."""
     before, stroke = doc.get("before") or {}, doc["stroke"]
     pocketed, off = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
     events = sum(1 for v in list(pocketed.values()) + list(off.values()) if v)
     events += bool(stroke.get("foul")) + (stroke.get("touched_coin") is False)
     events += bool(before.get("dues")) + bool(before.get("opponent_dues")) + ("own_pocketed_earlier" in before)
-    crowd = max(0, pocketed.get("own", 0) - 2) + max(0, pocketed.get("opponent", 0) - 2)
+    crowd = 0 if ending else max(0, pocketed.get("own", 0) - 2) + max(0, pocketed.get("opponent", 0) - 2)
     return 1.0 / (1 + max(0, events - 2)) / (1 + crowd / 2)
 
 
@@ -323,7 +292,7 @@ def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -
             continue  # an example written for a ruleset this one extends, refused here
         if q is None or not scope.admits(q):
             continue
-        weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) * plausibility(q.situation)
+        weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) * plausibility(q.situation, "board_ending" in q.tags)
                   * (WEIGHT_EXCEPTION if "exception" in q.tags else 1.0)
                   * (WEIGHT_ENDING if "board_ending" in q.tags else 1.0))
         # Efraimidis and Spirakis: a weighted draw without replacement, by sorting on u^(1/w)

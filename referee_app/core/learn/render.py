@@ -27,8 +27,8 @@ def aspect_words(w: Words, aspect: str) -> str:
 
 
 def value_words(w: Words, aspect: str, value) -> str:
-    if aspect == "board":
-        if not value["over"]:
+    if aspect == "board":  # as the engine's derivation writes it: "continues", or {winner, …}
+        if value == "continues":
             return w._("the board goes on")
         return w._("won by the striking side") if value["winner"] == "striker" else w._("won by the opponent")
     if aspect == "queen":
@@ -42,20 +42,19 @@ def value_words(w: Words, aspect: str, value) -> str:
 
 
 def derivation_lines(w: Words, q: Question) -> list[str]:
-    """The derivation as sentences: "ICF 3.12 c decides the queen: …; an exception to ICF 3.6 a…",
-    each clause cited the way a reader of `lang` cites it."""
-    def para(cid):
-        return cite(cid, w.lang)
-
+    """The engine's derivation, aspect by aspect, as sentences: "ICF 3.12 c decides the turn: …
+    It is an exception to ICF 3.6 a, which would give: …", clauses cited as readers of the
+    language cite them."""
     lines = []
     for step in q.derivation:
         line = w._("{clauses} decides {aspect}: {value}.").format(
-            clauses=", ".join(para(c) for c in step["clauses"]), aspect=aspect_words(w, step["aspect"]),
+            clauses=cite(step["clause"], w.lang), aspect=aspect_words(w, step["aspect"]),
             value=value_words(w, step["aspect"], step["value"]))
-        for o in step["overrides"]:
-            template = (w._("It is an exception to {clause}, which would give: {value}.") if o["exception"]
+        for o in step["overridden"]:
+            template = (w._("It is an exception to {clause}, which would give: {value}.") if o["how"] == "exception"
                         else w._("It stands out from the general rule {clause}, which would give: {value}."))
-            line += " " + template.format(clause=para(o["clause"]), value=value_words(w, step["aspect"], o["value"]))
+            line += " " + template.format(clause=cite(o["clause"], w.lang),
+                                          value=value_words(w, step["aspect"], o["value"]))
         lines.append(line)
     return lines
 
@@ -81,8 +80,10 @@ def render(q: Question, lang: str) -> dict:
         "deciding_clause": q.deciding_clause,
         "clauses": [clause_entry(c, lang) for c in q.clauses],
         "derivation": q.derivation,
-        "why": derivation_lines(w, q),
-        "explanation": q.ruling["explanation"].get(lang, ""),
+        "why": q.ruling["why"][lang],          # the engine's: which clause applied, and not which
+        "decision": q.ruling["decision"][lang],
+        "steps": derivation_lines(w, q),
+        "explanation": q.ruling["explanation"][lang],
         "notes": [n.get(lang) or n.get("en", "") for n in q.ruling.get("notes", [])],
         "tags": sorted(q.tags),
     }

@@ -179,7 +179,7 @@ def _board_goes_on(rs, s: Situation, d: Decision, grounds: Grounds) -> dict:
     opp_left = s.opponent_on_board - s.opponent_pocketed + opp_returned
     opp_paid = min(s.opponent_dues, COINS_PER_SIDE - opp_left)
     if paid:
-        grounds.mechanic("returned.own", "dues")
+        grounds.mechanic("returned.own", "dues_paid" if "dues_paid" in rs.mechanics else "dues")
     if owed - paid:
         grounds.mechanic("after.dues", "dues")
     if opp_paid:

@@ -22,29 +22,30 @@ def ensure_gui_app():
     return app
 
 
-def write_pdf(document_html: str, path: str | Path, title: str = "") -> Path:
-    """Writes `document_html` as an A4 PDF at `path`; returns the path."""
+def write_pdf(document_html: str, path: str | Path, title: str = "", field: str = "--pdf") -> Path:
+    """Writes `document_html` as an A4 PDF at `path`, whole or not at all (core/storage/files.py):
+    a target that is not a regular file is refused, and on any failure (a full disk) the old file
+    stays and BadInput names `field`. Returns the path."""
     ensure_gui_app()
     from PySide6.QtCore import QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    writer = QPdfWriter(str(tmp))
-    writer.setTitle(title)
-    writer.setCreator("carrom-referee")
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait, QMarginsF(15, 15, 15, 15),
-                                     QPageLayout.Millimeter))
-    # Laid out at screen resolution, so point and pixel sizes print as they show on screen;
-    # the text itself stays vector in the PDF whatever this number is.
-    writer.setResolution(96)
-    doc = QTextDocument()
-    doc.documentLayout().setPaintDevice(writer)  # points convert at the writer's resolution
-    doc.setHtml(document_html)
-    layout = writer.pageLayout().paintRectPixels(writer.resolution())
-    doc.setPageSize(QSizeF(layout.width(), layout.height()))
-    doc.print_(writer)
-    del writer  # closes the file
-    os.replace(tmp, path)
-    return path
+    from referee_app.core.storage import files
+
+    with files.replacing(path, field, files.check_pdf(field)) as tmp:
+        writer = QPdfWriter(str(tmp))
+        writer.setTitle(title)
+        writer.setCreator("carrom-referee")
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize.A4), QPageLayout.Portrait, QMarginsF(15, 15, 15, 15),
+                                         QPageLayout.Millimeter))
+        # Laid out at screen resolution, so point and pixel sizes print as they show on screen;
+        # the text itself stays vector in the PDF whatever this number is.
+        writer.setResolution(96)
+        doc = QTextDocument()
+        doc.documentLayout().setPaintDevice(writer)  # points convert at the writer's resolution
+        doc.setHtml(document_html)
+        layout = writer.pageLayout().paintRectPixels(writer.resolution())
+        doc.setPageSize(QSizeF(layout.width(), layout.height()))
+        doc.print_(writer)
+        del writer  # closes the file
+    return Path(path)

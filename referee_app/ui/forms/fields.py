@@ -9,12 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
-from PySide6.QtCore import QDateTime, Qt, Signal
+from PySide6.QtCore import QDate, QDateTime, QTime, Qt, Signal
 from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QWidget)
 
 from referee_app.core.forms.fields import SIDES, parse_time
+from referee_app.core.validation import FIRST_YEAR, LAST_YEAR
 from referee_app.i18n import gettext as _
 
 
@@ -125,6 +126,9 @@ class TimeField(QWidget):
         self.known = QCheckBox()
         self.edit = QDateTimeEdit()
         self.edit.setDisplayFormat("yyyy-MM-dd HH:mm:ss")
+        # the years a form's time may have (core/validation.py): a slip to 9999 cannot be typed
+        self.edit.setDateTimeRange(QDateTime(QDate(FIRST_YEAR, 1, 1), QTime(0, 0)),
+                                   QDateTime(QDate(LAST_YEAR, 12, 31), QTime(23, 59, 59)))
         self.edit.setCalendarPopup(True)
         self.now_button = QPushButton()
         layout = QHBoxLayout(self)

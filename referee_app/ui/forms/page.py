@@ -12,6 +12,8 @@ clause_picker.py, form_editor.py, forms_list.py, incidents_panel.py, protest_cou
 """
 from __future__ import annotations
 
+import sqlite3
+
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -273,11 +275,21 @@ class FormsPage(QWidget):
         if self.current is None:
             return
         editor = self.editors[self.current.kind]
+        widget = editor.fields.get(name)
         try:
             self.current = self.store.set_field(self.current.id, name, editor.value(name))
-        except (BadInput, KnowledgeError) as exc:
+        except (BadInput, KnowledgeError, sqlite3.Error) as exc:
+            # what was typed stays in the field, marked with the reason; the next change saves it again
             self.show_message(lambda e=exc: _("Not saved: {problem}").format(problem=self._problem(e)))
+            if widget is not None:
+                widget.setProperty("refused", True)
+                widget.setToolTip(self._problem(exc))
+                widget.setStyleSheet("border: 2px solid #b00020;")
             return
+        if widget is not None and widget.property("refused"):
+            widget.setProperty("refused", False)
+            widget.setToolTip("")
+            widget.setStyleSheet("")
         self.show_message("")
         if name == "ruleset" and "ground" in editor.fields:
             editor.fill_grounds(self.current.fields.get("ruleset"))

@@ -12,6 +12,8 @@ verdict_style.py and limit_text.py.
 """
 from __future__ import annotations
 
+import sqlite3
+
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -277,6 +279,9 @@ class InspectionPage(QWidget):
         except (EntryError, BadInput) as exc:
             self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
             return None
+        except sqlite3.Error as exc:  # the readings stay in the form, to save again
+            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
+            return None
         self.record_id, self._dirty = record.id, False
         verdict = fmt.overall(record.compliant, i18n.current_language())
         self._say(_("Saved as inspection no. {number} ({verdict}).").format(number=record.id, verdict=verdict),
@@ -336,6 +341,10 @@ class InspectionPage(QWidget):
         except BadInput as exc:
             self._say("⚠ " + str(exc), "fail")
             return
+        if rec.readings.get("item") not in self.form_of:  # stored unreadably: said, the form stays
+            self._say("⚠ " + _("Inspection no. {number}: its stored readings cannot be shown.").format(number=rec.id),
+                      "fail")
+            return
         self.previous_id = None
         self._load(rec.readings, rec.label, rec.tournament, rec.notes, rec.photo)
         self.inspector_edit.setText(rec.inspector)
@@ -390,7 +399,7 @@ class InspectionPage(QWidget):
         try:
             lang = i18n.current_language()
             written = write_pdf(certificate_html(record, lang), path, title=certificate_title(record, lang))
-        except OSError as exc:
+        except (OSError, BadInput) as exc:
             self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
             return None
         self._say(_("Certificate written to {path}").format(path=written), "ok")

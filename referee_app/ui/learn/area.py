@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import cite
 from referee_app.core.learn.diagram import diagram_svg
 from referee_app.core.learn.questions import Question, Scope, chapters, generate, make_question
 from referee_app.core.learn.render import render
@@ -420,8 +421,10 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            self.mastery.addTopLevelItem(QTreeWidgetItem([c["clause"], str(c["seen"]), str(c["mastered"]),
-                                                          str(c["due"])]))
+            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language()), str(c["seen"]), str(c["mastered"]),
+                                    str(c["due"])])
+            item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
+            self.mastery.addTopLevelItem(item)
 
     def retranslate(self) -> None:
         self.learner_label.setText(_("&Learner:"))
@@ -441,9 +444,10 @@ class LearnArea(QWidget):
 
 
 def why_html(shown: dict) -> str:
-    """The derivation, the engine's explanation and each clause in the learner's language."""
-    parts = [f"<p><b>{esc(shown['explanation'])}</b></p>", "<ul>"]
-    parts += [f"<li>{esc(line)}</li>" for line in shown["why"]]
+    """The decision, the engine's why, its derivation step by step, and each clause in the
+    learner's language."""
+    parts = [f"<p><b>{esc(shown['decision'])}</b></p>", f"<p>{esc(shown['why'])}</p>", "<ul>"]
+    parts += [f"<li>{esc(line)}</li>" for line in shown["steps"]]
     parts.append("</ul>")
     for note in shown["notes"]:
         parts.append(f"<p><i>{esc(note)}</i></p>")

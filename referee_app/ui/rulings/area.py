@@ -23,6 +23,7 @@ from referee_app.core.knowledge.loader import knowledge_root
 from referee_app.core.knowledge.yamlio import load_file
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.records import saving
 from .clocks import Countdown
 from .compare_view import CompareDialog
 from .match_header import MatchHeader
@@ -326,9 +327,13 @@ class RulingsArea(QWidget):
         self.ruleset_in_force.emit(self.match.ruleset)
 
     def open_match(self, match_id: int) -> None:
-        meta = self.store.meta(match_id)
+        try:
+            meta, match = self.store.meta(match_id), self.store.load(match_id)
+        except BadInput as exc:  # a match stored unreadably: said, and the match on screen stays
+            QMessageBox.warning(self, _("Open a match"), str(exc))
+            return
         self.match_id = match_id
-        self.match = self.store.load(match_id)
+        self.match = match
         self.ruleset = self.match.ruleset
         self.doubles.blockSignals(True)
         self.doubles.setChecked(self.match.doubles)
@@ -448,7 +453,9 @@ class RulingsArea(QWidget):
                 self.correcting = None
                 self.cancel_button.hide()  # the correction is done: nothing left to cancel
             else:
-                self.store.add_stroke(self._ensure_saved(), stroke)
+                saved, _ruling = saving(self, _("The stroke"), lambda: self.store.add_stroke(self._ensure_saved(), stroke))
+                if not saved:
+                    return  # the stroke stays ticked in the form, to record again
                 self.match.play(stroke)
         except BadInput as exc:
             QMessageBox.warning(self, _("Not recorded"), str(exc))
@@ -569,9 +576,12 @@ class RulingsArea(QWidget):
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the score sheet as PDF"), "score-sheet.pdf", "PDF (*.pdf)")
         if path:
             meta = {}
-            if self.match_id is not None:
-                meta = dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))
-            self.sheet.save_pdf(path, meta)
+            try:
+                if self.match_id is not None:
+                    meta = dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))
+                self.sheet.save_pdf(path, meta)
+            except BadInput as exc:
+                QMessageBox.warning(self, _("Save the score sheet as PDF"), str(exc))
 
     # --- showing ----------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -69,6 +69,7 @@ def write_pairings(path, tournament: str, round_no, games: list[dict]) -> Path:
 def write_score_sheets(folder, tournament: str, round_no, games: list[dict], ruleset: str) -> list[Path]:
     """One PDF per table that is played (the ghost's game needs none), named by round and table."""
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
     stem = "final" if round_no == "final" else f"round-{round_no}"
     return [write_pdf(score_sheet_html(tournament, round_no, g, ruleset), folder / f"{stem}-table-{g['table_no']}.pdf",
                       _("Score sheet"))

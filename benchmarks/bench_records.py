@@ -1,0 +1,175 @@
+"""Writing records: the cost of one stroke as the sheet grows, and a long kill -9 run per store.
+
+    .venv/bin/python benchmarks/bench_records.py            # per-stroke cost, 10 vs 300 strokes
+    .venv/bin/python benchmarks/bench_records.py --disk     # the same with the disk's fsync
+    .venv/bin/python benchmarks/bench_records.py --kill 100 # also 100 kill -9s per store
+
+Per stroke: `matches play` given a file of 10 strokes and one of 300, in one run, side by side;
+then strokes appended to an empty match and to one already 300 strokes long (a new command
+replays the stored sheet once, for its first stroke, and is timed apart). Each stroke is
+one committed write transaction (fsynced), so the figure includes the disk; the ratio is what
+must stay near 1.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def strokes(n: int) -> list[dict]:
+    # misses, so that a board never ends however long the sheet
+    return [{"pocketed": {}} for _ in range(n)]
+
+
+def run(*argv) -> str:
+    from referee_app.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    assert code == 0, err.getvalue()
+    return out.getvalue()
+
+
+def per_stroke(folder: Path, n: int, already: int = 0) -> float:
+    match_id = run("matches", "new").strip()
+    if already:
+        (folder / "pre.yaml").write_text(yaml.safe_dump(strokes(already)))
+        run("matches", "play", match_id, str(folder / "pre.yaml"))
+    path = folder / f"s{n}.yaml"
+    path.write_text(yaml.safe_dump(strokes(n)))
+    started = time.perf_counter()
+    run("matches", "play", match_id, str(path))
+    return (time.perf_counter() - started) / n
+
+
+def bench_strokes(disk: bool) -> None:
+    # On a tmpfs by default: the disk's fsync, the same for every stroke but noisy on a busy
+    # machine, is left out, so what is measured is what grows, or not, with the sheet.
+    shm = None if disk or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
+    folder = Path(tempfile.mkdtemp(dir=shm))
+    print(f"records in {folder} ({'memory' if shm else 'disk'})")
+    try:
+        _bench_strokes(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _bench_strokes(folder: Path) -> None:
+    os.environ["CARROM_REFEREE_DB"] = str(folder / "records.sqlite3")
+    run("matches", "new")  # warm: knowledge base, compiled rules
+    per_stroke(folder, 5)
+    short, long_ = per_stroke(folder, 10), per_stroke(folder, 300)
+    print(f"matches play, a file of 10 strokes:  {short * 1000:6.2f} ms per stroke")
+    print(f"matches play, a file of 300 strokes: {long_ * 1000:6.2f} ms per stroke  (ratio {long_ / short:.2f})")
+    # A new command replays the stored sheet once, for its first stroke; the strokes after it cost
+    # what they cost on an empty match: (11 strokes - 1 stroke) / 10.
+    fresh = (per_stroke(folder, 11) * 11 - per_stroke(folder, 1)) / 10
+    first = per_stroke(folder, 1, already=300)
+    late = (per_stroke(folder, 11, already=300) * 11 - first) / 10
+    print(f"a stroke on an empty match:          {fresh * 1000:6.2f} ms")
+    print(f"a stroke after 300 already there:    {late * 1000:6.2f} ms  (ratio {late / fresh:.2f}; the command's "
+          f"first stroke replays the stored 300 once: {first * 1000:.0f} ms)")
+
+
+WRITERS = {
+    "matches": """
+import sys
+from referee_app.core.storage import db
+from referee_app.core.play.store import MatchStore
+store = MatchStore(db.connect(sys.argv[1]))
+match_id = store.create("icf")
+n = 0
+while True:
+    store.add_stroke(match_id, {"pocketed": {}})
+    n += 1
+    print(n, flush=True)
+""",
+    "forms": """
+import sys
+from referee_app.core.storage import db
+from referee_app.core.forms.store import FormsStore
+store = FormsStore(db.connect(sys.argv[1]))
+form = store.create("protest")
+n = 0
+while True:
+    n += 1
+    store.set_field(form.id, "facts", "x" * n)
+    print(n, flush=True)
+""",
+    "inspections": """
+import sys
+from referee_app.core.storage import db
+from referee_app.core.inspection.store import InspectionStore
+store = InspectionStore(db.connect(sys.argv[1]))
+n = 0
+while True:
+    store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}},
+               inspector="I", label=f"chair {n}")
+    n += 1
+    print(n, flush=True)
+""",
+}
+COUNT = {"matches": "SELECT COUNT(*) FROM strokes", "inspections": "SELECT COUNT(*) FROM inspections",
+         "forms": "SELECT COALESCE(MAX(length(json_extract(fields, '$.facts'))), 0) FROM forms"}
+
+
+def kill_run(store: str, path: Path, rng: random.Random) -> tuple[int, int]:
+    """Starts a writer, kills it with SIGKILL mid-write; returns (acknowledged, found)."""
+    proc = subprocess.Popen([sys.executable, "-c", WRITERS[store], str(path)], stdout=subprocess.PIPE, text=True,
+                            cwd=REPO)
+    acked, deadline = 0, time.monotonic() + rng.uniform(0.5, 1.5)
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        acked = int(line)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    for line in proc.stdout:  # acknowledged before the kill landed
+        acked = int(line)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    found = conn.execute(COUNT[store]).fetchone()[0]
+    conn.close()
+    return acked, found
+
+
+def bench_kills(iterations: int) -> None:
+    rng = random.Random(21)
+    for store in WRITERS:
+        folder = Path(tempfile.mkdtemp())
+        total_acked = total_found = 0
+        for i in range(iterations):
+            path = folder / f"{i}.sqlite3"
+            acked, found = kill_run(store, path, rng)
+            assert found >= acked, f"{store}: {acked} acknowledged, only {found} found after kill -9"
+            total_acked += acked
+            total_found += found
+        print(f"{store:12} {iterations} kill -9s: {total_acked} writes acknowledged, none lost, integrity ok")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kill", type=int, default=0, help="kill -9 iterations per store")
+    parser.add_argument("--disk", action="store_true", help="records on the disk, fsync included")
+    args = parser.parse_args()
+    bench_strokes(args.disk)
+    if args.kill:
+        bench_kills(args.kill)

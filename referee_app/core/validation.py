@@ -1,0 +1,161 @@
+"""The one gate every input passes before any work is done: files, arguments and window fields.
+
+It refuses, with a `BadInput` naming the field, what no later check should ever have to meet:
+a document too deep or too large once its YAML aliases are expanded, text that is not text (a NUL
+byte, undecodable bytes), a number of a thousand digits, a list where a name is expected, a date
+in the year 9999. The refusal is one line and never repeats a huge value (`shown`).
+
+Later checks (the situation's fields, a form's completeness) stay where they are: they know the
+meaning of a field; this module only knows its size and shape.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from referee_app.core.errors import BadInput
+
+# A situation, a stroke or a form is a few dozen values; a score sheet of a long match a few
+# thousand. These bounds are far above any real document and far below what costs time.
+MAX_DEPTH = 32              # nested mappings and lists
+MAX_NODES = 200_000         # values once every YAML alias is expanded
+MAX_TEXT = 20_000           # characters of one text value (a form's facts are a few hundred)
+MAX_INPUT_BYTES = 8_000_000
+MAX_ID = 2 ** 63 - 1        # SQLite's largest row id
+MAX_NUMBER_DIGITS = 9       # a round, a table, a board number, a count
+FIRST_YEAR, LAST_YEAR = 1900, 2199   # a time outside these is a typing slip, never a tournament
+
+# Fields that hold a name (a ruleset, a foul, a queen state, a kind): a list or a mapping there is
+# refused by name before any lookup (a list cannot be looked up in a table of names).
+NAME_FIELDS = frozenset({"ruleset", "foul", "queen", "kind", "colours", "breaker", "protester", "lang",
+                         "status", "outcome", "item", "unit", "ground", "clause"})
+
+
+def shown(value, limit: int = 40) -> str:
+    """A value as a message may quote it: short, on one line."""
+    text = value if isinstance(value, str) else repr(value) if not isinstance(value, (list, dict)) \
+        else ("a list" if isinstance(value, list) else "a mapping")
+    text = one_line(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def one_line(message: str, limit: int = 400) -> str:
+    """A message as the command line prints it: line breaks and control characters folded."""
+    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", str(message)).strip()
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def text(value: str, what: str) -> str:
+    """Text read from a file or an argument: no NUL, no undecodable bytes, not absurdly long."""
+    if len(value) > MAX_INPUT_BYTES:
+        raise BadInput(what, f"too large ({len(value)} characters; at most {MAX_INPUT_BYTES})")
+    if "\x00" in value:
+        raise BadInput(what, f"contains a NUL character (at character {value.index(chr(0)) + 1})")
+    bad = _SURROGATE.search(value)
+    if bad:
+        raise BadInput(what, f"is not valid UTF-8 text (at character {bad.start() + 1})")
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def arguments(argv: list[str]) -> list[str]:
+    """Command-line arguments: the system hands undecodable bytes over as surrogates."""
+    for i, arg in enumerate(argv, 1):
+        if _SURROGATE.search(arg) or "\x00" in arg:
+            raise BadInput("arguments", f"argument {i} is not valid UTF-8 text")
+    return argv
+
+
+def record_id(value, field: str = "id", noun: str = "record") -> int:
+    """A record number: a positive whole number SQLite can hold."""
+    if isinstance(value, bool):
+        raise BadInput(field, f"'{shown(value)}' is not {_a(noun)} number")
+    if isinstance(value, int):
+        number = value
+    else:
+        raw = str(value).strip()
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 19:
+            raise BadInput(field, f"'{shown(raw)}' is not {_a(noun)} number")
+        number = int(raw)
+    if not 1 <= number <= MAX_ID:
+        raise BadInput(field, f"no {noun} {shown(number)}")
+    return number
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in tuple('aeiou') else 'a'} {noun}"
+
+
+def whole_number(value, field: str, lo: int = 0, hi: int | None = None) -> int:
+    """A count typed or read: ASCII digits only (a '²' is not a 2), a handful of them."""
+    if isinstance(value, bool) or isinstance(value, (list, dict, float)):
+        raise BadInput(field, "must be a whole number")
+    raw = str(value).strip()
+    sign = raw[:1] == "-"
+    digits = raw[1:] if sign else raw
+    if not (digits.isascii() and digits.isdigit()):
+        raise BadInput(field, f"'{shown(raw)}' is not a whole number")
+    if len(digits.lstrip("0")) > MAX_NUMBER_DIGITS:
+        raise BadInput(field, f"a number of {len(digits)} digits is not plausible here")
+    number = -int(digits) if sign else int(digits)
+    if number < lo:
+        raise BadInput(field, "cannot be negative" if lo == 0 else f"must be at least {lo}")
+    if hi is not None and number > hi:
+        raise BadInput(field, f"must be at most {hi}")
+    return number
+
+
+def moment(value: datetime, field: str) -> datetime:
+    """A date and time a person could have written on a form: a year 0001 or 9999 is a slip."""
+    if not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise BadInput(field, f"the year {value.year} is not plausible (give a date between {FIRST_YEAR} "
+                              f"and {LAST_YEAR})")
+    try:
+        value.astimezone()  # an offset that takes it out of range fails here, not in a later sum
+    except (OverflowError, ValueError, OSError):
+        raise BadInput(field, "is not a plausible date and time") from None
+    return value
+
+
+def document(data, what: str = "document"):
+    """A parsed document: bounded depth and size, every name a name, every text a bounded text.
+
+    Walks without recursion, so a 10,000-deep nesting is refused rather than crashing the walk.
+    """
+    stack = [(data, what, 0)]
+    seen = 0
+    while stack:
+        value, path, depth = stack.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            raise BadInput(what, f"too large (more than {MAX_NODES} values)")
+        if depth > MAX_DEPTH:
+            raise BadInput(path, f"nested too deeply (more than {MAX_DEPTH} levels)")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, (str, int, bool)) and key is not None:
+                    raise BadInput(path, f"a field name must be a word, not {shown(key)}")
+                name = str(key)
+                if len(name) > 200:
+                    raise BadInput(path, "a field name is too long")
+                child = name if path == what else f"{path}.{name}"
+                if name in NAME_FIELDS and isinstance(item, (list, dict)):
+                    raise BadInput(child, f"expected a name, not {shown(item)}")
+                stack.append((item, child, depth + 1))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                stack.append((item, f"{path}[{i}]", depth + 1))
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise BadInput(path, f"a text of {len(value)} characters is too long (at most {MAX_TEXT})")
+            if "\x00" in value:
+                raise BadInput(path, "contains a NUL character")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 18:
+            raise BadInput(path, "a number this large is not plausible")
+        elif isinstance(value, float) and value != value:
+            raise BadInput(path, "is not a number")
+        elif isinstance(value, datetime):
+            moment(value, path)
+    return data

@@ -1,0 +1,184 @@
+"""The window and the records database (issue 21): every area opens on a database holding the worst
+values the tests can store; an unusable file at start is named and can be set aside; a save that
+fails shows a dialog, keeps the stroke as ticked, and retries."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from referee_app.core.storage import db
+from test_records_database import worst_forms
+from test_ui_support import gui_env, key, make_window, search_cache  # noqa: F401
+
+WORST_TEXT = "\u202eevil <b>bold</b> " + "x" * 3000
+
+
+@pytest.fixture
+def store_path(tmp_path, monkeypatch):
+    path = tmp_path / "records.sqlite3"
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
+    return path
+
+
+@pytest.fixture
+def no_dialogs(monkeypatch):
+    """Modal boxes would wait for a click forever offscreen: they are counted instead."""
+    shown = []
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, _n=name, **k: shown.append((_n, a[1:3]))
+                                                            or QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.No))
+    return shown
+
+
+def worst_matches(path):
+    from referee_app.core.play.store import MatchStore
+
+    with MatchStore(db.connect(path)) as store:
+        good = store.create("icf", first_name="A. Rossi", second_name="B. Dubois")
+        store.add_stroke(good, {"pocketed": {"own": 1}})
+        gone = store.create("icf", first_name=WORST_TEXT)
+        store.add_stroke(gone, {"pocketed": {}})
+        garbage = store.create("it", second_name=WORST_TEXT)
+        store.add_stroke(garbage, {"pocketed": {}})
+        impossible = store.create("icf")
+        store.add_stroke(impossible, {"pocketed": {}})
+        conn = store.conn
+        conn.execute("UPDATE matches SET ruleset = 'gone', doubles = 7 WHERE id = ?", (gone,))
+        conn.execute("UPDATE strokes SET stroke = '{broken', ruling = 'x' WHERE match_id = ?", (garbage,))
+        conn.execute("UPDATE strokes SET stroke = ? WHERE match_id = ?",
+                     (json.dumps({"pocketed": {"own": 99}, "foul": [1]}), impossible))
+        conn.execute("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) VALUES (?, 2, '[1, 2]', '{}', "
+                     "'9999-99-99')", (impossible,))
+    return good, gone, garbage, impossible
+
+
+def worst_inspections(path):
+    from referee_app.core.inspection.store import InspectionStore
+
+    with InspectionStore(db.connect(path)) as store:
+        good = store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}},
+                          inspector="I. Lemaire", label="chair 1").id
+        conn = store.conn
+        conn.execute("INSERT INTO inspections (inspected_at, inspector, item, label, readings, result, compliant, "
+                     "carried_over) VALUES ('9999-12-31T00:00:00', ?, 'nonsense', ?, '{bad', '[1]', 1, 'x')",
+                     (WORST_TEXT, WORST_TEXT))
+        conn.execute("INSERT INTO inspections (inspected_at, inspector, item, label, readings, result, compliant) "
+                     "VALUES ('yesterday', 'I', 'striker', 'striker 2', '[]', ?, 0)",
+                     (json.dumps({"checks": [{"ok": False}, "x", {"id": "diameter", "ok": False}]}),))
+    return good
+
+
+def test_every_area_opens_on_the_worst_stored_values(store_path, gui_env, qtbot, no_dialogs):
+    worst_forms(store_path)
+    matches = worst_matches(store_path)
+    worst_inspections(store_path)
+    window = make_window(qtbot)
+    for keys in ("Ctrl+1", "Ctrl+2", "Ctrl+3"):
+        key(window, keys)
+        QApplication.processEvents()
+    tabs = window.equipment_tabs
+    for i in range(tabs.count()):
+        tabs.setCurrentIndex(i)
+        QApplication.processEvents()
+    forms_page, inspection_page = None, None
+    for page in window.equipment.pages:
+        if page.objectName() == "forms_page":
+            forms_page = page
+        else:
+            inspection_page = page
+    table = forms_page.table
+    assert table.rowCount() == 4, "every form lists, the unreadable ones too"
+    for row in range(table.rowCount()):
+        table.selectRow(row)
+        QApplication.processEvents()
+    inspection_page.refresh_history()
+    history = inspection_page.history
+    assert history.rowCount() == 3, "every inspection lists, the unreadable ones too"
+    for row in range(history.rowCount()):
+        history.selectRow(row)
+        inspection_page.reopen()
+        QApplication.processEvents()
+    key(window, "Ctrl+1")
+    area = window.rulings_area
+    for match_id in matches:
+        area.open_match(match_id)
+        QApplication.processEvents()
+    assert area.match_id == matches[0], "the matches that cannot be replayed are refused, the sheet stays"
+    assert sum(1 for kind, _ in no_dialogs if kind == "warning") == 3
+
+
+def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(store_path, gui_env, qtbot, no_dialogs,
+                                                                   monkeypatch):
+    from referee_app.ui.common import records
+
+    window = make_window(qtbot)
+    area = window.rulings_area
+    area.store.conn.execute("PRAGMA query_only = ON")   # every write now fails, as on a damaged disk
+    asked = []
+
+    def give_up(parent, what, problem):
+        asked.append(problem)
+        return False
+
+    monkeypatch.setattr(records, "ask_retry", give_up)
+    area.form.own.setValue(2)
+    area.record()
+    assert asked and "readonly" in asked[0]
+    assert area.form.own.value() == 2, "what was ticked is kept"
+    assert area.match.strokes == []
+
+    def retry_once_fixed(parent, what, problem):
+        asked.append(problem)
+        area.store.conn.execute("PRAGMA query_only = OFF")
+        return True
+
+    monkeypatch.setattr(records, "ask_retry", retry_once_fixed)
+    area.record()
+    assert len(asked) == 2
+    assert len(area.match.strokes) == 1
+    stored = sqlite3.connect(store_path).execute("SELECT COUNT(*) FROM strokes").fetchone()[0]
+    assert stored == 1
+
+
+def test_an_unusable_records_file_at_start_is_named_and_set_aside_untouched(store_path, monkeypatch, qapp,
+                                                                               no_dialogs):
+    from referee_app.ui.common import records
+
+    store_path.write_bytes(b"garbage, but someone's garbage" * 100)
+    before = store_path.read_bytes()
+    asked = []
+    monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: asked.append(exc.reason) or False)
+    assert records.ensure_records() is False
+    assert asked == ["damaged"] and store_path.read_bytes() == before
+    monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: True)
+    assert records.ensure_records() is True
+    moved = [p for p in store_path.parent.iterdir() if p.name.startswith("records.sqlite3.damaged-")]
+    assert len(moved) == 1 and moved[0].read_bytes() == before
+    db.connect(store_path).close()
+
+
+def test_a_refused_form_field_is_marked_beside_the_field_with_the_reason(store_path, gui_env, qtbot, no_dialogs):
+    from PySide6.QtCore import QDate, QDateTime, QTime
+
+    from referee_app.ui.forms.page import FormsPage
+
+    page = FormsPage()
+    qtbot.addWidget(page)
+    page.new_protest.click()
+    editor = page.editors["protest"]
+    board = editor.fields["board"]
+    board.setText("99999999999")
+    board.editingFinished.emit()
+    page._field_edited("board")
+    assert "digits" in board.toolTip() and board.property("refused")
+    assert "digits" in page.message.text()
+    board.setText("3")
+    page._field_edited("board")
+    assert not board.property("refused") and board.toolTip() == ""
+    ended = editor.fields["board_ended_at"].edit
+    ended.setDateTime(QDateTime(QDate(9999, 12, 31), QTime(0, 0)))
+    assert ended.dateTime().date().year() <= 2199, "a year 9999 cannot even be typed"
