@@ -126,6 +126,17 @@ def _as_sides(pieces: dict, striker_colour: str) -> dict:
     return out
 
 
+def in_sides(doc: dict, striker_colour: str) -> dict:
+    """An open-colours situation as a ruleset whose colours are set sees it: the striking side
+    playing `striker_colour` (for comparing one stroke across rulesets)."""
+    before = {k: v for k, v in doc["before"].items() if k != "colours"}
+    stroke = {k: v for k, v in doc["stroke"].items() if k != "first_colour"}
+    for key in ("pocketed", "off_board"):
+        if isinstance(stroke.get(key), dict):
+            stroke[key] = _as_sides(stroke[key], striker_colour)
+    return {**doc, "before": before, "stroke": stroke}
+
+
 def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
     """Rules a stroke while the colours are open; `rule_fn(doc)` rules a document in own/opponent terms."""
     colours = spec(ruleset_id)
