@@ -180,8 +180,7 @@ def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
                            "is decided yet")
         ruling["after"]["colours"] = "open"
         ruling["clauses"].append(colours["clause"])   # it keeps them open until a coin falls
-        for lang, p in PHRASES.items():
-            ruling["explanation"][lang] += " " + p["open"]
+        _say(ruling, {lang: p["open"] for lang, p in PHRASES.items()})
         return ruling
     if light and dark:
         chosen = first or ("light" if light >= dark else "dark")
@@ -210,7 +209,14 @@ def _set(ruling: dict, ruleset_id: str, colours: dict, colour: str) -> None:
     ruling["after"]["striker_colour"] = colour
     if colours["clause"] not in ruling["clauses"]:
         ruling["clauses"].insert(0, colours["clause"])
-    for lang, p in PHRASES.items():
-        ruling["explanation"][lang] += " " + p["plays"].format(
-            own=colour_name(ruleset_id, colour, lang, True),
-            other=colour_name(ruleset_id, other_colour(colour), lang, True))
+    _say(ruling, {lang: p["plays"].format(own=colour_name(ruleset_id, colour, lang, True),
+                                          other=colour_name(ruleset_id, other_colour(colour), lang, True))
+                  for lang, p in PHRASES.items()})
+
+
+def _say(ruling: dict, sentence: dict) -> None:
+    """Adds a sentence to what the ruling decides, in each language (and to its whole explanation)."""
+    for key in ("decision", "explanation"):
+        if key in ruling:
+            for lang, text in sentence.items():
+                ruling[key][lang] = f"{ruling[key].get(lang, '')} {text}".strip()
