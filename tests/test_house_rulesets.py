@@ -12,7 +12,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.play.game import replay
-from referee_app.core.rules.coverage import coverage
+from referee_app.core.rules.encoding import encoding
 from referee_app.core.rules.ruling import rule
 
 
@@ -149,12 +149,12 @@ def test_house_rule_9_8_the_opponent_holding_the_queen_strikes_once_more():
     assert missed["boards"][0]["points"] == {"first": 9, "second": 12}
 
 
-def test_every_special_case_of_both_texts_is_decided_or_says_why_not():
-    report = coverage(default(), default_rulesets())
-    for source in ("fr-house", "carom-bi"):
-        assert report[source]["neither"] == [], source
-        assert report[source]["special_cases"]["neither"] == [], source
-    assert report["fr-house"]["special_cases"]["decided"] == 8
-    assert report["carom-bi"]["special_cases"]["decided"] == 6
+def test_every_special_case_of_both_texts_is_decided_by_rules():
+    kb, found = default(), encoding(default(), default_rulesets())
+    for source, n in (("fr-house", 8), ("carom-bi", 6)):
+        special = [c.id for c in kb.by_source(source) if c.title.lower().startswith("cas particulier")]
+        assert len(special) == n and set(special) <= set(found.with_rules), source
+        assert not [c for c in found.neither if c.startswith(source)], source
     done = _cli("check-kb", "--json")
-    assert json.loads(done.stdout)["formalised"]["fr-house"]["special_cases"]["decided"] == 8
+    by_source = json.loads(done.stdout)["encoding"]["by_source"]
+    assert by_source["fr-house"]["neither"] == by_source["carom-bi"]["neither"] == 0
