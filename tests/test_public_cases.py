@@ -22,9 +22,12 @@ def _cases(kind):
     if not (SHARED / "cases").is_dir():
         return [pytest.param(None, id=f"{kind}-shared-absent")]
     out = []
-    for f in sorted((SHARED / "cases").glob(f"{kind}*.yaml")):
+    # the cases of the top folder, then those of its subfolders (house/: fr-house and carom-bi)
+    files = sorted((SHARED / "cases").glob(f"{kind}*.yaml")) + sorted((SHARED / "cases").glob(f"*/{kind}*.yaml"))
+    for f in files:
+        folder = "" if f.parent.name == "cases" else f"{f.parent.name}/"
         for i, case in enumerate(yaml.safe_load(f.read_text()) or []):
-            out.append(pytest.param(case, id=f"{f.stem}-{i + 1}"))
+            out.append(pytest.param(case, id=f"{folder}{f.stem}-{i + 1}"))
     return out
 
 

@@ -8,8 +8,8 @@ import subprocess
 import unicodedata
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from referee_app import i18n
 from referee_app.core.tournament.standings import current
@@ -33,7 +33,13 @@ def desk(qtbot, gui_env, tmp_path, monkeypatch):
     window = make_window(qtbot)
     key(window, "Ctrl+5")
     assert window.stack.currentIndex() == TOURNAMENT and window.windowTitle().startswith("Tournament")
-    return window.tournament.area
+    yield window.tournament.area
+    # Every window of the test really gone before the settings are reset around the others
+    # (theme.apply_type_size walks every widget still alive).
+    window.close()
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()
 
 
 def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp_path, monkeypatch):

@@ -153,7 +153,7 @@ def test_compare_rulesets_marks_what_differs(qtbot, area):
     dialog = area.compare_dialog
     qtbot.addWidget(dialog)
     headers = [dialog.table.horizontalHeaderItem(j).text() for j in range(dialog.table.columnCount())]
-    assert len(headers) == 4
+    assert len(headers) == 6
     assert dialog.differing(), "queen with one coin: the 2009 Indian rules need no cover, the others do"
 
 

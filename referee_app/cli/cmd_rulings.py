@@ -9,7 +9,7 @@ from .io import print_json, read_document
 def add_parsers(sub) -> None:
     p = sub.add_parser("rule", help="rule one stroke (a situation file, - for standard input)")
     p.add_argument("file")
-    p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified (default: the file's, else icf)")
+    p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified, fr-house, carom-bi (default: the file's, else icf)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--trace", action="store_true",
                    help="add the derivation: per part, the deciding rule, the facts it tested, the rules set aside")
@@ -92,6 +92,7 @@ def run_fouls(args) -> int:
 
 
 def run_rulesets(args) -> int:
+    from referee_app.core.rules.colours import spec as colour_spec
     from referee_app.core.rules.engine import compiled
     from referee_app.core.knowledge.rulesets import default_rulesets
 
@@ -100,7 +101,8 @@ def run_rulesets(args) -> int:
         c = compiled(rid)
         out.append({"id": rid, "names": dict(rs.name), "sources": rs.all_sources(default_rulesets()),
                     "extends": rs.extends,
-                    "parameters": {k: _parameter(c, k) for k in c.params}})
+                    "parameters": {k: _parameter(c, k) for k in c.params},
+                    **({"colours": spec} if (spec := colour_spec(rid)) else {})})
     if args.json:
         print_json(out)
     else:

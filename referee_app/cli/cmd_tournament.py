@@ -37,7 +37,8 @@ def add_parsers(sub) -> None:
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--rounds", type=int, help="rounds played (default: all)")
     g.add_argument("--final", action="store_true", help="also play the final")
-    g.add_argument("--json", action="store_true", help="JSON instead of YAML")
+    g.add_argument("--json", action="store_true", help="JSON (the default: any reader of YAML reads it too)")
+    g.add_argument("--yaml", action="store_true", help="YAML instead of JSON, for reading by eye")
     g.set_defaults(func=run_generate)
 
     n = tsub.add_parser("new", help="store a tournament (FILE: name, players, and any rounds played)")
@@ -152,7 +153,7 @@ def run_generate(args) -> int:
     from referee_app.core.tournament.generator import generate
 
     doc = generate(args.players, args.seed, args.rounds, args.final).to_doc()
-    if args.json:
+    if not args.yaml:
         print_json(doc)
     else:
         import yaml

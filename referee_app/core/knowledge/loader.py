@@ -23,6 +23,7 @@ KNOWN = set(REQUIRED) | {
     "decides", "examples", "exception_to", "parameters", "note",
     "not_formalised",  # why a rule, penalty or scoring clause of a played ruleset carries no rules
     "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
+    "not_formalised",  # why a clause of kind rule, penalty or scoring carries no rules
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee_app.core.rules import colours as colour_rules
 from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule, compiled
 from referee_app.core.errors import BadInput
 from referee_app.core.rules.ruling import check_for_ruleset, rule_situation, ruleset_of
@@ -35,6 +36,9 @@ class BoardState:
     break_attempt: int = 1
     after_break: bool = False        # the next stroke is the one right after the break (it 71)
     strokes: int = 0
+    # Each side's colour where the first coin pocketed sets it (light/dark); None while open;
+    # {} once set by strokes that named coins own/opponent, without saying which colour.
+    colours: dict | None = None
 
     def queen_for(self, side: str) -> str:
         if self.queen == "on_board":
@@ -57,6 +61,7 @@ class BoardRecord:
     winner: str | None = None
     points: dict = field(default_factory=lambda: {s: 0 for s in SIDES})
     clauses: list = field(default_factory=list)
+    colours: dict | None = None
 
 
 class GameOver(BadInput):
@@ -76,6 +81,7 @@ class Game:
         self.over = False
         self.winner: str | None = None
         self.first_breaker = first_breaker
+        self.colours_by_first_coin = colour_rules.spec(ruleset) is not None
         self.tie_breaker_due = False
         self.tie_break: dict | None = None
         self.state = self._new_board(first_breaker, 0)
@@ -94,9 +100,36 @@ class Game:
         return BoardState(breaker=breaker, turn=breaker, seat=seat)
 
     # --- play ---------------------------------------------------------------------------
+    def colours_open(self) -> bool:
+        return self.colours_by_first_coin and self.state.colours is None
+
+    def _stroke_in_sides(self, stroke: dict) -> dict:
+        """A stroke that names coins by colour once the colours are set, in own/opponent terms."""
+        st, side = self.state, self.state.turn
+        if not st.colours or not isinstance(stroke, dict):
+            return stroke
+        out = dict(stroke)
+        for key in ("pocketed", "off_board"):
+            pieces = stroke.get(key)
+            if isinstance(pieces, dict) and ({"light", "dark"} & set(pieces)):
+                if {"own", "opponent"} & set(pieces):
+                    raise BadInput(f"stroke.{key}", "name the coins by colour or by side, not both")
+                mine = st.colours[side]
+                out[key] = {("own" if k == mine else "opponent") if k in ("light", "dark") else k: v
+                            for k, v in pieces.items()}
+        return out
+
     def situation_doc(self, stroke: dict) -> dict:
         st, side = self.state, self.state.turn
         opp = other(side)
+        if self.colours_open() and not _names_sides(stroke):
+            doc = self._situation(side, opp, stroke)
+            doc["before"]["colours"] = "open"
+            return doc
+        return self._situation(side, opp, self._stroke_in_sides(stroke))
+
+    def _situation(self, side: str, opp: str, stroke: dict) -> dict:
+        st = self.state
         return {
             "before": {
                 "own_on_board": st.coins[side], "opponent_on_board": st.coins[opp],
@@ -117,17 +150,23 @@ class Game:
             raise GameOver(where or "stroke", f"the game is already over ({self.winner} won)")
         if not isinstance(stroke, dict):
             raise BadInput(where or "stroke", "a stroke must be a mapping like {pocketed: {own: 1}}")
-        doc = self.situation_doc(stroke)
         try:
-            s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
-            check_for_ruleset(self.rs, s)
-            ruling = rule_situation(self.rs, s)
+            doc = self.situation_doc(stroke)
+            if doc["before"].get("colours") == "open":
+                ruling = colour_rules.rule_open(doc, self.ruleset, self._rule_doc)
+            else:
+                ruling = self._rule_doc(doc)
         except BadInput as exc:
             raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
         except (NoRule, Conflict) as exc:
             raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
         self._carry_out(stroke, ruling)
         return ruling
+
+    def _rule_doc(self, doc: dict) -> dict:
+        s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
+        check_for_ruleset(self.rs, s)
+        return rule_situation(self.rs, s)
 
     def _carry_out(self, stroke: dict, ruling: dict) -> None:
         st, side = self.state, self.state.turn
@@ -137,6 +176,12 @@ class Game:
         board.rulings.append(ruling)
         st.strokes += 1
         after = ruling["after"]
+        if "striker_colour" in after:
+            mine = after["striker_colour"]
+            st.colours = {s: mine if s == side else colour_rules.other_colour(mine) for s in SIDES}
+            board.colours = dict(st.colours)
+        elif self.colours_open() and _names_sides(stroke):
+            st.colours = {}   # the score sheet names sides, not colours: the colours are taken as set
         st.coins[side], st.coins[opp] = after["own_on_board"], after["opponent_on_board"]
         st.dues[side], st.dues[opp] = after["dues"], after["opponent_dues"]
         q = after["queen"]
@@ -170,7 +215,9 @@ class Game:
         target, boards = self._param("game_points"), self._param("game_boards")
         leader = max(SIDES, key=lambda s: self.score[s])
         tied = self.score["first"] == self.score["second"]
-        if target is not None and self.score[leader] >= target and not tied:
+        if self._param("game_winner") == "board_winner" and boards is not None and len(self.boards) >= boards:
+            self.over, self.winner = True, winner   # the last board's winner takes the game (carom-bi 8.5)
+        elif target is not None and self.score[leader] >= target and not tied:
             self.over, self.winner = True, leader
         elif boards is not None and len(self.boards) >= boards and not tied:
             self.over, self.winner = True, leader
@@ -227,7 +274,8 @@ class Game:
         out = {
             "ruleset": self.ruleset,
             "boards": [{"breaker": b.breaker, "winner": b.winner, "points": dict(b.points),
-                        "strokes": len(b.strokes), "clauses": b.clauses} for b in self.boards
+                        "strokes": len(b.strokes), "clauses": b.clauses,
+                        **({"colours": b.colours} if b.colours else {})} for b in self.boards
                        if b.strokes or b is not self.boards[-1] or self.over],
             "score": dict(self.score),
             "game": {"over": self.over, "winner": self.winner},
@@ -244,7 +292,17 @@ class Game:
                                            "second_dues": st.dues["second"]}}
             if self.doubles:
                 out["next"]["seat"] = st.seat
+            if self.colours_by_first_coin:
+                out["next"]["colours"] = "open" if st.colours is None else (dict(st.colours) or "set")
         return out
+
+
+def _names_sides(stroke) -> bool:
+    """Whether a stroke names its coins own/opponent (the colours are then taken as set)."""
+    if not isinstance(stroke, dict):
+        return False
+    return any(isinstance(stroke.get(k), dict) and {"own", "opponent"} & set(stroke[k])
+               for k in ("pocketed", "off_board"))
 
 
 def replay(doc) -> dict:

@@ -15,6 +15,7 @@ from referee_app.languages import FALLBACK, LANGUAGES
 from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.printing import esc
+from referee_app.core.rules.colours import colour_name
 from referee_app.core.printing import pt
 from .foul_names import bare_name
 from .match import board_rows, replayed, timeline
@@ -54,12 +55,18 @@ def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
         parts.append(_("{n} own").format(n=p["own"]))
     if p.get("opponent"):
         parts.append(_("{n} opponent's").format(n=p["opponent"]))
+
+    def coloured(colour, n):   # by colour while the first coin pocketed is to set them (fr-house 2.2)
+        return _("{n} {colour}").format(n=n, colour=colour_name(ruleset, colour, lang, plural=n > 1))
+
+    parts += [coloured(c, p[c]) for c in ("light", "dark") if p.get(c)]
     if p.get("queen"):
         parts.append(_("queen"))
     if p.get("striker"):
         parts.append(_("striker"))
     words = {"own": _("{n} own"), "opponent": _("{n} opponent's"), "queen": _("queen"), "striker": _("striker")}
-    off = [words[k].format(n=o[k]) for k in ("own", "opponent", "queen", "striker") if o.get(k)]
+    off = [coloured(k, o[k]) if k in ("light", "dark") else words[k].format(n=o[k])
+           for k in ("own", "opponent", "light", "dark", "queen", "striker") if o.get(k)]
     if off:
         parts.append(_("off the board: {what}").format(what=", ".join(off)))
     if stroke.get("foul"):

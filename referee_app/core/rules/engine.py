@@ -60,6 +60,10 @@ class Rule:
     index: int  # position in reading order, to cite the most specific first
     overrides: frozenset = frozenset()
     never_decisive: str | None = None  # why no situation of the ruleset lets it decide, if that is meant
+    # Where a ruleset's own text says what another's clause says (`shares`), the rule is written
+    # once under that other clause (`home`) and cited as this ruleset's clause (`clause`, `also`).
+    home: str = ""
+    also: tuple = ()
 
     def tests_fact(self, fact: str) -> bool:
         return any(t.fact == fact for t in self.tests)
@@ -140,7 +144,7 @@ class CompiledRuleset:
     rules: list[Rule]
     fouls: dict                       # id -> {names, clauses}
     mechanics: dict                   # name -> clause id
-    allow_empty_side: bool
+    allow_empty_side: bool | dict   # True, or the one position where the opponent may have none left
     borrowed: dict                    # clause id -> note (fr/it/en)
     foul_only_when: dict = field(default_factory=dict)  # foul id -> tests the situation must pass
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
@@ -225,7 +229,9 @@ class _Settings:
     overridden_by: dict = field(default_factory=dict)  # a clause -> the borrowed clauses its rules override
     never_decisive: dict = field(default_factory=dict)
     assumptions: dict = field(default_factory=dict)   # parameter -> its reason (fr/it/en) where the text is silent
-    allow_empty: bool = False
+    allow_empty: bool | dict = False    # True, or the one position where the opponent may have none left
+    shared: dict = field(default_factory=dict)        # a clause or rule id -> the clauses that cite its rules
+    shared_notes: dict = field(default_factory=dict)  # a clause or rule id -> the note shown with its rulings
 
 
 def _chain(rulesets: dict[str, Ruleset], rs: Ruleset) -> list[Ruleset]:
@@ -299,15 +305,35 @@ def _read_borrows(r: Ruleset, out: _Settings) -> None:
         out.disabled.add(entry["clause"])
 
 
+def _read_shares(kb, r: Ruleset, out: _Settings, problems: list) -> None:
+    """Where this ruleset's text says what a clause of the one it extends says: those rules, cited as its own."""
+    for entry in r.raw.get("shares") or []:
+        cite = tuple(_as_list(entry.get("as")))
+        target = str(entry.get("rules", ""))
+        if not cite or target.split("/")[0] not in kb.clauses or any(c not in kb.clauses for c in cite):
+            problems.append(Problem(f"rulesets/{r.id}.yaml", getattr(entry, "line", 1),
+                                    f"shares: {target or '?'} as {list(cite)}: a clause or rule and "
+                                    "the clauses that cite it, all in the rulebook"))
+            continue
+        out.shared[target] = cite
+        if entry.get("note"):
+            out.shared_notes[target] = entry["note"]
+
+
 def _settings(kb, chain: list[Ruleset], problems: list) -> _Settings:
     out = _Settings()
     for r in chain:
         _read_parameters(kb, r, out, problems)
         _read_fouls_and_mechanics(kb, r, out, problems)
         _read_borrows(r, out)
+        _read_shares(kb, r, out, problems)
         out.never_decisive.update(r.raw.get("never_decisive") or {})
         if "allow_empty_side" in r.raw:
-            out.allow_empty = bool(r.raw["allow_empty_side"])
+            value = r.raw["allow_empty_side"]
+            out.allow_empty = dict(value) if isinstance(value, dict) else bool(value)
+    # a foul whose every clause this ruleset disables cannot be called under it
+    out.fouls = {fid: f for fid, f in out.fouls.items()
+                 if not f.get("clauses") or not all(c in out.disabled for c in f["clauses"])}
     return out
 
 
@@ -327,9 +353,14 @@ def _compile_rule(clause, raw, n: int, index: int, st: _Settings, problems: list
         return None
     exceptions = (tuple(str(x) for x in _as_list(raw.get("exception_to"))) + tuple(clause.exception_to)
                   + tuple(st.overridden_by.get(clause.id, ())))
-    return Rule(id=f"{clause.id}/{raw.get('name') or n}", clause=clause.id, tests=tests, then=then,
+    rid = f"{clause.id}/{raw.get('name') or n}"
+    cite = st.shared.get(rid) or st.shared.get(clause.id) or (clause.id,)
+    note = st.shared_notes.get(rid) or st.shared_notes.get(clause.id)
+    if note:   # shown with every ruling the shared rule decides
+        st.borrowed[rid] = note
+    return Rule(id=rid, clause=cite[0], tests=tests, then=then,
                 exception_to=exceptions, default=bool(raw.get("default")), note=raw.get("note"), index=index,
-                never_decisive=raw.get("never_decisive"))
+                never_decisive=raw.get("never_decisive"), home=clause.id, also=cite[1:])
 
 
 def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> list[Rule]:
@@ -381,7 +412,8 @@ def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Proble
     by_id = {r.id: r for r in rules}
     by_clause: dict[str, list[Rule]] = {}
     for r in rules:
-        by_clause.setdefault(r.clause, []).append(r)
+        for c in {r.clause, r.home or r.clause}:
+            by_clause.setdefault(c, []).append(r)
     direct: dict[str, set[str]] = {}
     for r in rules:
         targets = set()

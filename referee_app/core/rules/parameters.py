@@ -82,7 +82,12 @@ def check_entry(schema: dict, name: str, entry, clauses, where: str) -> list[Pro
     if not isinstance(entry, dict) or "value" not in entry or not ({"clause", "assumption"} & set(entry)):
         return [Problem(where, line, f"parameter {name}: needs a value and a clause (or an assumption)")]
     problems = []
-    wrong = schema[name].problem(entry["value"])
+    # `value: null` drops a value the extended ruleset sets, where this one's text has none
+    # (carom-bi's queen keeps its worth at any score): only for a parameter that may be absent.
+    if entry["value"] is None:
+        wrong = None if schema[name].absent else "null, but every ruleset must set it"
+    else:
+        wrong = schema[name].problem(entry["value"])
     if wrong:
         problems.append(Problem(where, line, f"parameter {name}: {wrong}"))
     if "clause" in entry and entry["clause"] not in clauses:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.loader import default
+from . import colours
 from referee_app.core.knowledge.rulesets import default_rulesets
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
@@ -32,7 +33,11 @@ def ruleset_of(doc, ruleset: str | None) -> str:
 
 def rule(doc, ruleset: str | None = None, trace: bool = False) -> dict:
     """The ruling for one situation document (parsed YAML/JSON); with `trace`, its derivation."""
-    rs = compiled(ruleset_of(doc, ruleset))
+    ruleset_id = ruleset_of(doc, ruleset)
+    if colours.is_open(doc):
+        return colours.rule_open(doc, ruleset_id, lambda side_doc: rule(side_doc, ruleset_id, trace))
+    doc = colours.without_colours(doc)
+    rs = compiled(ruleset_id)
     situation = parse(doc, rs.ruleset.id, set(rs.fouls), rs.allow_empty_side)
     check_for_ruleset(rs, situation)
     return rule_situation(rs, situation, trace)
@@ -84,7 +89,14 @@ class Grounds:
     def clauses(self, kb) -> list[str]:
         entries = [e for part in self.parts.values() for e in part]
         rules = [r for e in entries if "rule" in e for r in [e] + e["agreeing"]]
-        ordered = ([e["clause"] for e in rules if not e["default"]] + [e["clause"] for e in rules if e["default"]]
+        # a rule shared with another text is cited as each of this ruleset's clauses that say it
+        also = {r.id: r.also for r in self.rs.rules if r.also}
+
+        def cited(e):
+            return [e["clause"], *also.get(e["rule"], ())]
+
+        ordered = ([c for e in rules if not e["default"] for c in cited(e)]
+                   + [c for e in rules if e["default"] for c in cited(e)]
                    + [e["clause"] for e in entries if "rule" not in e and "assumption" not in e]
                    + [n["clause"] for n in self.notes])
         return [c for c in dict.fromkeys(ordered) if c and kb.clauses[c].kind != "definition"]
@@ -199,7 +211,8 @@ def _queen_term(rs, term, side, s: Situation, queen_after: str, grounds: Grounds
         return 0
     base = "special_value" if term == "special" else "queen_value"
     score = s.score_striker if side == "striker" else s.score_opponent
-    if score >= rs.params["queen_cutoff"]:
+    cutoff = rs.params.get("queen_cutoff")   # absent or null: the queen keeps its worth (carom-bi 6.1)
+    if cutoff is not None and score >= cutoff:
         grounds.parameter("board.points", "queen_cutoff")
         base += "_past_cutoff"
     if rs.params[base]:
@@ -239,8 +252,10 @@ def _notes(rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
     aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
     notes, seen = [], set()
     for r in (r for a in aspects for r in d.rules.get(a, [])):
-        for key, note in ((r.id, r.note), (r.clause, rs.borrowed.get(r.clause))):
+        # a rule's own note speaks in the paragraphs of the text it stands under (`home`)
+        for key, clause, note in ((r.id, r.home or r.clause, r.note), (r.clause, r.clause, rs.borrowed.get(r.clause)),
+                                  ("shared " + r.id, r.clause, rs.borrowed.get(r.id))):
             if note and key not in seen:
                 seen.add(key)
-                notes.append({"clause": r.clause, **note})
+                notes.append({"clause": clause, **note})
     return notes

@@ -226,7 +226,7 @@ def _sections(doc) -> dict:
             "before.score": _mapping(before.get("score"), "before.score", {"striker", "opponent"})}
 
 
-def parse(doc, ruleset: str | None, fouls: set[str], allow_empty_side: bool = False) -> Situation:
+def parse(doc, ruleset: str | None, fouls: set[str], allow_empty_side: bool | dict = False) -> Situation:
     """Checks a situation document (already parsed YAML/JSON) and returns the Situation.
 
     `fouls` are the foul ids the ruleset knows; `allow_empty_side` is the ruleset's word on
@@ -302,7 +302,18 @@ def _break_not_opening(s):
     return None
 
 
-def _empty_side(s, allow_empty_side):
+def _empty_side(s, allow_empty_side, partial=False):
+    if isinstance(allow_empty_side, dict):
+        # The ruleset lets a side that has pocketed its last coin wait on one stroke of the other
+        # side, in one position only (fr-house 9.8), seen from the side that strikes then.
+        if s.own_on_board == 0:
+            return "before.own_on_board", "0: that side has no coin left, so it does not strike again"
+        if s.opponent_on_board == 0 and not partial:   # a position: facts of both sides and the queen
+            for name, value in allow_empty_side.items():
+                if getattr(s, name) != value:
+                    return ("before.opponent_on_board", f"0 is only possible here with {name}: {value} (the "
+                            "opponent finished and this side strikes once for its last coin)")
+        return None
     if (s.own_on_board == 0 or s.opponent_on_board == 0) and not allow_empty_side:
         return ("before.own_on_board" if s.own_on_board == 0 else "before.opponent_on_board",
                 "0: that side has no coin left, so the board is already over")
@@ -340,16 +351,17 @@ _CHECKS = (_too_many_pocketed, _too_many_off, _queen_gone, _striker_twice, _move
            _dues_with_coins_pocketed, _earlier_denied)
 
 
-def impossibility(s: Situation, allow_empty_side: bool = False) -> tuple[str, str] | None:
-    """(field, problem) for the first thing in `s` that cannot happen on a board, else None."""
+def impossibility(s: Situation, allow_empty_side: bool | dict = False, partial: bool = False) -> tuple[str, str] | None:
+    """(field, problem) for the first thing in `s` that cannot happen on a board, else None.
+    `partial`: only some facts are set (the verifier's groups); leave out what links them to others."""
     for check in _CHECKS:
         found = check(s)
         if found:
             return found
-    return _empty_side(s, allow_empty_side)
+    return _empty_side(s, allow_empty_side, partial)
 
 
-def check_possible(s: Situation, allow_empty_side: bool = False) -> None:
+def check_possible(s: Situation, allow_empty_side: bool | dict = False) -> None:
     """Refuses what cannot happen on a board, naming the field."""
     found = impossibility(s, allow_empty_side)
     if found:

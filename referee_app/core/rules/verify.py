@@ -97,7 +97,7 @@ def group_representatives(rs: CompiledRuleset, group: str, cuts: dict) -> list[d
     for values in itertools.product(*(_domain(rs, f, tested) for f in members)):
         fields = {attribute(f): v for f, v in zip(members, values)}
         s = Situation(rs.ruleset.id, **fields)
-        if impossibility(s, rs.allow_empty_side):
+        if impossibility(s, rs.allow_empty_side, partial=True):
             continue
         facts = s.facts()
         reps.setdefault(tuple(_cell(name, facts[name], cuts) for name in watched), fields)

@@ -17,6 +17,7 @@ from referee_app.core.rules.engine import Conflict, NoRule, compiled
 from referee_app.core.errors import BadInput
 from referee_app.core.play.match import Match, replayed
 from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.rules.colours import colour_name
 from referee_app.core.rules.ruling import rule
 from referee_app.core.rules.situation import QUEEN_STATES
 from referee_app.core.knowledge.loader import knowledge_root
@@ -553,7 +554,7 @@ class RulingsArea(QWidget):
         except BadInput as exc:
             QMessageBox.warning(self, _("Compare rulesets"), str(exc))
             return
-        dialog = CompareDialog(doc, self)
+        dialog = CompareDialog(doc, self, reference=self.what_if_ruleset())
         follow_language(dialog)
         dialog.show()
         self.compare_dialog = dialog
@@ -590,9 +591,11 @@ class RulingsArea(QWidget):
         first, second = self.names()
         name = {"first": first, "second": second}
         if self.what_if.isChecked():
+            self.form.set_colours(None)
             self.form.set_board(self.situation.own.value(), self.situation.opponent.value(),
                                 self.situation.queen.currentData() == "on_board")
         else:
+            self.form.set_colours(self._open_colour_names(game))
             side = st.turn
             self.form.set_board(st.coins[side], st.coins["second" if side == "first" else "first"],
                                 st.queen == "on_board")
@@ -600,6 +603,11 @@ class RulingsArea(QWidget):
         if self.match.over:
             text = _("Match over: {winner} wins {a}–{b} in games").format(
                 winner=name[self.match.winner], a=won["first"], b=won["second"])
+        elif game.colours_by_first_coin:
+            text = _("Game {g}, board {b}: {side} to play. {colours} Score {a}–{c}. Queen: {queen}.").format(
+                g=len(self.match.games), b=len(game.boards), side=name[st.turn], colours=self._colours_text(game, name),
+                a=game.score["first"], c=game.score["second"],
+                queen=queen_text(st.queen_for(st.turn), name[st.turn], name["second" if st.turn == "first" else "first"]))
         else:
             white = st.breaker
             text = _("Game {g}, board {b}: {side} to play. {white} has the white coins. Score {a}–{c}. "
@@ -608,6 +616,7 @@ class RulingsArea(QWidget):
                 a=game.score["first"], c=game.score["second"], w=st.coins[white],
                 k=st.coins["second" if white == "first" else "first"],
                 queen=queen_text(st.queen_for(st.turn), name[st.turn], name["second" if st.turn == "first" else "first"]))
+        if not self.match.over:
             if self.match.doubles:
                 text += " " + _("Seat {n} (the seats go round to the right).").format(n=st.seat + 1)
             if game.tie_breaker_due:
@@ -629,6 +638,25 @@ class RulingsArea(QWidget):
         """After a change of light or dark: the rich text drawn with the palette's colours."""
         self.ruling_view.retranslate()
         self.form.foul.retranslate()
+
+    def _open_colour_names(self, game) -> tuple[str, str] | None:
+        """The light and dark coins as the ruleset's text names them, while the first coin is to set them."""
+        if not game.colours_open():
+            return None
+        lang = current_language()
+        return (colour_name(game.ruleset, "light", lang, True), colour_name(game.ruleset, "dark", lang, True))
+
+    def _colours_text(self, game, name: dict) -> str:
+        """Each side's colour by its name in the source, or that no coin has set them yet."""
+        st = game.state
+        if st.colours is None:
+            return _("Colours not yet decided: the first coin pocketed sets them.")
+        if not st.colours:
+            return _("Colours set before the board (strokes recorded as own and opponent coins).")
+        lang = current_language()
+        return _("{a} plays the {ca} coins ({x} on the board), {b} the {cb} coins ({y}).").format(
+            a=name["first"], ca=colour_name(game.ruleset, st.colours["first"], lang, True), x=st.coins["first"],
+            b=name["second"], cb=colour_name(game.ruleset, st.colours["second"], lang, True), y=st.coins["second"])
 
     def retranslate(self) -> None:
         self.new_button.setText(_("New match"))

@@ -2,9 +2,11 @@
 ask when they choose the rules of an event."""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from referee_app.core.rules import colours
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.rulesets import default_rulesets
@@ -16,20 +18,43 @@ from .ruling_view import queen_text
 
 
 def rulings_for_all(situation: dict) -> dict[str, dict | str]:
-    """Each ruleset's ruling for the situation, or the reason it cannot rule it."""
+    """Each ruleset's ruling for the situation, or the reason it cannot rule it.
+
+    A stroke ticked while the colours are open is ruled so by the rulesets whose first coin sets
+    the colours; the others see it with the striking side playing the colour those gave it."""
     out = {}
-    for rid in default_rulesets():
-        doc = {k: v for k, v in situation.items() if k != "ruleset"}
+    doc = {k: v for k, v in situation.items() if k != "ruleset"}
+    is_open = colours.is_open(doc)
+    order = sorted(default_rulesets(), key=lambda rid: not (is_open and colours.spec(rid)))
+    striker_colour = "light"
+    for rid in order:
         try:
-            out[rid] = rule(doc, rid)
+            if is_open and not colours.spec(rid):
+                out[rid] = rule(colours.in_sides(doc, striker_colour), rid)
+            else:
+                out[rid] = rule(doc, rid)
+                striker_colour = out[rid]["after"].get("striker_colour", striker_colour)
         except (BadInput, NoRule, Conflict) as exc:
             out[rid] = str(exc)
-    return out
+    return {rid: out[rid] for rid in default_rulesets()}
 
 
-def _rows(ruling) -> list[str]:
+ROWS = 8
+
+
+def _colour(ruling: dict, ruleset: str) -> str:
+    after = ruling["after"]
+    if after.get("colours") == "open":
+        return _("not yet decided")
+    if "striker_colour" in after:
+        return _("striker: {colour}").format(colour=colours.colour_name(ruleset, after["striker_colour"],
+                                                                         current_language()))
+    return ""
+
+
+def _rows(ruling, ruleset: str = "") -> list[str]:
     if isinstance(ruling, str):
-        return [ruling] + [""] * 6
+        return [ruling] + [""] * (ROWS - 1)
     s, o = _("striker"), _("opponent")
     b, a, r = ruling["board"], ruling["after"], ruling["returned"]
     back = [x for x in (_("queen") if r["queen"] else "", _("{n} own").format(n=r["own"]) if r["own"] else "",
@@ -44,18 +69,23 @@ def _rows(ruling) -> list[str]:
         queen_text(a["queen"], s, o),
         f"{a['dues']} / {a['opponent_dues']}",
         result,
+        _colour(ruling, ruleset),
         ", ".join(ruling["clauses"]),
     ]
 
 
 class CompareDialog(QDialog):
-    def __init__(self, situation: dict, parent=None):
+    """`reference`: the ruleset the others are compared with (the one being played); without
+    it, a cell is marked where it differs from what most rulesets say."""
+
+    def __init__(self, situation: dict, parent=None, reference: str | None = None):
         super().__init__(parent)
         self.setObjectName("compare_dialog")
         self.situation = situation
+        self.reference = reference
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.table = QTableWidget(7, 0, objectName="compare_table")
+        self.table = QTableWidget(ROWS, 0, objectName="compare_table")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(True)
@@ -66,33 +96,50 @@ class CompareDialog(QDialog):
         self.rulings = rulings_for_all(situation)
         self.retranslate()
 
+    def columns(self) -> list[list[str]]:
+        return [_rows(r, rid) for rid, r in self.rulings.items()]
+
     def differing(self) -> set[tuple[int, int]]:
-        """(row, column) cells whose value is not the one most rulesets give."""
-        cols = [_rows(r) for r in self.rulings.values()]
+        """(row, column) cells whose value is not the reference ruleset's, or not the one most
+        rulesets give. The clauses row always differs between texts and is not marked."""
+        cols = self.columns()
+        ids = list(self.rulings)
         out = set()
-        for i in range(7):
+        for i in range(ROWS - 1):
             values = [c[i] for c in cols]
-            common = max(set(values), key=values.count)
+            common = (values[ids.index(self.reference)] if self.reference in ids
+                      else max(sorted(set(values)), key=values.count))
             out |= {(i, j) for j, v in enumerate(values) if v != common}
         return out
 
     def retranslate(self) -> None:
         self.setWindowTitle(_("Compare rulesets"))
-        self.note.setText(_("The same stroke under every ruleset. Marked cells differ from what most rulesets say."))
         names = [default_rulesets()[rid].name.get(current_language(), rid) for rid in self.rulings]
+        if self.reference in self.rulings:
+            ref = default_rulesets()[self.reference].name.get(current_language(), self.reference)
+            self.note.setText(_("The same stroke under every ruleset. Marked cells differ from {ruleset}, the "
+                                "ruleset being played.").format(ruleset=ref))
+            names = [n + (" ★" if rid == self.reference else "") for rid, n in zip(self.rulings, names)]
+        else:
+            ref = None
+            self.note.setText(_("The same stroke under every ruleset. Marked cells differ from what most rulesets "
+                                "say."))
         self.table.setColumnCount(len(names))
         self.table.setHorizontalHeaderLabels(names)
         self.table.setVerticalHeaderLabels([_("Turn"), _("Back to the centre"), _("Coins on the board (own / opponent)"),
-                                            _("Queen"), _("Dues (own / opponent)"), _("Board"), _("Clauses")])
+                                            _("Queen"), _("Dues (own / opponent)"), _("Board"), _("Colours"),
+                                            _("Clauses")])
         marked = self.differing()
         bold = QFont(self.font())
         bold.setBold(True)
-        for j, ruling in enumerate(self.rulings.values()):
-            for i, text in enumerate(_rows(ruling)):
+        for j, column in enumerate(self.columns()):
+            for i, text in enumerate(column):
                 item = QTableWidgetItem(text)
                 if (i, j) in marked:
                     item.setBackground(QBrush(QColor(theme.colors().mark_bg)))
                     item.setFont(bold)
-                    item.setToolTip(_("Differs from most rulesets"))
+                    item.setToolTip(_("Differs from {ruleset}").format(ruleset=ref) if ref
+                                    else _("Differs from most rulesets"))
+                    item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, item.toolTip())
                 self.table.setItem(i, j, item)
         self.table.resizeRowsToContents()

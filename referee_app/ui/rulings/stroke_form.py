@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QCompleter, QGridLayout, QGroupBox, QLabel, QLineEdit, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QGridLayout, QGroupBox, QLabel, QLineEdit,
+                               QSpinBox, QVBoxLayout, QWidget)
 
 from referee_app.core.play.foul_names import display_name, foul_matches
 from referee_app.i18n import current_language
@@ -134,6 +134,13 @@ class StrokeForm(QWidget):
         self.queen_off = QCheckBox(objectName="queen_off")
         self.striker_off = QCheckBox(objectName="striker_off")
         self.foul = FoulField()
+        # While the first coin pocketed is still to set the colours (fr-house 2.2, carom-bi 1.1)
+        # the two counts are the light and the dark coins, named as the ruleset's text names them;
+        # when both fell, the referee says which went in first.
+        self.colour_names: tuple[str, str] | None = None
+        self.first_colour = QComboBox(objectName="first_colour")
+        self.first_colour_label = QLabel()
+        self.first_colour_label.setBuddy(self.first_colour)
 
         self.pocketed_box = QGroupBox(objectName="pocketed_box")
         grid = QGridLayout(self.pocketed_box)
@@ -146,6 +153,8 @@ class StrokeForm(QWidget):
         grid.addWidget(self.opponent, 1, 1)
         grid.addWidget(self.queen, 2, 0)
         grid.addWidget(self.striker, 2, 1)
+        grid.addWidget(self.first_colour_label, 3, 0)
+        grid.addWidget(self.first_colour, 3, 1)
         self.off_box = QGroupBox(objectName="off_box")
         off = QGridLayout(self.off_box)
         self.own_off_label, self.opponent_off_label = QLabel(), QLabel()
@@ -174,6 +183,9 @@ class StrokeForm(QWidget):
         for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
             w.toggled.connect(self.changed)
         self.foul.textChanged.connect(self.changed)
+        self.first_colour.currentIndexChanged.connect(self.changed)
+        for w in (self.own, self.opponent):
+            w.valueChanged.connect(self._show_first_colour)
         self.setTabOrder(self.own, self.opponent)
         self.setTabOrder(self.opponent, self.queen)
         self.setTabOrder(self.queen, self.striker)
@@ -181,9 +193,24 @@ class StrokeForm(QWidget):
         self.setTabOrder(self.touched, self.foul)
         self.setTabOrder(self.foul, self.own_off)
         self.retranslate()
+        self._show_first_colour()
 
     def set_fouls(self, fouls: list[dict]) -> None:
         self.foul.set_fouls(fouls)
+
+    def set_colours(self, names: tuple[str, str] | None) -> None:
+        """Colours still open: the counts are the light and the dark coins, `names` as the text
+        names them (plural); None once each side has its colour (own and opponent coins)."""
+        if names == self.colour_names:
+            return
+        self.colour_names = names
+        self.retranslate()
+        self._show_first_colour()
+
+    def _show_first_colour(self) -> None:
+        both = self.colour_names is not None and self.own.value() > 0 and self.opponent.value() > 0
+        self.first_colour.setVisible(both)
+        self.first_colour_label.setVisible(both)
 
     def set_board(self, own_on_board: int, opponent_on_board: int, queen_on_board: bool) -> None:
         """Bounds the controls by the board as it stands before the stroke."""
@@ -204,26 +231,32 @@ class StrokeForm(QWidget):
         return self.foul.problem()
 
     def stroke(self) -> dict:
-        return {
+        mine, theirs = ("light", "dark") if self.colour_names else ("own", "opponent")
+        out = {
             "touched_coin": self.touched.isChecked(),
-            "pocketed": {"own": self.own.value(), "opponent": self.opponent.value(),
+            "pocketed": {mine: self.own.value(), theirs: self.opponent.value(),
                          "queen": self.queen.isChecked(), "striker": self.striker.isChecked()},
-            "off_board": {"own": self.own_off.value(), "opponent": self.opponent_off.value(),
+            "off_board": {mine: self.own_off.value(), theirs: self.opponent_off.value(),
                           "queen": self.queen_off.isChecked(), "striker": self.striker_off.isChecked()},
             "foul": self.foul_id(),
         }
+        if self.colour_names and self.own.value() and self.opponent.value():
+            out["first_colour"] = self.first_colour.currentData() or "light"
+        return out
 
     def load(self, stroke: dict) -> None:
         """Shows a recorded stroke (for a correction)."""
         self.blockSignals(True)
         p, o = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
-        self.own.setValue(p.get("own", 0))
-        self.opponent.setValue(p.get("opponent", 0))
+        mine, theirs = ("light", "dark") if {"light", "dark"} & (set(p) | set(o)) else ("own", "opponent")
+        self.own.setValue(p.get(mine, 0))
+        self.opponent.setValue(p.get(theirs, 0))
+        self.first_colour.setCurrentIndex(max(self.first_colour.findData(stroke.get("first_colour", "light")), 0))
         self.queen.setChecked(bool(p.get("queen")))
         self.striker.setChecked(bool(p.get("striker")))
         self.touched.setChecked(stroke.get("touched_coin", True))
-        self.own_off.setValue(o.get("own", 0))
-        self.opponent_off.setValue(o.get("opponent", 0))
+        self.own_off.setValue(o.get(mine, 0))
+        self.opponent_off.setValue(o.get(theirs, 0))
         self.queen_off.setChecked(bool(o.get("queen")))
         self.striker_off.setChecked(bool(o.get("striker")))
         self.foul.blockSignals(True)
@@ -238,8 +271,24 @@ class StrokeForm(QWidget):
 
     def retranslate(self) -> None:
         self.pocketed_box.setTitle(_("Pocketed in this stroke"))
-        self.own_label.setText(_("&Own coins"))
-        self.opponent_label.setText(_("O&pponent's coins"))
+        light, dark = self.colour_names or ("", "")
+        if self.colour_names:
+            self.own_label.setText(_("&Coins: {colour}").format(colour=light))
+            self.opponent_label.setText(_("Coi&ns: {colour}").format(colour=dark))
+        else:
+            self.own_label.setText(_("&Own coins"))
+            self.opponent_label.setText(_("O&pponent's coins"))
+        self.first_colour_label.setText(_("First coin in"))
+        current = self.first_colour.currentData()
+        self.first_colour.blockSignals(True)
+        self.first_colour.clear()
+        self.first_colour.addItem(light, "light")
+        self.first_colour.addItem(dark, "dark")
+        self.first_colour.setCurrentIndex(max(self.first_colour.findData(current), 0))
+        self.first_colour.blockSignals(False)
+        self.first_colour.setAccessibleName(_("First coin in"))
+        self.first_colour.setToolTip(_("Both colours fell before the colours were decided: the colour of the coin "
+                                       "that went in first"))
         self.queen.setText(_("&Queen"))
         self.striker.setText(_("&Striker"))
         self.touched.setText(_("The striker &touched a coin"))
@@ -249,7 +298,10 @@ class StrokeForm(QWidget):
         self.opponent_off_label.setText(_("Opponent's coins"))
         self.queen_off.setText(_("Queen"))
         self.striker_off.setText(_("Striker"))
-        for w, name in ((self.own, _("Own coins pocketed")), (self.opponent, _("Opponent coins pocketed")),
+        own_name, opponent_name = ((_("Coins pocketed: {colour}").format(colour=light),
+                                    _("Coins pocketed: {colour}").format(colour=dark))
+                                   if self.colour_names else (_("Own coins pocketed"), _("Opponent coins pocketed")))
+        for w, name in ((self.own, own_name), (self.opponent, opponent_name),
                         (self.queen, _("Queen pocketed")), (self.striker, _("Striker pocketed")),
                         (self.foul, _("Foul")), (self.touched, _("The striker touched a coin")),
                         (self.own_off, _("Own coins off the board")),

@@ -1,0 +1,222 @@
+"""Colours set by the first coin pocketed (fr-house 2.2, carom-bi 1.1, fr-simplified 1.2).
+
+Under these rulesets no side owns a colour until a coin falls. While the colours are open
+(`before.colours: open`), a stroke names its coins by colour (`light`: white or brown, `dark`:
+black); this layer decides the striking side's colour from the first coin pocketed, as the
+ruleset's `colours` clause says, turns the stroke into own/opponent coins, has the engine rule
+it, and reports `after.striker_colour`, or `after.colours: open` while no coin has fallen.
+
+Where coins of both colours fall in that first stroke the texts do not say whose colour is whose:
+the referee saw which coin went in first and says so (`stroke.first_colour`); without it the
+ruling takes the colour most coins show (light on a tie), says so in a note, and gives the other
+reading as an alternative.
+"""
+from __future__ import annotations
+
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.rulesets import default_rulesets
+from .situation import COINS_PER_SIDE
+
+COLOURS = ("light", "dark")
+_PIECES = {"light", "dark", "queen", "striker"}
+
+PHRASES = {
+    "en": {"plays": "The striking side plays {own}, the opponent {other}: the colour of the first coin pocketed.",
+           "open": "No coin has been pocketed: the colours are not yet decided."},
+    "fr": {"plays": "Le camp qui joue prend les {own}, l'adversaire les {other} : la couleur du premier pion rentré.",
+           "open": "Aucun pion n'est rentré : les couleurs ne sont pas encore décidées."},
+    "it": {"plays": "Il giocatore di turno prende le {own}, l'avversario le {other}: il colore della prima pedina "
+                    "imbucata.",
+           "open": "Nessuna pedina imbucata: i colori non sono ancora decisi."},
+}
+BOTH = {
+    "en": "Coins of both colours fell in the stroke that decides the colours. The text gives each side the colour "
+          "of the first coin pocketed but does not say which counts when both fall together: {why}, so the "
+          "striking side plays {own}. The referee who saw a {other_word} coin go in first gives the other colour "
+          "(stroke.first_colour: {other}).",
+    "fr": "Des pions des deux couleurs sont tombés dans le tir qui décide des couleurs. Le texte donne à chaque "
+          "camp la couleur du premier pion rentré, sans dire laquelle compte quand les deux tombent ensemble : "
+          "{why}, le camp qui joue prend donc les {own}. L'arbitre qui a vu un pion {other_word} rentrer le "
+          "premier donne l'autre couleur (stroke.first_colour: {other}).",
+    "it": "Nel tiro che decide i colori sono cadute pedine di entrambi i colori. Il testo dà a ciascun lato il "
+          "colore della prima pedina imbucata, ma non dice quale conta quando cadono insieme: {why}, quindi il "
+          "giocatore di turno prende le {own}. L'arbitro che ha visto entrare per prima una pedina {other_word} "
+          "indica l'altro colore (stroke.first_colour: {other}).",
+}
+WHY = {
+    "first": {"en": "the referee says the first coin in was {own_word}",
+              "fr": "l'arbitre indique que le premier pion rentré était {own_word}",
+              "it": "l'arbitro indica che la prima pedina imbucata era {own_word}"},
+    "more": {"en": "more {own_words} coins fell, and that reading is taken",
+             "fr": "il est tombé plus de pions {own_words}, et cette lecture est retenue",
+             "it": "sono cadute più pedine {own_words}, e si adotta questa lettura"},
+    "tie": {"en": "as many coins of each colour fell, and the light colour is taken",
+            "fr": "il est tombé autant de pions de chaque couleur, et la couleur claire est retenue",
+            "it": "sono cadute tante pedine di un colore quante dell'altro, e si adotta il colore chiaro"},
+}
+
+
+def other_colour(colour: str) -> str:
+    return "dark" if colour == "light" else "light"
+
+
+def spec(ruleset_id: str) -> dict | None:
+    """The ruleset's `colours` entry (its own or the one it extends), or None."""
+    rulesets = default_rulesets()
+    rs = rulesets.get(ruleset_id)
+    while rs is not None:
+        if rs.raw.get("colours"):
+            return rs.raw["colours"]
+        rs = rulesets.get(rs.extends) if rs.extends else None
+    return None
+
+
+def colour_name(ruleset_id: str, colour: str, lang: str, plural: bool = False) -> str:
+    """The colour as the ruleset's source names it (white or brown, black), in `lang`."""
+    names = (spec(ruleset_id) or {}).get(colour, {})
+    key = f"{lang}_plural" if plural and f"{lang}_plural" in names else lang
+    return names.get(key) or names.get("en") or colour
+
+
+def is_open(doc) -> bool:
+    before = doc.get("before") if isinstance(doc, dict) else None
+    if not isinstance(before, dict) or "colours" not in before:
+        return False
+    value = before["colours"]
+    if value not in ("open", "set"):
+        raise BadInput("before.colours", f"unknown value {value!r} (known: open, set)")
+    return value == "open"
+
+
+def without_colours(doc) -> dict:
+    """The document without `before.colours: set` (the engine's default)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("before"), dict) or "colours" not in doc["before"]:
+        return doc
+    is_open(doc)  # refuses an unknown value
+    return {**doc, "before": {k: v for k, v in doc["before"].items() if k != "colours"}}
+
+
+def _pieces(stroke: dict, key: str) -> dict:
+    value = stroke.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadInput(f"stroke.{key}", f"expected a mapping, got {value!r}")
+    for name in value:
+        if name in ("own", "opponent"):
+            raise BadInput(f"stroke.{key}.{name}", "the colours are still open: name the coins light or dark")
+        if name not in _PIECES:
+            raise BadInput(f"stroke.{key}.{name}", f"unknown field (known: {', '.join(sorted(_PIECES))})")
+    return value
+
+
+def _count(pieces: dict, colour: str, field: str) -> int:
+    n = pieces.get(colour, 0)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise BadInput(field, f"expected a whole number, got {n!r}")
+    return n
+
+
+def _as_sides(pieces: dict, striker_colour: str) -> dict:
+    out = {k: v for k, v in pieces.items() if k in ("queen", "striker")}
+    if pieces.get(striker_colour):
+        out["own"] = pieces[striker_colour]
+    if pieces.get(other_colour(striker_colour)):
+        out["opponent"] = pieces[other_colour(striker_colour)]
+    return out
+
+
+def in_sides(doc: dict, striker_colour: str) -> dict:
+    """An open-colours situation as a ruleset whose colours are set sees it: the striking side
+    playing `striker_colour` (for comparing one stroke across rulesets)."""
+    before = {k: v for k, v in doc["before"].items() if k != "colours"}
+    stroke = {k: v for k, v in doc["stroke"].items() if k != "first_colour"}
+    for key in ("pocketed", "off_board"):
+        if isinstance(stroke.get(key), dict):
+            stroke[key] = _as_sides(stroke[key], striker_colour)
+    return {**doc, "before": before, "stroke": stroke}
+
+
+def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
+    """Rules a stroke while the colours are open; `rule_fn(doc)` rules a document in own/opponent terms."""
+    colours = spec(ruleset_id)
+    if not colours:
+        raise BadInput("before.colours", f"open, but under {ruleset_id} the colours are not set by the first "
+                       "coin pocketed")
+    before = {k: v for k, v in doc["before"].items() if k != "colours"}
+    for side in ("own_on_board", "opponent_on_board"):
+        if before.get(side, COINS_PER_SIDE) != COINS_PER_SIDE:
+            raise BadInput(f"before.{side}", f"{before[side]}, but while the colours are open no coin has been "
+                           f"pocketed: both sides have {COINS_PER_SIDE}")
+    if before.get("queen", "on_board") != "on_board":
+        raise BadInput("before.queen", f"{before['queen']}, but while the colours are open no coin has been "
+                       "pocketed, so no queen can be covered")
+    stroke = doc.get("stroke")
+    if not isinstance(stroke, dict):
+        raise BadInput("stroke", "missing")
+    if "pocketed" not in stroke:
+        raise BadInput("stroke.pocketed", "missing (write {} when nothing was pocketed)")
+    pocketed, off = _pieces(stroke, "pocketed"), _pieces(stroke, "off_board")
+    light = _count(pocketed, "light", "stroke.pocketed.light")
+    dark = _count(pocketed, "dark", "stroke.pocketed.dark")
+    first = stroke.get("first_colour")
+    if first is not None and first not in COLOURS:
+        raise BadInput("stroke.first_colour", f"unknown value {first!r} (known: light, dark)")
+    if first is not None and not (light and dark):
+        raise BadInput("stroke.first_colour", "only needed when coins of both colours fell in this stroke")
+    rest = {k: v for k, v in stroke.items() if k not in ("pocketed", "off_board", "first_colour")}
+
+    def ruled(striker_colour: str) -> dict:
+        side_doc = {**{k: v for k, v in doc.items() if k not in ("before", "stroke")}, "before": before,
+                    "stroke": {**rest, "pocketed": _as_sides(pocketed, striker_colour),
+                               "off_board": _as_sides(off, striker_colour)}}
+        return rule_fn(side_doc)
+
+    if not light and not dark:
+        ruling = ruled("light")
+        parts = ("turn", "returned", "after", "board", "clauses")
+        if {k: ruled("dark")[k] for k in parts} != {k: ruling[k] for k in parts}:   # a light or a dark coin knocked off the board is ruled alike by these texts
+            raise BadInput("stroke.off_board", "the ruling depends on whose colour left the board, and no colour "
+                           "is decided yet")
+        ruling["after"]["colours"] = "open"
+        ruling["clauses"].append(colours["clause"])   # it keeps them open until a coin falls
+        _say(ruling, {lang: p["open"] for lang, p in PHRASES.items()})
+        return ruling
+    if light and dark:
+        chosen = first or ("light" if light >= dark else "dark")
+        why = "first" if first else ("tie" if light == dark else "more")
+    else:
+        chosen, why = ("light" if light else "dark"), None
+    ruling = ruled(chosen)
+    _set(ruling, ruleset_id, colours, chosen)
+    if why:
+        other = ruled(other_colour(chosen))
+        _set(other, ruleset_id, colours, other_colour(chosen))
+        note = {"clause": colours["clause"]}
+        for lang, template in BOTH.items():
+            own_word = colour_name(ruleset_id, chosen, lang)
+            note[lang] = template.format(
+                why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(ruleset_id, chosen, lang, True)),
+                own=colour_name(ruleset_id, chosen, lang, True),
+                other_word=colour_name(ruleset_id, other_colour(chosen), lang), other=other_colour(chosen))
+        ruling.setdefault("notes", []).insert(0, note)
+        ruling["alternatives"] = [{k: other[k] for k in ("turn", "returned", "after", "board", "clauses")}]
+    return ruling
+
+
+def _set(ruling: dict, ruleset_id: str, colours: dict, colour: str) -> None:
+    ruling["after"]["colours"] = "set"
+    ruling["after"]["striker_colour"] = colour
+    if colours["clause"] not in ruling["clauses"]:
+        ruling["clauses"].insert(0, colours["clause"])
+    _say(ruling, {lang: p["plays"].format(own=colour_name(ruleset_id, colour, lang, True),
+                                          other=colour_name(ruleset_id, other_colour(colour), lang, True))
+                  for lang, p in PHRASES.items()})
+
+
+def _say(ruling: dict, sentence: dict) -> None:
+    """Adds a sentence to what the ruling decides, in each language (and to its whole explanation)."""
+    for key in ("decision", "explanation"):
+        if key in ruling:
+            for lang, text in sentence.items():
+                ruling[key][lang] = f"{ruling[key].get(lang, '')} {text}".strip()
