@@ -117,8 +117,9 @@ def run_check(args) -> int:
                   f"(a parameter, mechanic or foul), {encoded['not_formalised']} not formalised (with the reason), "
                   f"{encoded['neither']} with neither")
             for sid, n in encoded["by_source"].items():
-                print(f"  {sid:18} {n['with_rules']} with rules, {n['as_ruleset_data']} as ruleset data, "
-                      f"{n['not_formalised']} not formalised, {n['neither']} with neither")
+                print(f"rule, penalty and scoring clauses of {sid}: {n['with_rules']} with rules, "
+                      f"{n['as_ruleset_data']} as ruleset data, {n['not_formalised']} not formalised, "
+                      f"{n['neither']} with neither")
         print(f"{len(problems)} problems, {sum(counts.values())} clauses in {len(counts)} sources")
     return 1 if problems else 0
 
