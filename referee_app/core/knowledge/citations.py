@@ -22,11 +22,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from referee_app.languages import LANGUAGES
 from .loader import Problem
 from .yamlio import YamlError, line_of, load_file
 
 FILE = "citations.yaml"
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 # After one of these a number is a measurement, not a paragraph ("2.5 cm", "3.5 points").
 UNITS = ("mm", "cm", "m", "g", "gr", "kg", "w", "watt", "watts", "in", "inch", "inches", "pouce",
          "pouces", "pollici", "%", "min", "minute", "minutes", "minuti", "s", "sec", "seconde",

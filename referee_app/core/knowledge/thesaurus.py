@@ -17,11 +17,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from referee_app.languages import LANGUAGES
 from .loader import Problem
 from .yamlio import YamlError, line_of, load_file
 
 FILE = "thesaurus.yaml"
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from referee_app.languages import LANGUAGES
 from referee_app.core.knowledge.loader import Problem
 from referee_app.core.knowledge.yamlio import YamlError, load_file
 
 SCHEMA_FILE = "parameters.yaml"
 TYPES = ("int", "choice", "bool")
-LANGS = ("en", "fr", "it")
+LANGS = LANGUAGES
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ import re
 import threading
 from functools import lru_cache
 
+from referee_app.languages import LANGUAGES
 from .backend import ACCENTS, STOPLISTS, analyzer as _chain
 
-LANGS = ("fr", "it", "en")
+LANGS = LANGUAGES
 # Abbreviations of two letters and a slash (`J/C`, `c/m`, `P/C`: the coins and the board, never
 # to be split into letters the stop words drop), numbers with their decimals (a comma between
 # digits is a decimal comma), words.

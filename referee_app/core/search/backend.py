@@ -24,10 +24,12 @@ from whoosh.scoring import bm25
 from whoosh.support.charset import accent_map
 from whoosh.support.levenshtein import distance
 
+from referee_app.languages import LANGUAGES
+
 __all__ = ["ACCENTS", "STOPLISTS", "Index", "analyzer", "build", "distance", "levenshtein_dfa", "open_dir"]
 
 ACCENTS = accent_map   # str.translate table folding accents and ligatures
-STOPLISTS = {lang: frozenset(stoplists[lang]) for lang in ("fr", "it", "en")}
+STOPLISTS = {lang: frozenset(stoplists[lang]) for lang in LANGUAGES}
 # The errors reading changed or damaged index files raises.
 READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, zlib.error, struct.error,
                pickle.UnpicklingError)
