@@ -5,6 +5,7 @@ import pytest
 
 from referee_app.core.rules.engine import compiled
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.checks import subset_problems
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.ruling import rule
@@ -23,17 +24,6 @@ def _examples():
             yield pytest.param(clause, ex, id=f"{clause.id}#{i + 1}")
 
 
-def _subset_problems(expect, got, path=""):
-    if isinstance(expect, dict):
-        if not isinstance(got, dict):
-            return [f"{path or '.'}: expected a mapping, got {got!r}"]
-        out = []
-        for k, v in expect.items():
-            out += _subset_problems(v, got.get(k), f"{path}.{k}" if path else k)
-        return out
-    return [] if expect == got else [f"{path}: expected {expect!r}, got {got!r}"]
-
-
 @pytest.mark.parametrize("clause,example", list(_examples()))
 def test_example_holds(clause, example):
     ruleset = example.get("ruleset") or _home_ruleset(clause)
@@ -41,7 +31,7 @@ def test_example_holds(clause, example):
     expect = dict(example["expect"])
     if ruling["board"]["over"]:
         expect.pop("turn", None)
-    problems = _subset_problems(expect, ruling)
+    problems = subset_problems(expect, ruling)
     assert not problems, f"{example.get('name')}: {problems}"
     # A clause is cited when its rule decided a part of the ruling; a definition never is, nor a
     # base case that only says nothing happens (no penalty): those must still be seen deciding.

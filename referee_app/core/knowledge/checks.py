@@ -28,13 +28,14 @@ def forms_problems(kb: KnowledgeBase, rulesets: dict) -> list[Problem]:
                                  f"{exc})")]
 
 
-def _subset_problems(expect, got, path: str = "") -> list[str]:
+def subset_problems(expect, got, path: str = "") -> list[str]:
+    """What a ruling lacks of what an example expects: each expected value that differs, by its path."""
     if isinstance(expect, dict):
         if not isinstance(got, dict):
             return [f"{path or '.'}: expected a mapping, got {got!r}"]
         out = []
         for k, v in expect.items():
-            out += _subset_problems(v, got.get(k), f"{path}.{k}" if path else k)
+            out += subset_problems(v, got.get(k), f"{path}.{k}" if path else k)
         return out
     return [] if expect == got else [f"{path}: expected {expect!r}, got {got!r}"]
 
@@ -63,7 +64,7 @@ def example_problems(kb: KnowledgeBase, rulesets: dict) -> list[Problem]:
                 continue
             if ruling["board"]["over"]:
                 expect.pop("turn", None)
-            wrong = _subset_problems(expect, ruling)
+            wrong = subset_problems(expect, ruling)
             if wrong:
                 out.append(Problem(clause.file, line, f"{where} does not hold: {'; '.join(wrong)}"))
             elif clause.id not in ruling["clauses"] and not any(
