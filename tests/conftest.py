@@ -58,3 +58,15 @@ def user_dirs(tmp_path, monkeypatch):
         (tmp_path / sub).mkdir()
         monkeypatch.setenv(var, str(tmp_path / sub))
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    """One searcher over the installed knowledge per test module, its index in a temporary folder
+    (never the user's cache)."""
+    from referee_app.core.search import Searcher
+
+    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s.open()
+    yield s
+    s.close()

@@ -15,15 +15,6 @@ from referee_app.core.search.snippets import SNIPPET_CHARS, snippet
 from referee_app.core.errors import BadInput
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    """One searcher over the installed knowledge, its index in a temporary folder (never the user's cache)."""
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
-    s.open()
-    yield s
-    s.close()
-
-
 def ids(hits):
     return [h["id"] for h in hits]
 

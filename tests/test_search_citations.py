@@ -144,15 +144,6 @@ def test_check_kb_runs_the_citation_check(tmp_path, kb, monkeypatch):
 
 # --- The search opens a cited clause directly ----------------------------------------------------
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    from referee_app.core.search import Searcher
-
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
-    yield s
-    s.close()
-
-
 @pytest.mark.parametrize("query,expected", [("ICF 3.12 e", "icf-fr:3.12.e"), ("3.12 e", "icf-fr:3.12.e"),
                                             ("regola 53", "it:53"), ("règle 53", "it:53"),
                                             ("AICF 13", "aicf-2009:13"), ("it 53", "it:53")])

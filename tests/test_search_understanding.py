@@ -13,14 +13,6 @@ import pytest
 from referee_app.core.search import Searcher, numbers
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
-    s.open()
-    yield s
-    s.close()
-
-
 def ids(hits):
     return [h["id"] for h in hits]
 
