@@ -1,5 +1,5 @@
-"""Shared fixtures. GUI tests run offscreen; tests that read ../shared skip without it,
-except under CI, where its absence is a failure."""
+"""Shared fixtures. GUI tests run offscreen; tests that read ../shared skip without it, and tests
+on PostgreSQL skip without its server, except under CI, where either absence is a failure."""
 from __future__ import annotations
 
 import os
@@ -16,11 +16,15 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+def under_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def shared_path() -> Path:
     """The ../shared folder, or a skip (a failure under CI) when it is absent."""
     if (SHARED / "sources").is_dir():
         return SHARED
-    if os.environ.get("CI", "").lower() == "true":
+    if under_ci():
         pytest.fail(f"{SHARED} is absent, and CI must run every shared case and source check")
     pytest.skip(f"{SHARED} is absent (a lone clone): the source and public-case checks need it")
 
@@ -70,3 +74,58 @@ def searcher(tmp_path_factory):
     s.open()
     yield s
     s.close()
+
+
+# PostgreSQL: one throwaway cluster per test session (tests/pg_cluster.py), started when a test
+# first needs it, and a fresh database per test copied from a template.
+
+def postgresql_required() -> bool:
+    """Whether a missing server is a failure: under CI, and after `./bootstrap test`, which installs it."""
+    return under_ci() or bool(os.environ.get("CARROM_REFEREE_REQUIRE_POSTGRESQL"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    from pg_cluster import Cluster, Unavailable
+
+    cluster = None
+    try:
+        cluster = Cluster()
+        cluster.start()
+    except Unavailable as exc:
+        if cluster is not None:
+            cluster.stop()
+        if postgresql_required():
+            pytest.fail(f"PostgreSQL tests must run here, and the server cannot start: {exc}")
+        pytest.skip(f"no PostgreSQL server to test against: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_cluster) -> str:
+    """The database every test's database is copied from (CREATE DATABASE ... TEMPLATE)."""
+    return pg_cluster.create_database(prefix="records_template")
+
+
+@pytest.fixture
+def postgresql_url(pg_cluster, pg_template):
+    """A fresh, empty records database on the test cluster, as the superuser; dropped afterwards."""
+    name = pg_cluster.create_database(template=pg_template)
+    try:
+        yield pg_cluster.url(name)
+    finally:
+        pg_cluster.drop_database(name)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'records.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def records_url(request) -> str:
+    """A fresh, empty records database on each engine in turn, as a URL."""
+    return request.getfixturevalue(f"{request.param}_url")

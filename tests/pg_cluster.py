@@ -1,0 +1,133 @@
+"""A throwaway PostgreSQL cluster for the tests and the load benchmark.
+
+It is started from the distribution's server binaries (`/usr/lib/postgresql/*/bin`), listens only
+on a unix socket in a private temporary folder (never a TCP port, so it cannot clash with a
+cluster already running on the machine, such as the one Debian starts when the package is
+installed) and runs without fsync: it holds nothing worth a disk flush. PostgreSQL refuses to run
+as root, so under root (CI, a container) the server runs as the `postgres` OS user that the
+Debian package creates, through `runuser`.
+
+pytest-postgresql was the other choice; its process fixture runs `pg_ctl` as the current user
+and so cannot start a cluster under root, which is how CI runs.
+"""
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+
+class Unavailable(Exception):
+    """PostgreSQL's server cannot be started here; the message says why and what to install."""
+
+
+def server_bindir() -> Path:
+    """The newest installed server's binaries (the folder holding initdb and pg_ctl)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                   key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0)
+    if found:
+        return found[-1].parent
+    on_path = shutil.which("initdb")
+    if on_path and shutil.which("pg_ctl"):
+        return Path(on_path).resolve().parent
+    raise Unavailable("PostgreSQL's server is not installed (no /usr/lib/postgresql/*/bin/initdb): "
+                      "`./bootstrap test` installs the distribution's postgresql package")
+
+
+def _server_user() -> str | None:
+    """The OS user the server runs as: None for the current user, `postgres` under root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        raise Unavailable("running as root, and there is no `postgres` OS user to run the server as "
+                          "(the distribution's postgresql package creates it)") from None
+    if not shutil.which("runuser"):
+        raise Unavailable("running as root, and `runuser` (util-linux) is missing to run the server as postgres")
+    return "postgres"
+
+
+class Cluster:
+    """One server with its data folder and socket in a temporary folder; `stop()` removes it all.
+
+    Local connections are trusted: the roles tests log in as members of each role by name, and
+    what they prove is what the grants allow, not the password check.
+    """
+
+    SUPERUSER = "postgres"
+
+    def __init__(self) -> None:
+        self.bindir = server_bindir()
+        self.user = _server_user()
+        self.folder = Path(tempfile.mkdtemp(prefix="carrom-pg-"))
+        self.data = self.folder / "data"
+        self.running = False
+        self._databases = 0
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess:
+        command = [str(self.bindir / args[0]), *args[1:]]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise Unavailable(f"{args[0]} failed ({done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}")
+        return done
+
+    def start(self) -> "Cluster":
+        if self.user:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", self.SUPERUSER, "-A", "trust", "-E", "UTF8",
+                  "--locale=C.UTF-8", "--no-sync")
+        options = (f"-k {self.folder} -c listen_addresses= -c fsync=off -c synchronous_commit=off "
+                   "-c full_page_writes=off -c max_connections=200")
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),
+                  "-w", "-t", "60", "-s", "start")
+        self.running = True
+        return self
+
+    def stop(self) -> None:
+        try:
+            if self.running:
+                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-s", "stop")
+                self.running = False
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def url(self, database: str = "postgres", user: str = SUPERUSER) -> str:
+        """A libpq URL of one database, through the socket (SQLAlchemy reads it too)."""
+        return f"postgresql://{quote(user)}@/{quote(database)}?host={quote(str(self.folder), safe='/')}"
+
+    def connect(self, database: str = "postgres", user: str = SUPERUSER, autocommit: bool = True):
+        import psycopg
+
+        return psycopg.connect(self.url(database, user), autocommit=autocommit)
+
+    def create_database(self, template: str = "template0", prefix: str = "test") -> str:
+        """A new database copied from `template`; returns its name."""
+        self._databases += 1
+        name = f"{prefix}_{os.getpid()}_{self._databases}"
+        with self.connect() as conn:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        return name
+
+    def drop_database(self, name: str) -> None:
+        with self.connect() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def log_tail(self, chars: int = 2000) -> str:
+        try:
+            return (self.folder / "server.log").read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def __enter__(self) -> "Cluster":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
