@@ -2,13 +2,32 @@
 on PostgreSQL skip without its server, except under CI, where either absence is a failure."""
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# The whole session (and every command it starts) keeps its caches, records and settings in a
+# temporary folder, never in the user's own: set before anything reads them. platformdirs and Qt
+# read the XDG variables on Linux and the BSDs; on macOS they derive the folders from HOME, on
+# Windows from APPDATA and LOCALAPPDATA. A test wanting a folder of its own still sets these
+# (the `user_dirs` fixture).
+USER_DIRS = Path(tempfile.mkdtemp(prefix="carrom-referee-tests-"))
+atexit.register(shutil.rmtree, USER_DIRS, ignore_errors=True)
+_HOMES = {"XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache", "XDG_CONFIG_HOME": "config",
+          "XDG_STATE_HOME": "state"}
+if sys.platform == "darwin":
+    _HOMES["HOME"] = "home"
+if sys.platform == "win32":
+    _HOMES.update(APPDATA="appdata", LOCALAPPDATA="localappdata")
+for _var, _sub in _HOMES.items():
+    (USER_DIRS / _sub).mkdir(mode=0o700)
+    os.environ[_var] = str(USER_DIRS / _sub)
 
 import pytest  # noqa: E402
 
@@ -42,8 +61,9 @@ def cli_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "referee_app"]
 
 
-def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, timeout: float = 60):
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, timeout: float = 60,
+            env: dict | None = None):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(env or {}))
     return subprocess.run(cli_command() + list(args), input=input, capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=cwd)
 
