@@ -1,11 +1,12 @@
-"""Safe YAML reading that remembers where each mapping starts, so errors can name the line."""
+"""Safe YAML reading that remembers where each mapping starts, so errors can name the line.
+
+PyYAML is imported on the first parse, not with this module: the command line imports YamlError
+from here, and a start answered from the knowledge cache (cache.py) parses no YAML at all.
+"""
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
-
-import yaml
-
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class LineDict(dict):
@@ -14,17 +15,24 @@ class LineDict(dict):
     line: int = 0
 
 
-class _LineLoader(_Base):  # still a safe loader: only the mapping type changes
-    pass
-
-
 def _construct_mapping(loader, node):
     mapping = LineDict(loader.construct_mapping(node, deep=True))
     mapping.line = node.start_mark.line + 1
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+@cache
+def _loaders():
+    """(PyYAML, its fastest safe loader, that loader building LineDicts)."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class LineLoader(base):  # still a safe loader: only the mapping type changes
+        pass
+
+    LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    return yaml, base, LineLoader
 
 
 class YamlError(ValueError):
@@ -40,10 +48,11 @@ def load_text(text: str, name: str = "<input>", untrusted: bool = False):
     its nesting and its size with every alias expanded are bounded before anything is built, so a
     "billion laughs" document is refused in milliseconds instead of filling the memory.
     """
+    yaml, _, line_loader = _loaders()
     try:
         if untrusted:
             _measure(text, name)
-        return yaml.load(text, Loader=_LineLoader)
+        return yaml.load(text, Loader=line_loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
@@ -59,6 +68,8 @@ def load_text(text: str, name: str = "<input>", untrusted: bool = False):
 def _measure(text: str, name: str) -> None:
     from referee_app.core.validation import MAX_DEPTH, MAX_NODES
 
+    yaml, base, _ = _loaders()
+
     sizes: dict[str, int] = {}          # anchor -> values under it, aliases expanded
     open_: list[list] = []              # [anchor, values under it so far] of each open collection
     total = 0
@@ -71,7 +82,7 @@ def _measure(text: str, name: str) -> None:
         if total > MAX_NODES:
             raise YamlError(name, line, f"too large once its aliases are expanded (more than {MAX_NODES} values)")
 
-    for event in yaml.parse(text, Loader=_Base):
+    for event in yaml.parse(text, Loader=base):
         line = event.start_mark.line + 1 if event.start_mark else 0
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if len(open_) >= MAX_DEPTH:
