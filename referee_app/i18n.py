@@ -20,6 +20,9 @@ DOMAIN = "carrom_referee"
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT_PO = _PACKAGE.parent / "translations"
 
+_MO_VERSION = b"1"  # bump when the compiling changes what a .mo holds
+_MO_KEEP = 2       # compiled catalogs kept per language: two checkouts or branches in turn
+
 _current = "en"
 _catalog: _gettext.NullTranslations = _gettext.NullTranslations()
 _listeners: list[Callable[[str], None]] = []
@@ -31,20 +34,34 @@ def translations(lang: str) -> _gettext.NullTranslations:
     the core (`_ = translations(lang).gettext`)."""
     po = _CHECKOUT_PO / f"{lang}.po"
     if po.is_file():
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=lang)
-        buf = io.BytesIO()
-        write_mo(buf, catalog)
-        buf.seek(0)
-        return _gettext.GNUTranslations(buf)
+        return _gettext.GNUTranslations(io.BytesIO(_compiled(lang, po.read_bytes())))
     mo = _PACKAGE / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.is_file():
         with mo.open("rb") as f:
             return _gettext.GNUTranslations(f)
     return _gettext.NullTranslations()
+
+
+def _compiled(lang: str, po: bytes) -> bytes:
+    """The .po catalog `po` compiled to .mo. Babel takes longer to compile one than the rest of a
+    command takes to start, so the result is kept in the user's cache folder under the hash of
+    the .po's bytes: an edited catalog is compiled anew, a damaged cached one too."""
+    from hashlib import sha256
+
+    from referee_app.core.cache_files import cache_folder, read_checked, remove_older, write_checked
+
+    path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + po).hexdigest()[:24]}.mo"
+    mo = read_checked(path)
+    if mo is None:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        buf = io.BytesIO()
+        write_mo(buf, read_po(io.BytesIO(po), locale=lang))
+        mo = buf.getvalue()
+        if write_checked(path, mo):
+            remove_older(path, f"catalog-{lang}-*.mo", _MO_KEEP)
+    return mo
 
 
 def set_language(lang: str) -> None:

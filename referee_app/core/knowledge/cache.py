@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import pickle
-import tempfile
 from pathlib import Path
+
+from referee_app.core.cache_files import cache_folder, remove_older, write_whole
 
 KEEP = 3
 VERSION = b"1"  # bump when what is stored changes shape in a way the code hash does not show
@@ -54,12 +54,6 @@ def _dumps(value) -> bytes:
 
 def _hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def cache_folder() -> Path:
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("carrom-referee", appauthor=False))
 
 
 def _contents(root: Path) -> tuple[str, dict[Path, bytes]]:
@@ -108,23 +102,8 @@ class _Folder:
 
     def _write(self, entries: dict[str, bytes]) -> None:
         target = self.path
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".knowledge-", suffix=".tmp", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    pickle.dump(entries, f, protocol=pickle.HIGHEST_PROTOCOL)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            others = [p for p in target.parent.glob("knowledge-*.pickle") if p != target]
-            for old in sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)[KEEP - 1:]:
-                old.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only or full cache folder: the next start parses again, nothing else changes
+        if write_whole(target, _dumps(entries)):
+            remove_older(target, "knowledge-*.pickle", KEEP)
 
     def parse(self, data: bytes):
         blob = self.entries.get(_hash(data))
