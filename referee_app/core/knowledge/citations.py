@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 from referee_app.languages import LANGUAGES
 from .loader import Problem
@@ -71,21 +72,42 @@ class Citations:
         self.paragraphs: dict[str, str] = state["paragraphs"]  # clause id -> paragraph as printed
         self._numbered = [sid for sid, s in self.sources.items() if s["numbered"]]
         self._order = {sid: re.compile(s["order"]) for sid, s in self.sources.items()}
-        names: dict[str, str] = {}   # folded name -> source
+
+    # The grammar reading citations is built on first use: writing one (`cite`, every ruling's
+    # explanation) needs none of it, and compiling its pattern is most of what building costs.
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        """A source's name, folded -> the source."""
+        names: dict[str, str] = {}
         for sid, src in self.sources.items():
             for name in [sid, src["short"]] + list(self.data["sources"].get(sid, {}).get("names", [])):
                 names.setdefault(" ".join(re.findall(r"\w+", fold(name))), sid)
-        self._names = names
-        self._words: dict[str, list[str]] = {}  # folded rule word -> its languages
-        for lang, words in self.data["rule_words"].items():
-            for w in words:
-                self._words.setdefault(fold(w), []).append(lang)
-        by_length = sorted(names, key=len, reverse=True)
-        name_alt = "|".join(_name_pattern(n) for n in by_length)
+        return names
+
+    @cached_property
+    def _words(self) -> dict[str, list[str]]:
+        """A word for a rule, folded -> its languages."""
+        words: dict[str, list[str]] = {}
+        for lang, ws in self.data["rule_words"].items():
+            for w in ws:
+                words.setdefault(fold(w), []).append(lang)
+        return words
+
+    @cached_property
+    def _name_alt(self) -> str:
+        return "|".join(_name_pattern(n) for n in sorted(self._names, key=len, reverse=True))
+
+    @cached_property
+    def _name_re(self) -> re.Pattern:
+        return re.compile(rf"\s*(?P<name>{self._name_alt})(?!\w)")
+
+    @cached_property
+    def _pattern(self) -> re.Pattern:
+        name_alt = self._name_alt
         word_alt = "|".join(re.escape(w) for w in sorted(self._words, key=len, reverse=True)) or "(?!)"
         units = "|".join(re.escape(u) for u in UNITS)
-        self._name_re = re.compile(rf"\s*(?P<name>{name_alt})(?!\w)")
-        self._pattern = re.compile(
+        return re.compile(
             rf"(?<![\w:.])"
             rf"(?:(?P<src>{name_alt})(?!\w)[\s:,]*)?"
             rf"(?:(?P<word>{word_alt})(?!\w)\.?\s*{NUMBER_SIGNS})?"
@@ -97,14 +119,25 @@ class Citations:
             rf"(?:(?:\s*\.\s*|\s+)(?P<n3>\d{{1,2}})(?!\d)(?![,.]\d)\.?)?"
             rf"|(?P<sec>[a-z](?:\.[ivxlc]+)?)(?![\w.]))"
             rf"(?!\s*(?:{units})(?!\w))")
-        self._by_prefix: dict[str, list[str]] = {}  # "icf-fr:3.12" -> the clauses under it, in order
-        self._printed: dict[tuple[str, str], list[str]] = {}  # (source, folded printed paragraph) -> ids
-        for cid, paragraph in self.paragraphs.items():
+
+    @cached_property
+    def _by_prefix(self) -> dict[str, list[str]]:
+        """A section ("icf-fr:3.12") -> the clauses under it, in order."""
+        by_prefix: dict[str, list[str]] = {}
+        for cid in self.paragraphs:
             src, local = cid.split(":", 1)
             parts = local.split(".")
             for i in range(1, len(parts)):
-                self._by_prefix.setdefault(f"{src}:{'.'.join(parts[:i])}", []).append(cid)
-            self._printed.setdefault((src, _key(paragraph)), []).append(cid)
+                by_prefix.setdefault(f"{src}:{'.'.join(parts[:i])}", []).append(cid)
+        return by_prefix
+
+    @cached_property
+    def _printed(self) -> dict[tuple[str, str], list[str]]:
+        """(source, a paragraph as printed, folded) -> the clauses."""
+        printed: dict[tuple[str, str], list[str]] = {}
+        for cid, paragraph in self.paragraphs.items():
+            printed.setdefault((cid.split(":", 1)[0], _key(paragraph)), []).append(cid)
+        return printed
 
     @classmethod
     def from_kb(cls, kb) -> "Citations":
