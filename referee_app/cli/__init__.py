@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sqlite3
 import sys
 
@@ -33,6 +32,8 @@ MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulin
 
 
 def command_modules() -> list[str]:
+    import pkgutil
+
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
 
 
@@ -61,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         given = arguments(argv)
-        args = parser(given[0] if given else None).parse_args(given)
-        if not args.command:
+        # no arguments: the window, without building every command's parser first
+        args = parser(given[0]).parse_args(given) if given else None
+        if args is None or not args.command:
             from referee_app.ui.app import run_app
 
             return run_app()
