@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Rulebook search, quality and speed: core/search against a plain SQLite FTS5 + porter baseline.
 
-    python benchmarks/bench_search.py [--repeat N] [--misses]
+    python benchmarks/bench_search.py [--repeat N] [--cold N] [--count N] [--misses]
 
 Both engines index the same documents (every clause, once per language text it has) in the same
 run. Quality, on the evaluation set (tests/search_eval.yaml: queries as users type them, each
 with its judged relevant clauses) and on the public cases (../shared/cases/search.yaml): MRR@10
 and recall@10. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
---repeat times after a warm-up; and building each index. The baseline is what FTS5 gives out of
+--repeat times after a warm-up; each query's first run in the same process; the first --count
+queries of --cold fresh processes (nothing cached yet: what the first searches after opening the
+index cost); and building each index. The baseline is what FTS5 gives out of
 the box with stemming: the `porter unicode61 remove_diacritics 2` tokenizer, bm25, snippet(), the
 query words OR-ed, each clause once; no thesaurus, typo tolerance or cross-language matching.
 
@@ -85,6 +87,41 @@ def latencies(search, queries: list[str], repeat: int) -> tuple[list[float], lis
     return cold, warm
 
 
+def cold_worker(folder: str, seed: int, count: int) -> int:
+    """In a process of its own (nothing cached by earlier queries, not even the stems of words):
+    open the index, then time the first `count` evaluation queries in a shuffled order, snippets
+    included; the same on a fresh connection to the FTS5 database. Prints both, in ms, as JSON."""
+    import json
+    import random
+
+    queries = [c["q"] for c in yaml.safe_load(EVAL.read_text(encoding="utf-8"))]
+    random.Random(seed).shuffle(queries)
+    queries = queries[:count]
+    searcher = Searcher(folder=Path(folder) / "whoosh")
+    _, opening = timed(searcher.open)
+    ours = [timed(searcher.search, q, limit=10)[1] * 1000 for q in queries]
+    fts = Fts5(Path(folder) / "fts5.db")
+    base = [timed(fts.search, q, limit=10)[1] * 1000 for q in queries]
+    print(json.dumps({"open": opening * 1000, "ours": ours, "fts5": base}))
+    return 0
+
+
+def cold_runs(folder: Path, runs: int, count: int) -> tuple[list[float], list[float], list[float]]:
+    """(ours, FTS5, opening) in ms over `runs` fresh processes, each timing its first `count` queries."""
+    import json
+    import subprocess
+
+    ours, base, opening = [], [], []
+    for seed in range(runs):
+        out = subprocess.run([sys.executable, __file__, "--cold-worker", str(folder), "--seed", str(seed),
+                              "--count", str(count)], capture_output=True, text=True, check=True)
+        data = json.loads(out.stdout.strip().splitlines()[-1])
+        ours += data["ours"]
+        base += data["fts5"]
+        opening.append(data["open"])
+    return ours, base, opening
+
+
 def pct(xs: list[float], p: int) -> float:
     return statistics.quantiles(xs, n=100)[p - 1] if len(xs) > 1 else xs[0]
 
@@ -93,7 +130,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs of each query for the latencies (default 5)")
     ap.add_argument("--misses", action="store_true", help="list the queries each engine answers worst")
+    ap.add_argument("--cold", type=int, default=8, metavar="N",
+                    help="fresh processes timing their first queries after opening the index (default 8)")
+    ap.add_argument("--count", type=int, default=25, help="queries each fresh process times (default 25)")
+    ap.add_argument("--cold-worker", metavar="FOLDER", help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.cold_worker:
+        return cold_worker(args.cold_worker, args.seed, args.count)
 
     kb, rulesets = default(), default_rulesets()
     docs = list(documents(kb, rulesets))
@@ -132,12 +176,17 @@ def main() -> int:
         searcher.open()
         w_cold, w = latencies(searcher.search, queries, args.repeat)
         f_cold, f = latencies(fts.search, queries, args.repeat)
-        for label, a, b in (("latency p50 / p95 (ms), snippets included", w, f),
-                            ("  each query's first run", w_cold, f_cold)):
-            rows.append((label, f"{pct(a, 50) * 1000:.2f} / {pct(a, 95) * 1000:.2f}",
-                         f"{pct(b, 50) * 1000:.2f} / {pct(b, 95) * 1000:.2f}"))
         searcher.close()
         fts.db.close()
+        fresh, fresh_fts, opening = cold_runs(Path(tmp), args.cold, args.count) if args.cold else ([], [], [])
+        ms = [("latency p50 / p95 (ms), snippets included", [x * 1000 for x in w], [x * 1000 for x in f]),
+              ("  each query's first run", [x * 1000 for x in w_cold], [x * 1000 for x in f_cold])]
+        if fresh:
+            ms.append((f"  first {args.count} queries of {args.cold} fresh processes", fresh, fresh_fts))
+            rows.append(("opening the index in a fresh process (ms, median)", f"{statistics.median(opening):.0f}", "-"))
+        for label, a, b in ms:
+            rows.append((label, f"{pct(a, 50):.2f} / {pct(a, 95):.2f}", f"{pct(b, 50):.2f} / {pct(b, 95):.2f}"))
+            rows.append(("    ratio to FTS5, p50 / p95", f"{pct(a, 50) / pct(b, 50):.1f}x / {pct(a, 95) / pct(b, 95):.1f}x", ""))
 
     print(f"{len(kb.clauses)} clauses, {len(docs)} documents; {len(queries)} queries x {args.repeat} runs timed\n")
     width = max(len(r[0]) for r in rows)

@@ -93,6 +93,7 @@ def _schema(text_analyzers: dict) -> Schema:
         rulesets=KEYWORD(stored=True, commas=True, scorable=False),
         official=BOOLEAN(stored=True),
         body=STORED(),                        # the text itself, for snippets without the YAML
+        stems=STORED(),                       # its words' stems in order, worked out once at build
     )
     for lang, an in text_analyzers.items():
         fields[f"text_{lang}"] = TEXT(analyzer=an)
@@ -185,6 +186,17 @@ class Index:
                 self._term_scores.clear()
             self._term_scores[key] = scores
         return scores
+
+    def text_lengths(self) -> dict[str, list[int]]:
+        """Every analysed field's lengths: read at build and kept beside the index, since reading
+        them one document at a time is most of the first search's cost."""
+        return {f: self.field_lengths(f) for f in self._ix.schema.names() if f.startswith("text_")}
+
+    def use_lengths(self, lengths: dict[str, list[int]]) -> None:
+        """Take the field lengths kept beside the index (those of another document count are ignored)."""
+        for fname, values in lengths.items():
+            if isinstance(values, list) and len(values) == self.doc_count:
+                self._field_lengths[fname] = values
 
     def _lengths(self, fname: str) -> list[int]:
         if fname not in self._field_lengths:

@@ -9,6 +9,7 @@ from referee_app.core.knowledge.citations import Citations
 
 from . import numbers
 from .analysis import LANGS, analyzer
+from .snippets import words as text_words
 from .terms import analysed
 
 
@@ -34,7 +35,8 @@ def documents(kb, rulesets: dict):
                 continue
             doc = dict(key=f"{c.id}|{lang}", id=c.id, source=c.source, kind=c.kind, lang=lang,
                        paragraph=c.paragraph, title=c.title_in(lang), rulesets=",".join(by_source.get(c.source, [])),
-                       official=bool(entry["official"]), body=entry["text"])
+                       official=bool(entry["official"]), body=entry["text"],
+                       stems=[s for _, _, s in text_words(entry["text"], lang)])
             # The heading says what a clause is about (`Pedine fuori board` over rules that say
             # `pedina` and `fuori` but never `board`): each language's text carries its own, and
             # none where the heading has no translation (its words would pass for that language's).

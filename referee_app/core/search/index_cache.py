@@ -25,7 +25,7 @@ from .documents import analyzers, aux_data, documents, stamp_data
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 CURRENT = "current.json"
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
 
@@ -138,7 +138,12 @@ def build(folder: Path, kb) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
         count = backend.build(tmp, documents(kb, rulesets), analyzers())
-        (tmp / "aux.json").write_text(json.dumps(aux_data(kb, rulesets), ensure_ascii=False), encoding="utf-8")
+        built = backend.open_dir(tmp)
+        try:
+            aux = dict(aux_data(kb, rulesets), lengths=built.text_lengths())
+        finally:
+            built.close()
+        (tmp / "aux.json").write_text(json.dumps(aux, ensure_ascii=False), encoding="utf-8")
         manifest = _manifest(tmp)
         final = folder / f"idx-{uuid.uuid4().hex[:12]}"
         os.rename(tmp, final)

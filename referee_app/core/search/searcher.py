@@ -78,6 +78,7 @@ class Searcher:
 
     def _attach(self, index, aux: dict) -> None:
         self._index = index
+        index.use_lengths(aux.get("lengths") or {})
         self.rulesets: dict[str, list[str]] = aux["rulesets"]
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
@@ -231,7 +232,7 @@ class Searcher:
         """A document's words and their stems, worked out once (snippets recur as a query is typed)."""
         found = self._doc_words.get(doc)
         if found is None:
-            found = self._doc_words[doc] = words(fields["body"], fields["lang"])
+            found = self._doc_words[doc] = words(fields["body"], fields["lang"], fields.get("stems"))
         return found
 
     @staticmethod

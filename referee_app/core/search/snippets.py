@@ -17,9 +17,14 @@ MARK = "**"
 SNIPPET_CHARS = 240
 
 
-def words(text: str, lang: str) -> list[tuple[int, int, str | None]]:
-    """(start, end, stem) of each word of a text: what a snippet looks matches up in."""
-    return [(m.start(), m.end(), stem(lang, m.group())) for m in TOKEN_RE.finditer(text)]
+def words(text: str, lang: str, stems: list | None = None) -> list[tuple[int, int, str | None]]:
+    """(start, end, stem) of each word of a text: what a snippet looks matches up in. `stems`:
+    the words' stems as the index stored them (stemming each word is most of a first search's
+    cost); worked out here when absent or not the text's."""
+    found = list(TOKEN_RE.finditer(text))
+    if stems is None or len(stems) != len(found):
+        stems = [stem(lang, m.group()) for m in found]
+    return [(m.start(), m.end(), s) for m, s in zip(found, stems)]
 
 
 def snippet(text: str, lang: str, stems: set[str], width: int = SNIPPET_CHARS,
