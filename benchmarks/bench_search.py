@@ -18,6 +18,7 @@ The index is built in a temporary folder, never in the user's cache.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sqlite3
 import statistics
@@ -79,11 +80,11 @@ def timed(fn, *args, **kwargs):
 def latencies(search, queries: list[str], repeat: int) -> tuple[list[float], list[float]]:
     """(first runs, later runs): each query's first run reads what no earlier query read (a
     term's postings, a text's words); the later ones are what typing a query again costs."""
-    cold = [timed(search, q, limit=10)[1] for q in queries]
+    cold = [timed(search, q, limit=10)[1] * 1000 for q in queries]
     warm = []
     for _ in range(repeat):
         for q in queries:
-            warm.append(timed(search, q, limit=10)[1])
+            warm.append(timed(search, q, limit=10)[1] * 1000)
     return cold, warm
 
 
@@ -126,7 +127,7 @@ def pct(xs: list[float], p: int) -> float:
     return statistics.quantiles(xs, n=100)[p - 1] if len(xs) > 1 else xs[0]
 
 
-def main() -> int:
+def arguments():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs of each query for the latencies (default 5)")
     ap.add_argument("--misses", action="store_true", help="list the queries each engine answers worst")
@@ -135,10 +136,67 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=25, help="queries each fresh process times (default 25)")
     ap.add_argument("--cold-worker", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def quality(searcher, fts, sets: dict) -> tuple[list, dict]:
+    """Rows of MRR@10 and recall@10 for each set, overall and per kind of query, and the scores."""
+    def ours(q, lang=None):
+        return [h["id"] for h in searcher.search(q, lang=lang, limit=10)]
+
+    def base(q, lang=None):
+        return [h["id"] for h in fts.search(q, lang=lang, limit=10)]
+
+    rows, results = [], {}
+    for name, set_ in sets.items():
+        if not set_:
+            continue
+        langs = {c["q"]: c.get("lang") for c in set_}
+        a = evaluate(lambda q: ours(q, langs[q]), set_)
+        b = evaluate(lambda q: base(q, langs[q]), set_)
+        results[name] = (a, b)
+        rows.append((f"{name} ({len(set_)}): MRR@10", f"{a.mrr:.3f}", f"{b.mrr:.3f}"))
+        rows.append((f"{name}: recall@10", f"{a.recall:.1%}", f"{b.recall:.1%}"))
+        for kind in sorted({c["kind"] for c in set_ if c.get("kind")}):
+            qs = [c["q"] for c in set_ if c.get("kind") == kind]
+            mrr = [sum(1 / s.ranks[q] for q in qs if s.ranks[q]) / len(qs) for s in (a, b)]
+            rows.append((f"  {kind} ({len(qs)}): MRR@10", f"{mrr[0]:.3f}", f"{mrr[1]:.3f}"))
+    return rows, results
+
+
+def speed(folder: Path, kb, fts, queries: list[str], args) -> list:
+    """Rows of latencies (ms) side by side, with their ratios."""
+    searcher = Searcher(kb, folder / "whoosh")  # fresh from opening: nothing of the quality runs cached
+    searcher.open()
+    w_cold, w = latencies(searcher.search, queries, args.repeat)
+    f_cold, f = latencies(fts.search, queries, args.repeat)
+    searcher.close()
+    fts.db.close()
+    fresh, fresh_fts, opening = cold_runs(folder, args.cold, args.count) if args.cold else ([], [], [])
+    rows = []
+    ms = [("latency p50 / p95 (ms), snippets included", w, f), ("  each query's first run", w_cold, f_cold)]
+    if fresh:
+        ms.append((f"  first {args.count} queries of {args.cold} fresh processes", fresh, fresh_fts))
+        rows.append(("opening the index in a fresh process (ms, median)", f"{statistics.median(opening):.0f}", "-"))
+    for label, a, b in ms:
+        rows.append((label, f"{pct(a, 50):.2f} / {pct(a, 95):.2f}", f"{pct(b, 50):.2f} / {pct(b, 95):.2f}"))
+        rows.append(("    ratio to FTS5, p50 / p95", f"{pct(a, 50) / pct(b, 50):.1f}x / {pct(a, 95) / pct(b, 95):.1f}x", ""))
+    return rows
+
+
+def misses(a, b) -> None:
+    for name, s in (("core/search", a), ("FTS5", b)):
+        worst = sorted(s.ranks.items(), key=lambda kv: -(kv[1] or 99))[:25]
+        print(f"\n{name}, worst ranks:")
+        for q, r in worst:
+            if r != 1:
+                print(f"  {r or '-':>3}  {q}")
+
+
+def main() -> int:
+    args = arguments()
     if args.cold_worker:
         return cold_worker(args.cold_worker, args.seed, args.count)
-
     kb, rulesets = default(), default_rulesets()
     docs = list(documents(kb, rulesets))
     cases = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
@@ -146,49 +204,21 @@ def main() -> int:
     if PUBLIC.is_file():
         public = [{"q": c["query"], "relevant": c["any_id"], "lang": c.get("lang")}
                   for c in yaml.safe_load(PUBLIC.read_text(encoding="utf-8")) if "any_id" in c]
+    queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
-        _, ours_build = timed(index_cache.build, Path(tmp) / "whoosh", kb)
-        searcher = Searcher(kb, Path(tmp) / "whoosh")
+        folder = Path(tmp)
+        _, ours_build = timed(index_cache.build, folder / "whoosh", kb)
+        searcher = Searcher(kb, folder / "whoosh")
         _, ours_open = timed(searcher.open)
-        fts = Fts5(Path(tmp) / "fts5.db")
+        fts = Fts5(folder / "fts5.db")
         _, fts_build = timed(fts.build, docs)
-
-        def ours(q, lang=None):
-            return [h["id"] for h in searcher.search(q, lang=lang, limit=10)]
-
-        def base(q, lang=None):
-            return [h["id"] for h in fts.search(q, lang=lang, limit=10)]
-
         rows = [("build (s)", f"{ours_build:.2f}", f"{fts_build:.2f}"), ("open (ms)", f"{ours_open * 1000:.0f}", "-")]
-        results = {}
-        for name, set_ in (("evaluation set", cases), ("public cases", public)):
-            if not set_:
-                continue
-            langs = {c["q"]: c.get("lang") for c in set_}
-            a = evaluate(lambda q: ours(q, langs[q]), set_)
-            b = evaluate(lambda q: base(q, langs[q]), set_)
-            results[name] = (a, b)
-            rows.append((f"{name} ({len(set_)}): MRR@10", f"{a.mrr:.3f}", f"{b.mrr:.3f}"))
-            rows.append((f"{name}: recall@10", f"{a.recall:.1%}", f"{b.recall:.1%}"))
-        queries = [c["q"] for c in cases]
-        searcher.close()  # timed on a searcher fresh from opening: nothing of the quality runs cached
-        searcher = Searcher(kb, Path(tmp) / "whoosh")
-        searcher.open()
-        w_cold, w = latencies(searcher.search, queries, args.repeat)
-        f_cold, f = latencies(fts.search, queries, args.repeat)
+        found, results = quality(searcher, fts, {"evaluation set": cases, "public cases": public})
         searcher.close()
-        fts.db.close()
-        fresh, fresh_fts, opening = cold_runs(Path(tmp), args.cold, args.count) if args.cold else ([], [], [])
-        ms = [("latency p50 / p95 (ms), snippets included", [x * 1000 for x in w], [x * 1000 for x in f]),
-              ("  each query's first run", [x * 1000 for x in w_cold], [x * 1000 for x in f_cold])]
-        if fresh:
-            ms.append((f"  first {args.count} queries of {args.cold} fresh processes", fresh, fresh_fts))
-            rows.append(("opening the index in a fresh process (ms, median)", f"{statistics.median(opening):.0f}", "-"))
-        for label, a, b in ms:
-            rows.append((label, f"{pct(a, 50):.2f} / {pct(a, 95):.2f}", f"{pct(b, 50):.2f} / {pct(b, 95):.2f}"))
-            rows.append(("    ratio to FTS5, p50 / p95", f"{pct(a, 50) / pct(b, 50):.1f}x / {pct(a, 95) / pct(b, 95):.1f}x", ""))
-
-    print(f"{len(kb.clauses)} clauses, {len(docs)} documents; {len(queries)} queries x {args.repeat} runs timed\n")
+        rows += found + speed(folder, kb, fts, queries, args)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{len(kb.clauses)} clauses, {len(docs)} documents; {len(queries)} queries x {args.repeat} runs timed; "
+          f"load average {load:.2f} on {os.cpu_count()} cores\n")
     width = max(len(r[0]) for r in rows)
     print(f"{'':{width}}  {'core/search':>14}  {'FTS5 + porter':>14}")
     for label, a, b in rows:
@@ -198,12 +228,7 @@ def main() -> int:
         better = sum(1 for q in a.ranks if (b.ranks[q] or 99) < (a.ranks[q] or 99))
         print(f"\nFTS5 ranks the first relevant clause higher on {better} of {len(a.ranks)} queries")
         if args.misses:
-            for name, s in (("core/search", a), ("FTS5", b)):
-                worst = sorted(s.ranks.items(), key=lambda kv: -(kv[1] or 99))[:25]
-                print(f"\n{name}, worst ranks:")
-                for q, r in worst:
-                    if r != 1:
-                        print(f"  {r or '-':>3}  {q}")
+            misses(a, b)
     if not public:
         print(f"\n(no public cases: {PUBLIC} is absent)")
     return 0
