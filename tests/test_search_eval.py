@@ -14,8 +14,8 @@ from referee_app.core.search.evaluation import evaluate
 
 CASES = Path(__file__).with_name("search_eval.yaml")
 # The level reached (MRR@10 and recall@10 on the set); raise it when the search improves.
-MRR_FLOOR = 0.865
-RECALL_FLOOR = 0.985
+MRR_FLOOR = 0.885
+RECALL_FLOOR = 1.0
 
 
 @pytest.fixture(scope="module")

@@ -105,6 +105,12 @@ def fold(word: str) -> str:
     return word.lower().translate(ACCENTS)
 
 
+def word_key(word: str) -> str:
+    """How a word with no stem (a stop word) is compared, in a query and in a text: as written,
+    folded, and marked so that it never equals a stem."""
+    return "=" + fold(word)
+
+
 def is_stopword(word: str) -> bool:
     """A stop word in any of the languages (`la`, `the`, `di`), as written (`du` is one, `dû` not)."""
     w = word.lower()

@@ -19,7 +19,7 @@ from whoosh.codec.base import Automata
 from whoosh.fields import BOOLEAN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 from whoosh.lang.stopwords import stoplists
-from whoosh.query import Term
+from whoosh.query import Phrase, Term
 from whoosh.scoring import bm25
 from whoosh.support.charset import accent_map
 from whoosh.support.levenshtein import distance
@@ -135,6 +135,8 @@ class Index:
         self._frequencies: dict[tuple[str, str], int] = {}
         self._idfs: dict[tuple[str, str], float] = {}
         self._field_lengths: dict[str, list[int]] = {}
+        self._phrases: dict[tuple, frozenset] = {}
+        self._lexicons: dict[str, list[str]] = {}
 
     def close(self) -> None:
         self._searcher.close()
@@ -172,8 +174,8 @@ class Index:
         scores = self._term_scores.get(key)
         if scores is None:
             scores = {}
-            if self._reader.doc_frequency(fname, term):
-                idf = self._searcher.idf(fname, term)
+            if self.doc_frequency(fname, term):
+                idf = self.idf(fname, term)
                 avgfl = self.avg_field_length(fname)
                 lengths = self._lengths(fname)
                 k1, b = self.k1, self.b
@@ -190,7 +192,7 @@ class Index:
     def text_lengths(self) -> dict[str, list[int]]:
         """Every analysed field's lengths: read at build and kept beside the index, since reading
         them one document at a time is most of the first search's cost."""
-        return {f: self.field_lengths(f) for f in self._ix.schema.names() if f.startswith("text_")}
+        return {f: self.field_lengths(f) for f in self.text_fields()}
 
     def use_lengths(self, lengths: dict[str, list[int]]) -> None:
         """Take the field lengths kept beside the index (those of another document count are ignored)."""
@@ -198,14 +200,45 @@ class Index:
             if isinstance(values, list) and len(values) == self.doc_count:
                 self._field_lengths[fname] = values
 
+    def text_fields(self) -> list[str]:
+        return [f for f in self._ix.schema.names() if f.startswith("text_")]
+
+    def use_lexicons(self, lexicons: dict[str, list[str]]) -> None:
+        """Take the fields' terms kept beside the index (read whole, they cost a first fuzzy search
+        more than the rest of it)."""
+        for fname, terms in lexicons.items():
+            if isinstance(terms, list):
+                self._lexicons[fname] = terms
+
+    def use_phrases(self, phrases: list) -> None:
+        """Take the documents saying each thesaurus phrase, found when the index was built
+        ([field, terms, slop, documents] each): a phrase query per phrase is a first search's
+        slowest part."""
+        for fname, terms, slop, docs in phrases:
+            self._phrases[(fname, tuple(terms), slop)] = frozenset(docs)
+
     def _lengths(self, fname: str) -> list[int]:
         if fname not in self._field_lengths:
             self._field_lengths[fname] = self.field_lengths(fname)
         return self._field_lengths[fname]
 
+    def phrase_docs(self, fname: str, terms: tuple[str, ...], slop: int = 1) -> frozenset:
+        """The documents saying `terms` in this order, at most `slop` words apart (stop words not
+        counted); read once and kept."""
+        key = (fname, terms, slop)
+        found = self._phrases.get(key)
+        if found is None:
+            if len(self._phrases) > 20_000:
+                self._phrases.clear()
+            found = self._phrases[key] = frozenset(self._searcher.docs_for_query(Phrase(fname, list(terms), slop=slop)))
+        return found
+
     def lexicon(self, fname: str) -> list[str]:
         """A field's terms, sorted."""
-        return [t.decode("utf-8") for t in self._reader.lexicon(fname)]
+        found = self._lexicons.get(fname)
+        if found is None:
+            found = self._lexicons[fname] = [t.decode("utf-8") for t in self._reader.lexicon(fname)]
+        return found
 
     def docs_with(self, fname: str, value) -> frozenset:
         return frozenset(self._searcher.docs_for_query(Term(fname, value)))

@@ -10,7 +10,7 @@ from referee_app.core.knowledge.citations import Citations
 from . import numbers
 from .analysis import LANGS, analyzer
 from .snippets import words as text_words
-from .terms import analysed
+from .terms import PHRASE_SLOP, analysed
 
 
 def analyzers() -> dict:
@@ -69,3 +69,19 @@ def stamp_data(kb, rulesets: dict) -> dict:
     """What besides the clauses the index depends on (its change means a rebuild)."""
     return {"thesaurus": thesaurus.load(kb)[0].state(), "citations": Citations.from_kb(kb).state(),
             "rulesets": {rid: rs.all_sources(rulesets) for rid, rs in sorted(rulesets.items())}}
+
+
+def index_data(index, terms: list[dict]) -> dict:
+    """What the searcher keeps beside an index it has just built, read from it once: each field's
+    lengths and terms, and the documents that say each thesaurus phrase."""
+    phrases, seen = [], set()
+    for concept in terms:
+        for lang, forms in concept["words"].items():
+            for form in forms:
+                key = (f"text_{lang}", tuple(form["stems"]))
+                if len(key[1]) > 1 and key not in seen:
+                    seen.add(key)
+                    phrases.append([key[0], list(key[1]), PHRASE_SLOP,
+                                    sorted(index.phrase_docs(key[0], key[1], PHRASE_SLOP))])
+    return {"lengths": index.text_lengths(), "lexicons": {f: index.lexicon(f) for f in index.text_fields()},
+            "phrases": phrases}

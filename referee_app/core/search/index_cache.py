@@ -21,12 +21,16 @@ from hashlib import sha256
 from pathlib import Path
 
 from . import backend
-from .documents import analyzers, aux_data, documents, stamp_data
+from .documents import analyzers, aux_data, documents, index_data, stamp_data
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 10
 CURRENT = "current.json"
+# Each document's stored fields in document order, read whole when the index is opened: a search
+# then reads no stored field from the index (one at a time, they were a good part of a first
+# search's cost: its snippets, and the words the ranking compares side by side).
+TEXTS = "texts.json"
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
 
 
@@ -140,10 +144,13 @@ def build(folder: Path, kb) -> dict:
         count = backend.build(tmp, documents(kb, rulesets), analyzers())
         built = backend.open_dir(tmp)
         try:
-            aux = dict(aux_data(kb, rulesets), lengths=built.text_lengths())
+            aux = aux_data(kb, rulesets)
+            aux.update(index_data(built, aux["terms"]))
+            texts = [built.stored(doc) for doc in range(built.doc_count)]
         finally:
             built.close()
         (tmp / "aux.json").write_text(json.dumps(aux, ensure_ascii=False), encoding="utf-8")
+        (tmp / TEXTS).write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
         manifest = _manifest(tmp)
         final = folder / f"idx-{uuid.uuid4().hex[:12]}"
         os.rename(tmp, final)
@@ -164,13 +171,17 @@ def build(folder: Path, kb) -> dict:
 def build_in_memory(kb):
     """(open index, aux data) built in memory: for a cache folder that cannot be used."""
     kb, rulesets = load(kb)
-    return backend.build(None, documents(kb, rulesets), analyzers()), aux_data(kb, rulesets)
+    index = backend.build(None, documents(kb, rulesets), analyzers())
+    aux = aux_data(kb, rulesets)
+    return index, dict(aux, **index_data(index, aux["terms"]), texts=[index.stored(doc) for doc in range(index.doc_count)])
 
 
 def open_built(folder: Path, current: dict):
     """(open index, aux data) of the index current.json names."""
     path = folder / current["dir"]
     aux = json.loads((path / "aux.json").read_text(encoding="utf-8"))
+    if (path / TEXTS).is_file():
+        aux["texts"] = json.loads((path / TEXTS).read_text(encoding="utf-8"))
     return backend.open_dir(path), aux
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import numbers
-from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens
+from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens, word_key
 from .backend import levenshtein_dfa
 from .terms import Terms, max_edits
 
@@ -43,6 +43,7 @@ class Concept:
     typed: set = field(default_factory=set)       # languages
     quantity: numbers.Quantity | None = None
     concepts: tuple = ()      # thesaurus concept indexes
+    positions: tuple = ()     # the query words it stands for
 
     def add(self, lang: str, stems, weight: float = 1.0, typed: bool = False) -> None:
         stems = tuple(stems)
@@ -69,6 +70,8 @@ class Query:
     definition: bool = False                              # "what is a due"
     defined: list[str] = field(default_factory=list)      # clauses defining the concepts asked about
     unmatched: list[str] = field(default_factory=list)    # words that match nothing anywhere
+    words: list[str] = field(default_factory=list)        # the words read, in order (typos read as guessed)
+    keys: dict = field(default_factory=dict)              # lang -> per word, its forms (Understanding._keys)
 
 
 class Understanding:
@@ -121,37 +124,14 @@ class Understanding:
 
     def _word_concepts(self, q: Query, words: list[str]) -> None:
         """Thesaurus phrases found by any language's analyser, then each other word."""
-        # a word no language knows, a slip away from one thesaurus word, is read as that word
-        # (`penallty coin` is a penalty coin), and what it finds counts as a guess
-        guessed = set()
-        for i, w in enumerate(words):
-            if len(w) <= MAX_FUZZY_CHARS and w.isalpha() and not is_stopword(w) and not self._known(w):
-                near = self._terms.nearest(fold(w))
-                if near:
-                    words[i] = near
-                    guessed.add(i)
-        found: dict[tuple, set] = {}
-        for lang in LANGS:
-            every = [(i, s[0]) for i, w in enumerate(words) if len(s := analyse_all(lang, w)) == 1]
-            for positions, concept_ids in self._terms.match(lang, every, asked=True):
-                concepts, langs = found.setdefault(tuple(positions), (set(), set()))
-                concepts.update(concept_ids)
-                langs.add(lang)
-            stems = [(i, s) for i, w in enumerate(words) if not is_stopword(w) and (s := stem(lang, w))]
-            for positions, concept_ids in self._terms.match(lang, stems):
-                concepts, langs = found.setdefault(tuple(positions), (set(), set()))
-                concepts.update(concept_ids)
-                langs.add(lang)
+        guessed = self._guess_typos(words)
         covered: set[int] = set()
-        groups = []
-        for positions in sorted(found, key=lambda p: (-len(p), p[0])):
-            if covered.isdisjoint(positions):
-                covered.update(positions)
-                groups.append((positions, sorted(found[positions][0]), found[positions][1]))
-        for positions, concept_ids, langs in sorted(groups):
+        for positions, concept_ids, langs in self._thesaurus_groups(words):
+            covered.update(positions)
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
             fuzzy = not guessed.isdisjoint(positions)
-            concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy)
+            concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy,
+                              positions=tuple(positions))
             for cid in concept_ids:
                 for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR):
                     concept.add(lang, stems, weight)
@@ -163,10 +143,61 @@ class Understanding:
             if i in covered or is_stopword(word):
                 continue
             concept = self._word_concept(word)
+            concept.positions = (i,)
             if concept.leaves:
                 q.concepts.append(concept)
             elif not word.isdigit():
                 q.unmatched.append(word)
+        q.words = list(words)
+        q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    def _keys(self, lang: str, words: list[str], concepts: list[Concept]) -> list[tuple[frozenset, bool]]:
+        """Per query word, the forms a text in `lang` may say it in (its stem, a stop word as
+        written, and the thesaurus's other words for the concept it stands for), and whether it
+        is a stop word: what `Ranker` looks for side by side."""
+        out = []
+        for i, w in enumerate(words):
+            s = stem(lang, w)
+            keys = {s if s else word_key(w)}
+            for concept in concepts:
+                if i in concept.positions:
+                    at = concept.positions.index(i)
+                    keys.update(stems[at] for (fname, stems) in concept.leaves
+                                if fname[-2:] == lang and len(stems) == len(concept.positions))
+            out.append((frozenset(keys), s is None))
+        return out
+
+    def _guess_typos(self, words: list[str]) -> set[int]:
+        """A word no language knows, a slip away from one thesaurus word, is read as that word
+        (`penallty coin` is a penalty coin), and what it finds counts as a guess: its positions."""
+        guessed = set()
+        for i, w in enumerate(words):
+            if len(w) <= MAX_FUZZY_CHARS and w.isalpha() and not is_stopword(w) and not self._known(w):
+                near = self._terms.nearest(fold(w))
+                if near:
+                    words[i] = near
+                    guessed.add(i)
+        return guessed
+
+    def _thesaurus_groups(self, words: list[str]) -> list[tuple[list[int], list[int], set[str]]]:
+        """(word positions, concept indexes, languages) of the thesaurus entries found in the words
+        by any language's analyser, the longest first where they overlap, in the order typed."""
+        found: dict[tuple, tuple[set, set]] = {}
+        for lang in LANGS:
+            every = [(i, s[0]) for i, w in enumerate(words) if len(s := analyse_all(lang, w)) == 1]
+            stems = [(i, s) for i, w in enumerate(words) if not is_stopword(w) and (s := stem(lang, w))]
+            for table, asked in ((every, True), (stems, False)):
+                for positions, concept_ids in self._terms.match(lang, table, asked=asked):
+                    concepts, langs = found.setdefault(tuple(positions), (set(), set()))
+                    concepts.update(concept_ids)
+                    langs.add(lang)
+        covered: set[int] = set()
+        groups = []
+        for positions in sorted(found, key=lambda p: (-len(p), p[0])):
+            if covered.isdisjoint(positions):
+                covered.update(positions)
+                groups.append((list(positions), sorted(found[positions][0]), found[positions][1]))
+        return sorted(groups)
 
     def _add_as_typed(self, concept: Concept, words: list[str]) -> None:
         """The words as typed, in every language whose texts have them."""

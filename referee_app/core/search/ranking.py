@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .analysis import LANGS
+from .terms import PHRASE_SLOP
 
 TYPED_BONUS = 1.0         # a text holding every concept as typed scores up to twice as much
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
@@ -34,6 +35,7 @@ DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
 PROXIMITY_BONUS = 0.5     # a text saying the query's concepts side by side, as typed, up to half as much again
 PROXIMITY_WORDS = 4       # "side by side": this many words apart at most
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
+ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 
 
@@ -54,7 +56,7 @@ class Ranker:
 
     def __init__(self, index, ids: list[str], translations: frozenset, summaries: frozenset,
                  definitions: frozenset, links: dict[str, list[str]], measures: dict[str, list],
-                 docs_of: dict[str, list[int]], doc_langs: list[str], words=None):
+                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None):
         self._index = index
         self._ids = ids                    # document -> clause id
         self._translations = translations  # documents that are the project's translations
@@ -64,7 +66,7 @@ class Ranker:
         self._measures = measures          # clause -> its measurements
         self._docs_of = docs_of            # clause -> its documents
         self._doc_langs = doc_langs        # document -> its language
-        self._words = words                # document -> its words (start, end, stem), for proximity
+        self._keys = keys                  # document -> its words' stems (stop words: analysis.word_key)
         self._positions: dict[int, dict[str, list[int]]] = {}   # document -> stem -> its places
 
     def collect(self, concepts) -> dict[int, Candidate]:
@@ -115,8 +117,9 @@ class Ranker:
         if len(stems) == 1:
             return first.items()
         rest = [self._index.term_scores(fname, s) for s in stems[1:]]
+        said = self._index.phrase_docs(fname, stems, PHRASE_SLOP)
         return [(doc, score + sum(r[doc] for r in rest)) for doc, score in first.items()
-                if all(doc in r for r in rest)]
+                if doc in said and all(doc in r for r in rest)]
 
     @staticmethod
     def _calibration(candidates: dict[int, Candidate], n: int) -> tuple[dict[str, list[float]], list[float]]:
@@ -174,11 +177,7 @@ class Ranker:
         within a few words of each other: `le dernier jeton de l'adversaire` is closer to a rule
         about the opponent's last coin than to one that speaks of the last coin, then, further
         on, of the opponent."""
-        where = self._positions.get(doc)
-        if where is None:
-            where = self._positions[doc] = {}
-            for i, (_, _, s) in enumerate(self._words(doc)):
-                where.setdefault(s, []).append(i)
+        where = self._places(doc)
         lang = f"text_{cand.lang}"
         places: list[list[int]] = []
         for concept in concepts:
@@ -188,8 +187,30 @@ class Ranker:
         near = sum(1 for a, b in pairs if a and b and _closest(a, b) <= PROXIMITY_WORDS)
         return near / len(pairs) if pairs else 0.0
 
+    def _places(self, doc: int) -> dict[str, list[int]]:
+        where = self._positions.get(doc)
+        if where is None:
+            where = self._positions[doc] = {}
+            for i, key in enumerate(self._keys(doc)):
+                where.setdefault(key, []).append(i)
+        return where
+
+    def _adjacency(self, doc: int, cand: Candidate, keys: dict) -> float:
+        """The share of the query's neighbouring words (not two stop words) that the text says
+        one right after the other, in the order typed, a stop word as written, a concept in any
+        of its words: `queen as the last coin` is the rule that lets the queen be pocketed as
+        the last coin more than the many that speak of the queen and of the last coin."""
+        slots = keys.get(cand.lang) or []
+        where = self._places(doc)
+        pairs = [(a, b) for (a, stop_a), (b, stop_b) in zip(slots, slots[1:]) if not (stop_a and stop_b)]
+        said = 0
+        for a, b in pairs:
+            follow = {p + 1 for k in a for p in where.get(k, ())}
+            said += any(p in follow for k in b for p in where.get(k, ()))
+        return said / len(pairs) if pairs else 0.0
+
     def rank(self, candidates: dict[int, Candidate], concepts, allowed, limit: int,
-             definition: bool = False, defined: tuple = ()) -> list[tuple[str, int, float, Candidate]]:
+             definition: bool = False, defined: tuple = (), keys: dict | None = None) -> list[tuple[str, int, float, Candidate]]:
         """(clause id, document shown, score, evidence) for the best clauses, each once, through
         its best allowed text; exact matches before guessed spellings."""
         own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
@@ -206,9 +227,10 @@ class Ranker:
                 # (`arbitre`), its definition a little ahead
                 score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
             scores[doc] = score
-        if len(concepts) > 1 and self._words is not None:
+        if len(concepts) > 1 and self._keys is not None:
             for doc in sorted(scores, key=scores.get, reverse=True)[:PROXIMITY_DEPTH]:
-                scores[doc] *= 1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)
+                scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
+                    (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
         for doc, cand in candidates.items():
             cid = self._ids[doc]
             score = scores[doc]

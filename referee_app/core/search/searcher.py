@@ -13,7 +13,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.citations import Citations
 
 from . import index_cache, numbers
-from .analysis import LANGS
+from .analysis import LANGS, word_key
 from .backend import READ_ERRORS
 from .query import Understanding
 from .ranking import Ranker
@@ -79,6 +79,11 @@ class Searcher:
     def _attach(self, index, aux: dict) -> None:
         self._index = index
         index.use_lengths(aux.get("lengths") or {})
+        index.use_lexicons(aux.get("lexicons") or {})
+        index.use_phrases(aux.get("phrases") or [])
+        texts = aux.get("texts")
+        self._stored_fields: dict[int, dict] = dict(enumerate(texts)) if isinstance(texts, list) and \
+            len(texts) == index.doc_count else {}
         self.rulesets: dict[str, list[str]] = aux["rulesets"]
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
@@ -86,7 +91,7 @@ class Searcher:
         self._understanding = Understanding(index, self._terms, self._citations, aux["questions"])
         self._filters: dict[tuple[str, object], frozenset] = {}
         self._doc_words: dict[int, list] = {}
-        self._stored_fields: dict[int, dict] = {}
+        self._doc_keys: dict[int, list] = {}
         ids = index.column("id")
         self._ids = ids
         self._docs_of: dict[str, list[int]] = {}
@@ -99,7 +104,7 @@ class Searcher:
                           for cid, ms in aux["measures"].items()}
         self._ranker = Ranker(index, ids, self._translations, summaries, self._docs("kind", "definition"),
                               aux["links"], self._measures, self._docs_of, index.column("lang"),
-                              lambda doc: self._words(doc, self._stored(doc)))
+                              self._keys)
 
     def close(self) -> None:
         with self._lock:
@@ -162,7 +167,7 @@ class Searcher:
             candidates = self._ranker.collect(q.concepts)
             one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts)
             ranked = self._ranker.rank(candidates, q.concepts, allowed, limit + len(q.cited), q.definition,
-                                       tuple(q.defined) if q.definition or one_concept else ())
+                                       tuple(q.defined) if q.definition or one_concept else (), q.keys)
         hits = []
         if q.cited:  # the cited clauses first, in the order cited
             top = ranked[0][2] if ranked else 0.0
@@ -233,6 +238,15 @@ class Searcher:
         found = self._doc_words.get(doc)
         if found is None:
             found = self._doc_words[doc] = words(fields["body"], fields["lang"], fields.get("stems"))
+        return found
+
+    def _keys(self, doc: int) -> list[str]:
+        """A document's words as the ranking compares them with the query's: stems, stop words as written."""
+        found = self._doc_keys.get(doc)
+        if found is None:
+            fields = self._stored(doc)
+            body = fields["body"]
+            found = self._doc_keys[doc] = [s or word_key(body[a:b]) for a, b, s in self._words(doc, fields)]
         return found
 
     @staticmethod

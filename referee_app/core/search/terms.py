@@ -5,6 +5,7 @@ from __future__ import annotations
 from .analysis import LANGS, TOKEN_RE, analyse, analyse_all, fold
 from .backend import distance
 
+PHRASE_SLOP = 1           # a phrase's words one after the other (stop words aside)
 SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual one (`pion rouge`, `reine`)
 
 
