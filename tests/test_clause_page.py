@@ -98,3 +98,13 @@ def test_every_fact_a_rule_may_test_has_words():
     from referee_app.core.rulebook.logic import FIELD_LABELS
 
     assert sorted(set(FACTS) - set(FIELD_LABELS)) == [], "name the new fact in core/rulebook/logic.py"
+
+
+def test_search_marks_on_the_clause_page_are_escaped_and_bad_spans_ignored(qapp):
+    from referee_app.ui.rulebook.clause_html import lit
+    from referee_app.ui.theme import colors
+
+    out = lit("a<b & c d", [[0, 1], [4, 5], [7, 99], ["x", 2], [6, 6], [2, 3]], colors())
+    assert out.count("font-weight: bold") == 2, "a span past the end, garbled or empty lights nothing"
+    assert ">a</span>&lt;b <span" in out and ">&amp;</span>" in out
+    assert lit("x<y", None, colors()) == "x&lt;y"

@@ -2,6 +2,7 @@
 filters, Enter opens the clause, the first search builds the index without freezing the window."""
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -223,3 +224,40 @@ def test_a_translation_that_matched_is_marked_as_such(window, qtbot):
     qtbot.waitUntil(lambda: bool(panel._results), timeout=BUILD)
     row = next(i for i, r in enumerate(panel._results) if r.get("official") is False)
     assert "Unofficial translation (English)" in panel.results.item(row).data(HTML_ROLE)
+
+
+def marked_words(html: str) -> list[str]:
+    """The words a rich text shows in bold on a background: the search's marks."""
+    import re
+
+    return [m.group(1).strip() for m in re.finditer(r'<span style="[^"]*font-weight:\s*(?:bold|[6-9]00)[^"]*'
+                                                     r'background-color[^"]*">([^<]+)</span>', html)] + \
+        [m.group(1).strip() for m in re.finditer(r'<span style="[^"]*background-color[^"]*font-weight:\s*'
+                                                 r'(?:bold|[6-9]00)[^"]*">([^<]+)</span>', html)]
+
+
+def test_the_clause_page_marks_the_matches_in_every_language_the_matched_text_first(window, qtbot):
+    """An Italian query for a French rule: the result shows the Italian passage that matched and,
+    marked as what it is, the reader's English passage, both lit; the page opened from it shows
+    the Italian text first, then the original and the other translation, matches lit in each."""
+    panel, view = window.rulebook.search, window.rulebook.view
+    clause = window.kb.clauses["icf-fr:4.f"]
+    key(window, "Ctrl+F")
+    type_text(focused(), "pedina rotta")
+    qtbot.waitUntil(lambda: bool(panel._results), timeout=BUILD)
+    assert panel._results[0]["id"] == clause.id and panel._results[0]["lang"] == "it"
+    item = panel.results.item(0).data(HTML_ROLE)
+    assert re.search(r"<b[^>]*>pedina</b>.*<b[^>]*>rotta</b>", item), item
+    assert "Unofficial translation (English)" in item and re.search(r"<b[^>]*>broken</b>", item), item
+
+    key(focused(), "Return")
+    qtbot.waitUntil(lambda: window.rulebook.current_clause == clause.id)
+    text = view.toPlainText()
+    starts = [text.index(clause.texts[lang]["text"][:25]) for lang in ("it", "fr", "en")]
+    assert starts == sorted(starts), "the Italian text that matched comes first, then the original"
+    assert text.index("Unofficial translation (Italian)") < starts[0]
+    lit = [w.lower() for w in marked_words(view.toHtml())]
+    assert {"pedina", "rotta", "broken", "coin", "rompu"} <= set(lit), lit
+
+    window.rulebook.open_clause("icf-fr:4.e")  # reached another way: nothing marked
+    assert marked_words(view.toHtml()) == []

@@ -17,7 +17,7 @@ from .analysis import LANGS, word_key
 from .backend import READ_ERRORS
 from .query import Understanding
 from .ranking import Ranker
-from .snippets import snippet, words
+from .snippets import matches, passage, words
 from .terms import Terms
 
 
@@ -129,8 +129,10 @@ class Searcher:
         translation), translation_of (the language of the original, for a translation), rulesets,
         cite (the clause as a reader of `lang` writes it), snippet (matches in **), snippet_html
         (escaped, matches in <b>), snippets (the same for each language the clause has, its own
-        matches lit), score, and match ("exact"; "fuzzy" when found only through a guessed
-        spelling; "citation" for a clause the query cites).
+        matches lit, and "marks": where they are in that language's whole text, [start, end]
+        character offsets, for a reader that shows the whole clause lit), score, and match
+        ("exact"; "fuzzy" when found only through a guessed spelling; "citation" for a clause the
+        query cites).
         """
         return self.search_detailed(query, lang, ruleset, source, limit)["hits"]
 
@@ -216,9 +218,11 @@ class Searcher:
             f = self._stored(other)
             if f["official"]:
                 original = f["lang"]
-            plain, marked = snippet(f["body"], f["lang"], stems.get(f["lang"], set()), spans=self._spans(f["body"], q),
-                                    tokens=self._words(other, f))
-            snippets[f["lang"]] = {"text": plain, "html": marked, "official": f["official"]}
+            found = matches(f["body"], f["lang"], stems.get(f["lang"], set()), spans=self._spans(f["body"], q),
+                            tokens=self._words(other, f))
+            plain, marked = passage(f["body"], found)
+            snippets[f["lang"]] = {"text": plain, "html": marked, "official": f["official"],
+                                   "marks": [list(span) for span in found]}
         return {"id": cid, "source": fields["source"], "lang": lang, "title": fields["title"],
                 "paragraph": fields["paragraph"], "kind": fields["kind"], "official": fields["official"],
                 "translation_of": None if fields["official"] else original,

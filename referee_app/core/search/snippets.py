@@ -27,13 +27,24 @@ def words(text: str, lang: str, stems: list | None = None) -> list[tuple[int, in
     return [(m.start(), m.end(), s) for m, s in zip(found, stems)]
 
 
+def matches(text: str, lang: str, stems: set[str], spans: list[tuple[int, int]] = (),
+            tokens: list | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each match in the whole text, in order: its words whose stem the query
+    asked for, and `spans` (more places to light: a measurement that holds the value asked for);
+    `tokens`: the text's words() if already known."""
+    found = [(a, b) for a, b, s in (tokens if tokens is not None else words(text, lang)) if s in stems]
+    return _merge(sorted(found + list(spans)))
+
+
 def snippet(text: str, lang: str, stems: set[str], width: int = SNIPPET_CHARS,
             spans: list[tuple[int, int]] = (), tokens: list | None = None) -> tuple[str, str]:
-    """The passage richest in matches, as plain text with matches in ** and as HTML in <b>.
-    `spans`: more places to light (a measurement that holds the value asked for); `tokens`: the
-    text's words() if already known."""
-    found = [(a, b) for a, b, s in (tokens if tokens is not None else words(text, lang)) if s in stems]
-    found = _merge(sorted(found + list(spans)))
+    """The passage richest in matches, as plain text with matches in ** and as HTML in <b>."""
+    return passage(text, matches(text, lang, stems, spans, tokens), width)
+
+
+def passage(text: str, found: list[tuple[int, int]], width: int = SNIPPET_CHARS) -> tuple[str, str]:
+    """The `width` characters of the text richest in the matches `found`, as plain text with
+    them in ** and as HTML in <b>."""
     start, end = _window(text, found, width)
     found = [(a, b) for a, b in found if a >= start and b <= end]
     head = "…" if start > 0 else ""

@@ -74,7 +74,7 @@ class RulebookView(QWidget):
 
         self.tree.clause_chosen.connect(self.open_clause)
         self.tree.section_chosen.connect(self._open_section)
-        self.search.clause_requested.connect(lambda cid: self.open_clause(cid, focus_view=True))
+        self.search.clause_requested.connect(lambda cid, found: self.open_clause(cid, focus_view=True, found=found))
         self.bookmarks.clause_requested.connect(lambda cid: self.open_clause(cid, focus_view=True))
         self.bookmarks.changed.connect(self._update_actions)
         self.view.clause_link.connect(lambda cid: self.open_clause(cid, focus_view=True))
@@ -141,7 +141,9 @@ class RulebookView(QWidget):
         self.toolbar.setWindowTitle(_("Clause tools"))
 
     # --- navigation -----------------------------------------------------------------------
-    def open_clause(self, clause_id: str, record: bool = True, focus_view: bool = False) -> bool:
+    def open_clause(self, clause_id: str, record: bool = True, focus_view: bool = False,
+                    found: dict | None = None) -> bool:
+        """Show a clause; `found`: how a search found it, its matches to mark on the page."""
         if clause_id not in self.kb.clauses:
             self.status_message.emit(_("No clause {id} in the knowledge base.").format(id=clause_id))
             return False
@@ -151,7 +153,7 @@ class RulebookView(QWidget):
         self.compare_action.blockSignals(True)
         self.compare_action.setChecked(False)
         self.compare_action.blockSignals(False)
-        self.view.show_clause(clause_id, self.bookmarks.contains(clause_id))
+        self.view.show_clause(clause_id, self.bookmarks.contains(clause_id), found)
         self.tree.select_clause(clause_id)
         settings.put(settings.LAST_CLAUSE, clause_id)
         self._update_actions()

@@ -58,7 +58,29 @@ def _style(c: Colors) -> str:
             f" .text {{ font-size: large; }} .note {{ color: {c.accent}; }}</style>")
 
 
-def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmarked: bool = False) -> str:
+def lit(text: str, spans, c: Colors) -> str:
+    """`text` escaped, the search's matches in it (`spans`: [start, end] character offsets) marked."""
+    out, pos = [], 0
+    for span in spans or ():
+        try:
+            a, b = int(span[0]), int(span[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if pos <= a < b <= len(text):
+            out += [esc(text[pos:a]), f'<span style="background-color: {c.mark_bg}; font-weight: bold;">',
+                    esc(text[a:b]), "</span>"]
+            pos = b
+    return "".join(out) + esc(text[pos:])
+
+
+def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmarked: bool = False,
+                found: dict | None = None) -> str:
+    """The clause page. `found`: how a search found it ({"lang": the language of the text that
+    matched, "marks": {language: [[start, end], ...]}}): that text comes first, and the matches
+    are marked in every language shown."""
+    marks = (found or {}).get("marks") or {}
+    first = (found or {}).get("lang")
+    first = first if first in clause.texts else lang
     src = kb.sources.get(clause.source)
     parts = [_style(c), f"<h1>{esc(citation(kb, clause))}</h1>"]
     meta = [esc(clause.title_in(lang)), esc(kind_label(clause.kind))]
@@ -66,7 +88,10 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
         meta.append("★ " + esc(_("Bookmarked")))
     source_label = _("Source:")  # (Babel does not see strings marked inside f-strings)
     parts.append(f'<p class="muted">{" · ".join(meta)}<br>{esc(source_label)} {esc(src.title if src else clause.source)}</p>')
-    parts.append(_text_block(clause, lang, c))
+    if marks:
+        parts.append('<p class="muted">' + esc(_("The words your search matched are marked, in every language; "
+                                                  "the text that matched comes first.")) + "</p>")
+    parts.append(_text_block(clause, first, c, marks))
     if clause.note:
         parts.append('<p class="muted"><i>' + esc(_("Note:")) + f"</i> {esc(clause.note)}</p>")
     if clause.exception_to:
@@ -79,7 +104,7 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
     if clause.differs:
         parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
         parts.append(_differs_table(kb, clause, c, lang))
-    parts.append(_translations_block(clause, lang))
+    parts.append(_translations_block(clause, first, c, marks))
     return "".join(parts) + logic_html(kb, clause, lang, c)
 
 
@@ -113,7 +138,7 @@ def logic_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, rulesets
     return "".join(parts)
 
 
-def _translations_block(clause: Clause, lang: str) -> str:
+def _translations_block(clause: Clause, lang: str, c: Colors, marks: dict) -> str:
     """The clause in the languages not shown above: every text the knowledge base has."""
     shown = {lang, clause.lang}
     others = [(other, entry) for other, entry in clause.texts.items() if other not in shown]
@@ -123,29 +148,30 @@ def _translations_block(clause: Clause, lang: str) -> str:
     for other, entry in others:
         head = (_("Official text ({language})") if entry["official"] else
                 _("Unofficial translation ({language})")).format(language=language_label(other))
-        rows.append(f'<p class="muted">{esc(head)}</p><p lang="{esc(other)}">{esc(entry["text"])}</p>')
+        rows.append(f'<p class="muted">{esc(head)}</p><p lang="{esc(other)}">{lit(entry["text"], marks.get(other), c)}</p>')
     return "<h3>" + esc(_("Translations")) + "</h3>" + "".join(rows)
 
 
-def _text_block(clause: Clause, lang: str, c: Colors) -> str:
+def _text_block(clause: Clause, lang: str, c: Colors, marks: dict) -> str:
     """The text in `lang`, the original beside it when that is a translation, or a visible note."""
     shown, official = clause.text_in(lang)
     original = clause.text
     if lang == clause.lang:
-        return f'<p class="text">{esc(original)}</p>'
+        return f'<p class="text">{lit(original, marks.get(lang), c)}</p>'
     if lang not in clause.texts:
         note = _("No {language} translation of this clause yet: the original {original} text is shown.").format(
             language=language_label(lang), original=language_label(clause.lang))
         return (f'<table width="100%" cellpadding="6" style="background-color: {c.accent_bg};"><tr><td>'
                 f'<span class="note">{esc(note)}</span></td></tr></table>'
-                f'<p class="text" lang="{esc(clause.lang)}">{esc(original)}</p>')
+                f'<p class="text" lang="{esc(clause.lang)}">{lit(original, marks.get(clause.lang), c)}</p>')
     head_t = (_("Official text ({language})") if official else _("Unofficial translation ({language})")).format(
         language=language_label(lang))
     head_o = _("Original ({language})").format(language=language_label(clause.lang))
     return (f'<table width="100%" cellspacing="0" cellpadding="8"><tr>'
-            f'<td width="50%" valign="top"><p class="muted">{esc(head_t)}</p><p class="text">{esc(shown)}</p></td>'
+            f'<td width="50%" valign="top"><p class="muted">{esc(head_t)}</p>'
+            f'<p class="text" lang="{esc(lang)}">{lit(shown, marks.get(lang), c)}</p></td>'
             f'<td width="50%" valign="top" style="background-color: {c.panel};"><p class="muted">{esc(head_o)}</p>'
-            f'<p class="text" lang="{esc(clause.lang)}">{esc(original)}</p></td></tr></table>')
+            f'<p class="text" lang="{esc(clause.lang)}">{lit(original, marks.get(clause.lang), c)}</p></td></tr></table>')
 
 
 def _project_mark(translated: bool) -> str:

@@ -12,6 +12,9 @@ from referee_app.ui.retranslate import follow_language
 from referee_app.ui.theme import colors
 
 
+KEEP = object()  # show_clause: the marks of the page already shown stay
+
+
 class ClauseView(QTextBrowser):
     clause_link = Signal(str)   # a `clause:` link was followed
     compare_link = Signal()     # the "compare side by side" link was followed
@@ -25,12 +28,17 @@ class ClauseView(QTextBrowser):
         self.mode: str | None = None       # "clause", "compare", "section" or None
         self.key = None                    # clause id, or (source id, title, clause ids) for a section
         self.bookmarked = False
+        self.found: dict | None = None     # the search's matches marked on the clause page
         self._rendered = None
         follow_language(self)
         self.retranslate()
 
-    def show_clause(self, clause_id: str, bookmarked: bool = False) -> None:
-        self.mode, self.key, self.bookmarked = "clause", clause_id, bookmarked
+    def show_clause(self, clause_id: str, bookmarked: bool = False, found=KEEP) -> None:
+        """`found`: how a search found the clause (clause_html.clause_html), to mark its matches;
+        by default, the marks of the page shown stay if it is the same clause."""
+        if found is KEEP:
+            found = self.found if (self.mode, self.key) == ("clause", clause_id) else None
+        self.mode, self.key, self.bookmarked, self.found = "clause", clause_id, bookmarked, found
         self.render()
 
     def show_compare(self, clause_id: str) -> None:
@@ -46,7 +54,7 @@ class ClauseView(QTextBrowser):
         lang, c = i18n.current_language(), colors(self.palette())
         scroll = self.verticalScrollBar().value()
         if self.mode == "clause":
-            html = clause_html.clause_html(self.kb, self.kb.clauses[self.key], lang, c, self.bookmarked)
+            html = clause_html.clause_html(self.kb, self.kb.clauses[self.key], lang, c, self.bookmarked, self.found)
         elif self.mode == "compare":
             html = clause_html.compare_html(self.kb, self.kb.clauses[self.key], lang, c)
         elif self.mode == "section":

@@ -31,7 +31,7 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1  # "result" or "recent"
 
 
 class SearchPanel(QWidget):
-    clause_requested = Signal(str)
+    clause_requested = Signal(str, object)   # clause id, how the search found it: its marks (or None)
 
     def __init__(self, kb: KnowledgeBase, rulesets: dict, parent=None):
         super().__init__(parent)
@@ -227,7 +227,7 @@ class SearchPanel(QWidget):
                 mark = _("Unofficial translation ({language})").format(language=language_label(r.get("lang", "")))
             head = f"<b>{esc(cite)}</b> — {esc(title)} <small>[{esc(mark)}]</small>"
             item = QListWidgetItem(f"{cite} — {title}\n{plain}")
-            item.setData(HTML_ROLE, f"{head}<br>{marked}")
+            item.setData(HTML_ROLE, f"{head}<br>{marked}{self._reader_snippet(r, style)}")
             item.setData(ID_ROLE, r.get("id"))
             item.setData(KIND_ROLE, "result")
             self.results.addItem(item)
@@ -236,6 +236,19 @@ class SearchPanel(QWidget):
             self._set_status("results", len(self._results))
         else:
             self._set_status("none")
+
+    @staticmethod
+    def _reader_snippet(r: dict, style: str) -> str:
+        """Below a text that matched in another language, the same passage in the reader's
+        language, its matches marked too, and said to be the official text or a translation."""
+        lang = i18n.current_language()
+        other = (r.get("snippets") or {}).get(lang)
+        if lang == r.get("lang") or not other or not other.get("html"):
+            return ""
+        label = (_("Official text ({language})") if other.get("official") else
+                 _("Unofficial translation ({language})")).format(language=language_label(lang))
+        text = str(other["html"]).replace("<b>", f'<b style="{style}">')
+        return f'<br><small><i>[{esc(label)}]</i> {text}</small>'
 
     def _show_recent(self) -> None:
         self.results.clear()
@@ -255,7 +268,10 @@ class SearchPanel(QWidget):
             self.search_box.setFocus()
             return
         settings.remember_search(self.query())
-        self.clause_requested.emit(item.data(ID_ROLE))
+        cid = item.data(ID_ROLE)
+        hit = next((r for r in self._results if r.get("id") == cid), {})
+        marks = {lang: snip.get("marks") for lang, snip in (hit.get("snippets") or {}).items() if snip.get("marks")}
+        self.clause_requested.emit(cid, {"lang": hit.get("lang"), "marks": marks} if marks else None)
 
     def open_current(self) -> None:
         item = self.results.currentItem() or self.results.item(0)
