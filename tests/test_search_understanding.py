@@ -77,6 +77,16 @@ def test_a_word_that_matches_nothing_is_reported_not_dropped(searcher):
     assert searcher.search_detailed("reine")["unmatched"] == []
 
 
+def test_a_question_word_is_no_word_that_matched_nothing(searcher):
+    d = searcher.search_detailed("combien de rondes pour 45 joueurs", limit=5)
+    assert d["unmatched"] == [] and "ffc-tournament:1.13" in ids(d["hits"][:3]), ids(d["hits"])
+
+
+def test_a_measurement_no_clause_states_is_said_to_match_nothing(searcher):
+    d = searcher.search_detailed("plateau de 99 cm", limit=5)
+    assert d["unmatched"] == ["99 cm"] and d["hits"], "the other words still search"
+
+
 def test_a_typo_is_still_corrected_and_says_so(searcher):
     d = searcher.search_detailed("stirker", limit=5)
     assert d["unmatched"] == [] and d["hits"] and all(h["match"] == "fuzzy" for h in d["hits"])
@@ -95,6 +105,16 @@ def test_a_deadline_is_not_beyond(searcher):
     hits = searcher.search("délai pour la réclamation", limit=5)
     assert hits[0]["id"] in ("aicf-2009:23", "icf-fr:4.3.p2"), ids(hits)
     assert rank(hits, "ffc-tournament:1.13") is None
+
+
+def test_a_tournament_round_is_not_a_red_circle(searcher):
+    """`ronde` (a round of the tournament) and `rond` (the red circle of a base line) stem alike."""
+    from referee_app.core.search.analysis import analyse
+
+    assert analyse("fr", "rondes") != analyse("fr", "ronds")
+    hits = searcher.search("rondes", limit=5)
+    assert "ffc-tournament:1.13" in ids(hits[:3]), ids(hits)
+    assert not any("**rond**" in h["snippet"].lower() for h in hits), [h["snippet"] for h in hits]
 
 
 def test_time_is_not_at_the_same_time(searcher):
@@ -116,6 +136,19 @@ def test_a_value_with_a_unit_finds_the_range_that_holds_it(searcher, query, expe
     hits = searcher.search(query, limit=3)
     assert hits and hits[0]["id"] in expected, ids(hits)
     assert all(h["id"] in expected for h in hits[:len(expected)]), ids(hits)
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("entre 73 et 74 cm", "icf-fr:2.fig.A"), ("2,5 cm", "icf-fr:2.dim.H"), ("74cm", "icf-fr:2.fig.A")])
+def test_a_value_is_as_precise_as_typed_and_a_typed_range_meets_the_rules_ranges(searcher, query, expected):
+    """`2,5 cm` is 2.45 to 2.55: the rules' 2.54; `entre 73 et 74 cm` meets their 73.50-74."""
+    assert expected in ids(searcher.search(query, limit=3))
+
+
+def test_a_query_s_value_is_read_as_precise_as_it_was_typed():
+    assert [(q.lo, q.hi) for q in numbers.in_query("74 cm")] == [(73.5, 74.5)]
+    assert [(q.lo, q.hi) for q in numbers.in_query("2,54 cm")] == [(2.535, 2.545)]
+    assert [(q.lo, q.hi, q.unit) for q in numbers.in_query("5 mm")] == [(0.45, 0.55, "cm")]
 
 
 def test_the_measurement_is_lit_in_the_snippet(searcher):

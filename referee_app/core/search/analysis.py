@@ -21,9 +21,11 @@ TOKEN = r"(?<!\w)[^\W\d_]/[^\W\d_](?![\w/])|\d+(?:,\d+)+|\w+(?:\.?\w+)*"
 TOKEN_RE = re.compile(TOKEN)
 
 # The stop words: Snowball's lists, with what they lack for rule texts (`les` (!), the `shall`
-# of every AICF rule) and without the words that carry a rule (`off` the board, as `hors du`
-# plateau and `fuori` board do; and `out`, as in playing out of turn).
-EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors"}, "it": set(),
+# of every AICF rule, the question words no rule says: `combien`, `quoi`) and without the words
+# that carry a rule (`off` the board, as `hors du` plateau and `fuori` board do; and `out`, as in
+# playing out of turn).
+EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors", "combien", "quoi", "pourquoi"},
+                   "it": set(),
                    "en": {"shall", "may", "must"}}
 MEANINGFUL = {"fr": set(), "it": set(), "en": {"off", "out"}}
 STOPWORDS = {lang: frozenset((STOPLISTS[lang] | EXTRA_STOPWORDS[lang]) - MEANINGFUL[lang]) for lang in LANGS}
@@ -32,11 +34,12 @@ _FR_ENDINGS = re.compile(r"(?:ee(s?)|(i)ere(s?))$")
 
 # Words the stemmer would merge with another word of a different meaning, kept apart: `cassé`
 # (broken) and `casse` (the break, in jargon) fold and stem alike, and so do `délai` (deadline)
-# and `au-delà` (beyond), or the Italian `del`. Matched as written (lower case, accents kept),
-# before accents are folded; indexed under a form no other word has.
+# and `au-delà` (beyond), or the Italian `del`, and `ronde` (a tournament's round) and `rond` (a
+# circle on the board). Matched as written (lower case, accents kept), before accents are folded;
+# indexed under a form no other word has.
 DISTINCT = {
     "fr": {"cassé": "casse_", "cassée": "casse_", "cassés": "casse_", "cassées": "casse_",
-           "délai": "delai_", "délais": "delai_"},
+           "délai": "delai_", "délais": "delai_", "ronde": "ronde_", "rondes": "ronde_"},
     "it": {}, "en": {},
 }
 # Words that mean something else after a given word: `en même temps` is "at the same time", and

@@ -2,8 +2,9 @@
 
 A text states values and ranges: `73,50-74cm`, `4,45 ± 0,08 cm`, `entre 43,18 et 48,26 cm`,
 `60-100 W`, `max. 26,70 cm`, `15 g`. A query asks about one value: `74 cm`, `4,45 cm`, `5,5 g`.
-The query's value matches a measurement when it lies in its range (a lone value counts as a
-range of a hair's width either side: the rules print 2.54 where one types 2.5). Units are
+The query's value, as precise as it was typed (`74 cm` is 73.5 to 74.5), matches a measurement
+whose range it meets (a lone value in the rules counts as a range of a hair's width either
+side). Units are
 brought to one per dimension (mm and inches to cm, kg to g, minutes to seconds); decimal commas
 are decimal points.
 """
@@ -32,6 +33,8 @@ _RANGE = re.compile(rf"(?<![\w.,/])(?:(?:entre|between|tra|fra)\s+)?(?P<lo>{_NUM
                     rf"(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
 # "4,45 ± 0,08 cm", "47 cm ± 0,30 cm"
 _PLUSMINUS = re.compile(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?:(?P<unit1>{_UNIT})\s*)?±\s*(?P<d>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
+_FRACTIONS = re.compile(r"\d+(?:[.,](\d+))?")
+_UNIT_AT_END = re.compile(rf"({_UNIT})\s*$", re.I)
 _VALUE = re.compile(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
 
 
@@ -46,11 +49,11 @@ class Quantity:
     end: int
 
     def holds(self, other: "Quantity") -> bool:
-        """Whether this measurement's range holds the other's value."""
+        """Whether this measurement's range meets the other's (a value asked, as precise as typed)."""
         if self.unit != other.unit:
             return False
         slack = TOLERANCE * max(abs(self.lo), abs(self.hi)) if self.lo == self.hi else 1e-9
-        return self.lo - slack <= other.lo and other.hi <= self.hi + slack
+        return self.lo - slack <= other.hi and other.lo <= self.hi + slack
 
 
 def _num(text: str) -> float:
@@ -91,5 +94,14 @@ def measurements(text: str) -> list[Quantity]:
 
 
 def in_query(text: str) -> list[Quantity]:
-    """The values with a unit a query asks about (`74 cm`, `5,5 g`); a range typed counts whole."""
-    return measurements(text)
+    """The values with a unit a query asks about (`74 cm`, `5,5 g`, `entre 73 et 74 cm`), each as
+    precise as it was typed: `74 cm` is anything from 73.5 to 74.5 cm, `2,5 cm` from 2.45 to
+    2.55 (the rules print 73.50-74 and 2.54)."""
+    out = []
+    for q in measurements(text):
+        typed = text[q.start:q.end]
+        decimals = max(len(f) for f in _FRACTIONS.findall(typed))
+        unit = _UNIT_AT_END.search(typed)
+        half = 0.5 * 10 ** -decimals * (_unit(unit.group(1))[1] if unit else 1.0)
+        out.append(Quantity(round(q.lo - half, 6), round(q.hi + half, 6), q.unit, q.start, q.end))
+    return out

@@ -163,6 +163,9 @@ class Searcher:
 
     def _search(self, text, lang, ruleset, source, limit) -> dict:
         q = self._understanding.read(text)
+        # a measurement no clause states matches nothing, and is said so as a word is
+        q.unmatched[:0] = [c.words for c in q.concepts if c.quantity is not None and not any(
+            m.holds(c.quantity) for ms in self._measures.values() for m in ms)]
         allowed = self._allowed(lang, ruleset, source)
         ranked = []
         if q.concepts:
