@@ -271,6 +271,15 @@ def test_a_fresh_index_opens_without_parsing_the_knowledge(user_dirs, monkeypatc
     assert index_cache.ensure_index() is False
 
 
+def test_an_index_another_version_of_the_code_built_is_rebuilt(user_dirs, monkeypatch):
+    """Same knowledge files, but the analysis or the index's layout changed with the code: the
+    quick check that spares parsing the knowledge must not vouch for the old index."""
+    index_cache.ensure_index()
+    monkeypatch.setattr(index_cache, "SCHEMA_VERSION", index_cache.SCHEMA_VERSION + 1)
+    assert index_cache.ensure_index() is True
+    assert index_cache.ensure_index() is False
+
+
 def test_files_changed_but_not_what_the_index_holds_is_no_rebuild(user_dirs, monkeypatch):
     """A knowledge file the index does not read changed (say an equipment limit): the stamp is
     compared once, found equal, and remembered."""

@@ -50,7 +50,8 @@ def fingerprint(root: Path) -> str:
 
 
 def _quick(fp: str, stamp: str) -> str:
-    return sha256(f"{fp}:{stamp}".encode()).hexdigest()[:16]
+    # this code's schema too: an index another version built is stale though the knowledge is not
+    return sha256(f"{SCHEMA_VERSION}:{fp}:{stamp}".encode()).hexdigest()[:16]
 
 
 def stamp(kb, rulesets: dict) -> str:
