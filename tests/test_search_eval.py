@@ -14,7 +14,7 @@ from referee_app.core.search.evaluation import evaluate
 
 CASES = Path(__file__).with_name("search_eval.yaml")
 # The level reached (MRR@10 and recall@10 on the set); raise it when the search improves.
-MRR_FLOOR = 0.885
+MRR_FLOOR = 0.895
 RECALL_FLOOR = 1.0
 
 

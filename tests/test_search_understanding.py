@@ -61,6 +61,18 @@ def test_the_same_words_without_the_question_are_no_definition_question(searcher
     assert searcher.search_detailed("due")["definition"] is False
 
 
+def test_a_word_two_concepts_share_weighs_less_for_the_one_it_names_loosely(searcher):
+    """`main` is the hand, and in jargon the turn (`tour de jouer`): asked about playing with both
+    hands, the rules on hands come before the many that speak of one's turn to play, and `jouer`
+    is not counted twice through `tour de jouer`."""
+    hits = searcher.search("peut-on jouer avec les deux mains", limit=5)
+    assert {"icf-fr:3.2.c", "it:9"} & set(ids(hits)), ids(hits)
+    q = searcher._understanding.read("jouer avec les deux mains")
+    hand = next(c for c in q.concepts if c.concepts)
+    assert ("text_fr", ("tour", "jou")) not in hand.leaves
+    assert hand.leaves[("text_en", ("hand",))] > hand.leaves[("text_en", ("turn",))]
+
+
 # --- Real words are not typos; words matching nothing are said ---------------------------------
 
 @pytest.mark.parametrize("query,found", [("réclamation", "contestation"), ("sinking", "pocket")])

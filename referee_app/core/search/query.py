@@ -18,7 +18,7 @@ from functools import lru_cache
 from . import numbers
 from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens, word_key
 from .backend import levenshtein_dfa
-from .terms import Terms, max_edits
+from .terms import LOOSE_FACTOR, Terms, max_edits
 
 FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
 EQUIVALENT_FACTOR = 0.8   # a concept's words in the other languages weigh a little less than the typed word
@@ -133,7 +133,9 @@ class Understanding:
             concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy,
                               positions=tuple(positions))
             for cid in concept_ids:
-                for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR):
+                factor = LOOSE_FACTOR if len(concept_ids) > 1 and \
+                    self._loosely(cid, [words[p] for p in positions], langs) else 1.0
+                for lang, stems, weight in self._terms.leaves(cid, factor * (FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR)):
                     concept.add(lang, stems, weight)
             if not fuzzy:
                 concept.typed.update(langs)
@@ -149,7 +151,22 @@ class Understanding:
             elif not word.isdigit():
                 q.unmatched.append(word)
         q.words = list(words)
+        self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    @staticmethod
+    def _drop_overlaps(concepts: list[Concept], words: list[str]) -> None:
+        """A concept's phrase that says a word the query typed for another concept is left out:
+        `jouer avec les deux mains` asks about playing and hands, and the turn (`main` in jargon)
+        must not count `jouer` again through `tour de jouer`."""
+        for concept in concepts:
+            if not concept.concepts:
+                continue
+            typed = {(lang, stem(lang, words[p])) for other in concepts if other is not concept
+                     for p in other.positions for lang in LANGS}
+            for fname, stems in [k for k in concept.leaves if len(k[1]) > 1]:
+                if any((fname[-2:], s) in typed for s in stems):
+                    del concept.leaves[(fname, stems)]
 
     def _keys(self, lang: str, words: list[str], concepts: list[Concept]) -> list[tuple[frozenset, bool]]:
         """Per query word, the forms a text in `lang` may say it in (its stem, a stop word as
@@ -166,6 +183,12 @@ class Understanding:
                                 if fname[-2:] == lang and len(stems) == len(concept.positions))
             out.append((frozenset(keys), s is None))
         return out
+
+    def _loosely(self, cid: int, words: list[str], langs: set[str]) -> bool:
+        """Whether the words name the concept only through a word with an everyday sense too: where
+        that word also names another concept (`main`: the hand; the turn, in jargon), the
+        concept it names loosely weighs less."""
+        return all(self._terms.is_loose(cid, lang, tuple(stem(lang, w) or w for w in words)) for lang in langs)
 
     def _guess_typos(self, words: list[str]) -> set[int]:
         """A word no language knows, a slip away from one thesaurus word, is read as that word

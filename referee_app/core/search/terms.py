@@ -6,6 +6,7 @@ from .analysis import LANGS, TOKEN_RE, analyse, analyse_all, fold
 from .backend import distance
 
 PHRASE_SLOP = 1           # a phrase's words one after the other (stop words aside)
+LOOSE_FACTOR = 0.5        # a concept a shared word names only loosely (`main`: the hand, and in jargon the turn)
 SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual one (`pion rouge`, `reine`)
 
 
@@ -24,8 +25,10 @@ def analysed(state: dict) -> list[dict]:
                     forms.append({"word": w, "stems": list(stems)})
             words[lang] = forms
         asked = {lang: [list(analyse_all(lang, p)) for p in c.get("asked", {}).get(lang, ())] for lang in LANGS}
+        loose = {lang: [list(analyse(lang, w)) for w in c.get("loose", ()) if w in c["words"].get(lang, ())]
+                 for lang in LANGS}
         out.append({"id": c["id"], "words": words, "defined_in": c["defined_in"], "used_in": c["used_in"],
-                    "asked": asked})
+                    "asked": asked, "loose": loose})
     return out
 
 
@@ -114,6 +117,11 @@ class Terms:
         if not found or (len(found) > 1 and found[1][0] == found[0][0] and found[1][1] != found[0][1]):
             return None
         return found[0][1]
+
+    def is_loose(self, concept: int, lang: str, stems: tuple) -> bool:
+        """Whether `stems` are one of the concept's words in `lang` that have an everyday sense as
+        well (`main`: a hand, and only in jargon the turn): they name the concept less surely."""
+        return list(stems) in self.concepts[concept].get("loose", {}).get(lang, ())
 
     def leaves(self, concept: int, weight: float = 1.0):
         """(lang, stems, weight) for each of a concept's words in every language."""
