@@ -8,7 +8,7 @@ from referee_app.core.knowledge import thesaurus
 from referee_app.core.knowledge.citations import Citations
 
 from . import numbers
-from .analysis import LANGS, analyzer
+from .analysis import LANGS, analyzer, word_key
 from .snippets import words as text_words
 from .terms import PHRASE_SLOP, analysed
 
@@ -85,3 +85,17 @@ def index_data(index, terms: list[dict]) -> dict:
                                     sorted(index.phrase_docs(key[0], key[1], PHRASE_SLOP))])
     return {"lengths": index.text_lengths(), "lexicons": {f: index.lexicon(f) for f in index.text_fields()},
             "phrases": phrases}
+
+
+def stored_texts(index) -> list[dict]:
+    """Each document's stored fields, in document order, its words' stems replaced by its words as
+    the ranking compares them with a query's ("keys": stems, stop words as written, in one
+    string, space-separated)."""
+    out = []
+    for doc in range(index.doc_count):
+        fields = index.stored(doc)
+        body = fields["body"]
+        words = text_words(body, fields["lang"], fields.pop("stems", None))
+        fields["keys"] = " ".join(s or word_key(body[a:b]) for a, b, s in words)
+        out.append(fields)
+    return out

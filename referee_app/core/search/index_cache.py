@@ -21,11 +21,11 @@ from hashlib import sha256
 from pathlib import Path
 
 from . import backend
-from .documents import analyzers, aux_data, documents, index_data, stamp_data
+from .documents import analyzers, aux_data, documents, index_data, stamp_data, stored_texts
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 CURRENT = "current.json"
 # Each document's stored fields in document order, read whole when the index is opened: a search
 # then reads no stored field from the index (one at a time, they were a good part of a first
@@ -147,7 +147,7 @@ def build(folder: Path, kb) -> dict:
         try:
             aux = aux_data(kb, rulesets)
             aux.update(index_data(built, aux["terms"]))
-            texts = [built.stored(doc) for doc in range(built.doc_count)]
+            texts = stored_texts(built)
         finally:
             built.close()
         (tmp / "aux.json").write_text(json.dumps(aux, ensure_ascii=False), encoding="utf-8")
@@ -174,7 +174,7 @@ def build_in_memory(kb):
     kb, rulesets = load(kb)
     index = backend.build(None, documents(kb, rulesets), analyzers())
     aux = aux_data(kb, rulesets)
-    return index, dict(aux, **index_data(index, aux["terms"]), texts=[index.stored(doc) for doc in range(index.doc_count)])
+    return index, dict(aux, **index_data(index, aux["terms"]), texts=stored_texts(index))
 
 
 def open_built(folder: Path, current: dict):

@@ -18,7 +18,7 @@ Exact matches rank before guessed spellings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import heapq
 
 from .analysis import LANGS
 from .terms import PHRASE_SLOP
@@ -39,16 +39,15 @@ ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other,
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 
 
-@dataclass
 class Candidate:
-    """A document's evidence: per concept, its best score; which stems matched (for snippets);
-    per concept, whether it matched as typed."""
+    """A document's evidence: per concept, its best score; which concepts it matched as typed
+    (a bit each); whether anything matched as typed rather than by a guessed spelling. (A plain
+    class with slots: a search makes one per document any concept reaches, often a thousand.)"""
 
-    scores: list
-    lang: str
-    exact: bool = False
-    stems: set = field(default_factory=set)
-    typed: set = field(default_factory=set)
+    __slots__ = ("scores", "lang", "exact", "typed")
+
+    def __init__(self, scores: list, lang: str, exact: bool = False, typed: int = 0):
+        self.scores, self.lang, self.exact, self.typed = scores, lang, exact, typed
 
 
 class Ranker:
@@ -77,19 +76,20 @@ class Ranker:
             if concept.quantity is not None:
                 self._collect_quantity(out, ci, n, concept.quantity)
                 continue
+            exact = not concept.fuzzy
             for (fname, stems), weight in concept.leaves.items():
                 lang = fname[-2:]
-                typed = lang in concept.typed
+                bit = 1 << ci if lang in concept.typed else 0
                 for doc, score in self._scores(fname, stems):
                     cand = out.get(doc)
                     if cand is None:
-                        cand = out[doc] = Candidate([0.0] * n, lang)
-                    if weight * score > cand.scores[ci]:
-                        cand.scores[ci] = weight * score
-                    if typed:
-                        cand.typed.add(ci)
-                    cand.exact = cand.exact or not concept.fuzzy
-                    cand.stems.update(stems)
+                        cand = out[doc] = Candidate([0.0] * n, lang, exact, bit)
+                    else:
+                        cand.typed |= bit
+                        cand.exact = cand.exact or exact
+                    score *= weight
+                    if score > cand.scores[ci]:
+                        cand.scores[ci] = score
         return out
 
     def _collect_quantity(self, out, ci: int, n: int, quantity) -> None:
@@ -105,7 +105,7 @@ class Ranker:
                     if cand is None:
                         cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
                     cand.scores[ci] = score
-                    cand.typed.add(ci)
+                    cand.typed |= 1 << ci
                     cand.exact = True
 
     def _scores(self, fname: str, stems: tuple[str, ...]):
@@ -163,7 +163,7 @@ class Ranker:
             elif i in unsayable:
                 held += UNSAYABLE_CREDIT * weights[i]
         n = len(cand.scores)
-        score = total * (held / (sum(weights) or 1.0)) * (1 + TYPED_BONUS * len(cand.typed) / n)
+        score = total * (held / (sum(weights) or 1.0)) * (1 + TYPED_BONUS * cand.typed.bit_count() / n)
         if doc in self._translations:
             score *= TRANSLATION_FACTOR
         if doc in self._summaries:
@@ -228,7 +228,7 @@ class Ranker:
                 score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
             scores[doc] = score
         if len(concepts) > 1 and self._keys is not None:
-            for doc in sorted(scores, key=scores.get, reverse=True)[:PROXIMITY_DEPTH]:
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
                 scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
                     (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
         for doc, cand in candidates.items():
