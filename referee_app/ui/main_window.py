@@ -171,7 +171,10 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
+        self.preferences_action = self._action("preferences_action", ["Ctrl+,"], self.show_preferences)
         self.quit_action = self._action("quit_action", ["Ctrl+Q"], self.close)
+        self.file_menu.addAction(self.preferences_action)
+        self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
 
         self.view_menu = bar.addMenu("")
@@ -368,6 +371,11 @@ class MainWindow(QMainWindow):
     def _toggle_fullscreen(self, on: bool) -> None:
         self.showFullScreen() if on else self.showNormal()
 
+    def show_preferences(self) -> None:
+        from .preferences import PreferencesDialog
+
+        PreferencesDialog(self).exec()
+
     # --- help -----------------------------------------------------------------------------
     def show_shortcuts(self) -> None:
         from .shortcuts_dialog import ShortcutsDialog
@@ -418,6 +426,7 @@ class MainWindow(QMainWindow):
             self.search_action: (_("&Search"), _("Search the rules")),
             self.ruleset_action: (_("Choose the ruleset"), _("Choose the rules the match is played under")),
             self.language_action: (_("Choose the language"), _("Choose the language of the interface")),
+            self.preferences_action: (_("&Preferences…"), _("Where the records are kept")),
             self.quit_action: (_("&Quit"), _("Close the window")),
             self.large_type_action: (_("&Large type"), _("Larger text for reading at arm's length")),
             self.zoom_in_action: (_("Larger text"), _("Make the text larger")),

@@ -20,6 +20,7 @@ APPEARANCE = "view/appearance"
 RECENT_SEARCHES = "search/recent"
 BOOKMARKS = "rulebook/bookmarks"
 LAST_CLAUSE = "rulebook/last_clause"
+DATABASE_URL = "records/database_url"   # "" for this machine's own records file; never a password
 
 MAX_RECENT = 10
 
