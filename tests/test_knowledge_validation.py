@@ -87,28 +87,30 @@ def test_a_sound_fixture_has_no_problem_and_links_both_ways(tmp_path):
     assert kb.glossary[0].preferred("it") == "regina"
 
 
-@pytest.mark.parametrize("change,expected", [
-    (lambda t: t.replace("    kind: rule\n    text: Un joueur", "    text: Un joueur"),
+# each case: a piece of the sound French file, what it is replaced by, and the exact error
+@pytest.mark.parametrize("old,new,expected", [
+    ("    kind: rule\n    text: Un joueur", "    text: Un joueur",
      "icf-fr/03-jeu.yaml:4: clause icf-fr:3.12.a: missing field 'kind'"),
-    (lambda t: t.replace("icf-fr:3.12.c\n", "icf-fr:3.12.a\n"),
+    ("icf-fr:3.12.c\n", "icf-fr:3.12.a\n",
      "icf-fr/03-jeu.yaml:9: duplicate id icf-fr:3.12.a (first at icf-fr/03-jeu.yaml:4)"),
-    (lambda t: t.replace("[it:68]", "[it:99]"),
+    ("[it:68]", "[it:99]",
      "icf-fr/03-jeu.yaml:9: clause icf-fr:3.12.c: corresponds_to it:99 points nowhere"),
-    (lambda t: t.replace("  - id: icf-fr:3.12.a\n", "  - id: icf-fr:3.12.a\n    source: icf-xx\n"),
+    ("  - id: icf-fr:3.12.a\n", "  - id: icf-fr:3.12.a\n    source: icf-xx\n",
      "icf-fr/03-jeu.yaml:4: clause icf-fr:3.12.a: unknown source 'icf-xx'"),
-    (lambda t: t.replace("  - id: icf-fr:3.12.a\n", "  - id: icf-fr:3.12.a\n    lang: de\n"),
+    ("  - id: icf-fr:3.12.a\n", "  - id: icf-fr:3.12.a\n    lang: de\n",
      "icf-fr/03-jeu.yaml:4: clause icf-fr:3.12.a: unknown language 'de'"),
-    (lambda t: t.replace("icf-fr:3.12.c\n", "icf-fr:3.11.c\n"),
+    ("icf-fr:3.12.c\n", "icf-fr:3.11.c\n",
      "icf-fr/03-jeu.yaml:9: clause icf-fr:3.11.c is out of order (after icf-fr:3.12.a)"),
-    (lambda t: t.replace("    kind: rule\n    text: Un joueur", "    kind: rule\n    txet: x\n    text: Un joueur"),
+    ("    kind: rule\n    text: Un joueur", "    kind: rule\n    txet: x\n    text: Un joueur",
      "icf-fr/03-jeu.yaml:4: clause icf-fr:3.12.a: unknown field 'txet'"),
-    (lambda t: t.replace("    kind: rule\n    text: Un joueur", "    kind: rules\n    text: Un joueur"),
+    ("    kind: rule\n    text: Un joueur", "    kind: rules\n    text: Un joueur",
      "icf-fr/03-jeu.yaml:4: clause icf-fr:3.12.a: unknown kind 'rules'"),
-    (lambda t: t.replace("title: La reine\n    kind: rule\n    text: Si", "title: [La reine\n    kind: rule\n    text: Si"),
+    ("title: La reine\n    kind: rule\n    text: Si", "title: [La reine\n    kind: rule\n    text: Si",
      "icf-fr/03-jeu.yaml:12: not valid YAML: did not find expected ',' or ']'"),
 ])
-def test_each_broken_fixture_gets_its_exact_error(tmp_path, change, expected):
-    root = make_kb(tmp_path, fr=change(GOOD_FR))
+def test_each_broken_fixture_gets_its_exact_error(tmp_path, old, new, expected):
+    assert old in GOOD_FR
+    root = make_kb(tmp_path, fr=GOOD_FR.replace(old, new))
     found = problems_of(root)
     assert expected in found, found
 
