@@ -111,6 +111,23 @@ class FoulField(QLineEdit):
         self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
 
 
+def _label_for(widget) -> QLabel:
+    """A label whose mnemonic moves the focus to the widget it names."""
+    label = QLabel()
+    label.setBuddy(widget)
+    return label
+
+
+def _grid_box(name: str, rows) -> QGroupBox:
+    """A group box of two columns, each row a (left, right) pair of widgets."""
+    box = QGroupBox(objectName=name)
+    grid = QGridLayout(box)
+    for row, (left, right) in enumerate(rows):
+        grid.addWidget(left, row, 0)
+        grid.addWidget(right, row, 1)
+    return box
+
+
 def _human(clause_id: str) -> str:
     from referee_app.ui.rulings.citation import human_citation
 
@@ -139,35 +156,18 @@ class StrokeForm(QWidget):
         # when both fell, the referee says which went in first.
         self.colour_names: tuple[str, str] | None = None
         self.first_colour = QComboBox(objectName="first_colour")
-        self.first_colour_label = QLabel()
-        self.first_colour_label.setBuddy(self.first_colour)
+        self.first_colour_label = _label_for(self.first_colour)
 
-        self.pocketed_box = QGroupBox(objectName="pocketed_box")
-        grid = QGridLayout(self.pocketed_box)
-        self.own_label, self.opponent_label = QLabel(), QLabel()
-        self.own_label.setBuddy(self.own)
-        self.opponent_label.setBuddy(self.opponent)
-        grid.addWidget(self.own_label, 0, 0)
-        grid.addWidget(self.own, 0, 1)
-        grid.addWidget(self.opponent_label, 1, 0)
-        grid.addWidget(self.opponent, 1, 1)
-        grid.addWidget(self.queen, 2, 0)
-        grid.addWidget(self.striker, 2, 1)
-        grid.addWidget(self.first_colour_label, 3, 0)
-        grid.addWidget(self.first_colour, 3, 1)
-        self.off_box = QGroupBox(objectName="off_box")
-        off = QGridLayout(self.off_box)
-        self.own_off_label, self.opponent_off_label = QLabel(), QLabel()
-        self.own_off_label.setBuddy(self.own_off)
-        self.opponent_off_label.setBuddy(self.opponent_off)
-        off.addWidget(self.own_off_label, 0, 0)
-        off.addWidget(self.own_off, 0, 1)
-        off.addWidget(self.opponent_off_label, 1, 0)
-        off.addWidget(self.opponent_off, 1, 1)
-        off.addWidget(self.queen_off, 2, 0)
-        off.addWidget(self.striker_off, 2, 1)
-        self.foul_label = QLabel()
-        self.foul_label.setBuddy(self.foul)
+        self.own_label, self.opponent_label = _label_for(self.own), _label_for(self.opponent)
+        self.pocketed_box = _grid_box("pocketed_box", [(self.own_label, self.own),
+                                                       (self.opponent_label, self.opponent),
+                                                       (self.queen, self.striker),
+                                                       (self.first_colour_label, self.first_colour)])
+        self.own_off_label, self.opponent_off_label = _label_for(self.own_off), _label_for(self.opponent_off)
+        self.off_box = _grid_box("off_box", [(self.own_off_label, self.own_off),
+                                             (self.opponent_off_label, self.opponent_off),
+                                             (self.queen_off, self.striker_off)])
+        self.foul_label = _label_for(self.foul)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.pocketed_box)
