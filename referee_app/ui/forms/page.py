@@ -27,6 +27,7 @@ from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, disqualification_rules, now, protest_rules
 from referee_app.core.forms.clauses import forms_data
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.layout import tool_row
 from .editor import FormEditor
 from .labels import field_label, label_text, outcome_text
 from .forms_list import FormsList
@@ -90,12 +91,8 @@ class FormsPage(QWidget):
         self.rejected_button = QPushButton(objectName="decide_rejected")
         self.export_button = QPushButton(objectName="export_pdf")
         self.delete_button = QPushButton(objectName="delete_draft")
-        actions = QHBoxLayout()
-        for b in (self.file_button, self.upheld_button, self.rejected_button):
-            actions.addWidget(b)
-        actions.addStretch(1)
-        actions.addWidget(self.export_button)
-        actions.addWidget(self.delete_button)
+        actions = tool_row(self.file_button, self.upheld_button, self.rejected_button,
+                           right=(self.export_button, self.delete_button))
 
         header = QHBoxLayout()
         header.addWidget(self.title, 1)

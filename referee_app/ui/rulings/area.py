@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout,
-                               QInputDialog, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QSplitter,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox,
+                               QInputDialog, QLabel, QMessageBox, QPushButton, QSpinBox, QSplitter,
                                QVBoxLayout, QWidget)
 
 from referee_app.core.rules.engine import Conflict, NoRule, compiled
@@ -24,6 +24,7 @@ from referee_app.core.knowledge.loader import knowledge_root
 from referee_app.core.knowledge.yamlio import load_file
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.layout import column, tool_row
 from referee_app.ui.common.records import saving
 from .clocks import Countdown
 from .compare_view import CompareDialog
@@ -130,10 +131,7 @@ class RulingsArea(QWidget):
         self.compare_button = QPushButton(objectName="compare_rulesets")
         self.print_button = QPushButton(objectName="print_scoresheet")
         self.protest_button = QPushButton(objectName="protest_stroke")
-        tools = QHBoxLayout()
-        for w in (self.new_button, self.open_button, self.doubles):
-            tools.addWidget(w)
-        tools.addStretch(1)
+        tools = tool_row(self.new_button, self.open_button, self.doubles)
         self.resume = ResumeBanner()
         self.status = QLabel(objectName="board_status")
         theme.keep_scaled(self.status, 1.1)
@@ -165,32 +163,10 @@ class RulingsArea(QWidget):
 
         # One screen at the table (1280×720 and up): the stroke, its ruling and the score sheet
         # side by side, none below the fold.
-        left = QWidget(objectName="stroke_column")
-        lcol = QVBoxLayout(left)
-        lcol.setContentsMargins(0, 0, 0, 0)
-        lcol.addWidget(self.situation)
-        lcol.addWidget(self.form, 1)
-        lcol.addLayout(buttons)
-        middle = QWidget(objectName="ruling_column")
-        mcol = QVBoxLayout(middle)
-        mcol.setContentsMargins(0, 0, 0, 0)
-        ruling_tools = QHBoxLayout()
-        ruling_tools.addWidget(self.what_if)
-        ruling_tools.addWidget(self.compare_button)
-        ruling_tools.addStretch(1)
-        mcol.addLayout(ruling_tools)
-        mcol.addWidget(self.ruling_view, 1)
-        for c in (self.stroke_clock, self.break_clock, self.match_clock):
-            mcol.addWidget(c)
-        right = QWidget(objectName="sheet_column")
-        rcol = QVBoxLayout(right)
-        rcol.setContentsMargins(0, 0, 0, 0)
-        sheet_tools = QHBoxLayout()
-        sheet_tools.addWidget(self.print_button)
-        sheet_tools.addWidget(self.protest_button)
-        sheet_tools.addStretch(1)
-        rcol.addLayout(sheet_tools)
-        rcol.addWidget(self.sheet, 1)
+        left = column("stroke_column", self.situation, (self.form, 1), buttons)
+        middle = column("ruling_column", tool_row(self.what_if, self.compare_button), (self.ruling_view, 1),
+                        self.stroke_clock, self.break_clock, self.match_clock)
+        right = column("sheet_column", tool_row(self.print_button, self.protest_button), (self.sheet, 1))
         self.columns = QSplitter(Qt.Orientation.Horizontal, objectName="rulings_columns")
         self.columns.setChildrenCollapsible(False)
         for w, stretch in ((left, 3), (middle, 4), (right, 4)):
