@@ -12,13 +12,13 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from referee_app import i18n  # noqa: E402
 from referee_app.core.storage import db  # noqa: E402
 from referee_app.core.forms.store import FormsStore  # noqa: E402
 from referee_app.ui.forms.page import FormsPage  # noqa: E402
+from test_ui_support import type_text  # noqa: E402
 
 CET = timezone(timedelta(hours=2))
 
@@ -55,16 +55,6 @@ def make_page(qtbot, db_path, clock):
 
     yield make
     i18n.set_language("en")
-
-
-def type_text(widget, text: str) -> None:
-    """Key by key; accented characters one event each (keyClicks with non-ASCII aborts)."""
-    widget.setFocus()
-    for ch in text:
-        if ch.isascii():
-            QTest.keyClicks(widget, ch)
-        else:
-            QTest.sendKeyEvent(QTest.KeyAction.Click, widget, Qt.Key.Key_unknown, ch, Qt.KeyboardModifier.NoModifier)
 
 
 def pdf_text(path) -> str:

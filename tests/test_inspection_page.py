@@ -7,13 +7,13 @@ import unicodedata
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
 from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.inspection.spec import default_specs
 from referee_app.core.inspection.store import InspectionStore
 from referee_app.ui.inspection.page import InspectionPage
+from test_ui_support import shown, type_text
 
 SPECS = default_specs()
 
@@ -22,28 +22,13 @@ SPECS = default_specs()
 def page(qtbot, user_dirs, monkeypatch):
     monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
     i18n.set_language("en")
-    widget = InspectionPage()
-    qtbot.addWidget(widget)
-    widget.resize(1400, 900)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
+    yield shown(qtbot, InspectionPage(), (1400, 900))
     i18n.set_language("en")
 
 
-def type_text(qtbot, widget, text: str) -> None:
-    """Types like a keyboard; accented letters one key event each (keyClicks aborts on them)."""
-    widget.setFocus()
-    for ch in text:
-        if ch.isascii():
-            qtbot.keyClicks(widget, ch)
-        else:
-            QTest.sendKeyEvent(QTest.KeyAction.Click, widget, Qt.Key.Key_unknown, ch, Qt.KeyboardModifier.NoModifier)
-
-
-def replace_text(qtbot, widget, text: str) -> None:
+def replace_text(widget, text: str) -> None:
     widget.clear()
-    type_text(qtbot, widget, text)
+    type_text(widget, text)
 
 
 def choose(combo, data) -> None:
@@ -63,18 +48,18 @@ def test_an_inspection_from_typing_to_certificate(page, qtbot, tmp_path):
     page.set_item("striker")
     diameter, weight, metal = row(page, "diameter"), row(page, "weight"), row(page, "metal_visible")
 
-    type_text(qtbot, diameter.input, "4,2")
+    type_text(diameter.input, "4,2")
     assert diameter.verdict.text().startswith(fmt.FAIL_MARK) and "too large" in diameter.verdict.text()
     assert diameter.verdict.property("state") == "fail" and diameter.input.property("state") == "fail"
-    type_text(qtbot, weight.input, "14.2")
+    type_text(weight.input, "14.2")
     assert weight.verdict.text().startswith(fmt.OK_MARK) and weight.verdict.property("state") == "ok"
     choose(metal.input, False)
     assert metal.verdict.text().startswith(fmt.OK_MARK)
     assert "NOT COMPLIANT" in page.overall.text()
 
-    type_text(qtbot, page.label_edit, "striker of Hélène Rossi")
-    type_text(qtbot, page.inspector_edit, "Élodie Mercier")
-    type_text(qtbot, page.notes_edit, "Bord ébréché")
+    type_text(page.label_edit, "striker of Hélène Rossi")
+    type_text(page.inspector_edit, "Élodie Mercier")
+    type_text(page.notes_edit, "Bord ébréché")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "Saved as inspection no. 1" in page.status.text()
     assert page.history.rowCount() == 1 and fmt.FAIL_MARK in page.history.item(0, 4).text()
@@ -93,7 +78,7 @@ def test_an_inspection_from_typing_to_certificate(page, qtbot, tmp_path):
     assert diameter.input.text() == "" and "measure again" in diameter.verdict.text()
     assert weight.input.text() == "14.2" and metal.input.currentData() is False
     assert page.banner.isVisible() and "Re-inspection of no. 1" in page.banner.text()
-    type_text(qtbot, diameter.input, "41")
+    type_text(diameter.input, "41")
     choose(diameter.unit, "mm")
     assert diameter.verdict.text().startswith(fmt.OK_MARK)
     assert "COMPLIANT" in page.overall.text() and "NOT" not in page.overall.text()
@@ -115,11 +100,11 @@ def test_an_inspection_from_typing_to_certificate(page, qtbot, tmp_path):
 def test_letters_in_a_number_field_show_a_message_and_block_saving(page, qtbot):
     page.set_item("chair")
     seat = row(page, "seat_height")
-    type_text(qtbot, seat.input, "4x5")
+    type_text(seat.input, "4x5")
     assert seat.verdict.isVisible() and "Not a number" in seat.verdict.text() and "4x5" in seat.verdict.text()
     assert "cannot be judged" in page.overall.text()
-    type_text(qtbot, page.label_edit, "chair 3")
-    type_text(qtbot, page.inspector_edit, "C. Martin")
+    type_text(page.label_edit, "chair 3")
+    type_text(page.inspector_edit, "C. Martin")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "Not a number" in page.status.text() and page.status.isVisible()
     assert page.history.rowCount() == 0
@@ -127,16 +112,16 @@ def test_letters_in_a_number_field_show_a_message_and_block_saving(page, qtbot):
 
 def test_a_reading_out_of_all_reason_says_check_the_unit(page, qtbot):
     page.set_item("striker")
-    type_text(qtbot, row(page, "diameter").input, "41")   # 41 cm: millimetres typed as centimetres
+    type_text(row(page, "diameter").input, "41")   # 41 cm: millimetres typed as centimetres
     assert "not plausible" in row(page, "diameter").verdict.text()
 
 
 def test_saving_without_inspector_or_identifier_says_what_is_missing(page, qtbot):
     page.set_item("lamp")
-    type_text(qtbot, row(page, "power").input, "75")
+    type_text(row(page, "power").input, "75")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "inspector" in page.status.text()
-    type_text(qtbot, page.inspector_edit, "C. Martin")
+    type_text(page.inspector_edit, "C. Martin")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "which item" in page.status.text()
     assert page.history.rowCount() == 0
@@ -164,7 +149,7 @@ def test_measurement_rows_follow_the_order_of_the_data(page):
 def test_reinforcement_plates_change_the_thickness_limit(page, qtbot):
     page.set_item("board")
     thickness = row(page, "surface_thickness")
-    type_text(qtbot, thickness.input, "1")
+    type_text(thickness.input, "1")
     assert "≥ 1.59" in thickness.limit.text() and thickness.verdict.property("state") == "fail"
     choose(row(page, "reinforced").input, True)
     assert "≥ 0.8" in thickness.limit.text() and thickness.verdict.property("state") == "ok"
@@ -173,12 +158,12 @@ def test_reinforcement_plates_change_the_thickness_limit(page, qtbot):
 def test_a_reading_between_the_two_printed_limits_says_which_applies(page, qtbot):
     page.set_item("stand")
     height = row(page, "surface_height")
-    type_text(qtbot, height.input, "66,8")   # within 66,31 cm as printed, below 26 1/2 in = 67,31 cm
+    type_text(height.input, "66,8")   # within 66,31 cm as printed, below 26 1/2 in = 67,31 cm
     assert height.verdict.property("state") == "ok" and "ⓘ" in height.verdict.text()
     assert "inch equivalent" in height.verdict.toolTip() and "26 1/2" in height.verdict.toolTip()
     page.set_item("board")
     side = row(page, "surface_side")
-    type_text(qtbot, side.input, "73,99")    # outside the list (applied), inside the figure legend
+    type_text(side.input, "73,99")    # outside the list (applied), inside the figure legend
     assert side.verdict.property("state") == "fail"
     assert "figure legend" in side.verdict.toolTip()
 
@@ -186,9 +171,9 @@ def test_a_reading_between_the_two_printed_limits_says_which_applies(page, qtbot
 def test_several_readings_in_one_field(page, qtbot):
     page.set_item("board")
     pockets = row(page, "pocket_diameter")
-    type_text(qtbot, pockets.input, "4,45; 4,46 4,44;4,47")
+    type_text(pockets.input, "4,45; 4,46 4,44;4,47")
     assert pockets.verdict.property("state") == "ok"
-    type_text(qtbot, pockets.input, ";4,6")
+    type_text(pockets.input, ";4,6")
     assert pockets.verdict.property("state") == "fail"
 
 
@@ -208,8 +193,8 @@ def test_a_coin_set_row_by_row(page, qtbot):
     assert verdict.startswith(fmt.FAIL_MARK) and "Thickness" in verdict
     form.table.cellWidget(0, 1).setCurrentIndex(form.table.cellWidget(0, 1).findData("black"))
     assert form.counts.property("state") == "fail"
-    type_text(qtbot, page.label_edit, "coins of board 7")
-    type_text(qtbot, page.inspector_edit, "C. Martin")
+    type_text(page.label_edit, "coins of board 7")
+    type_text(page.inspector_edit, "C. Martin")
     assert page.save() == 1
     with InspectionStore() as store:
         rec = store.get(1)
@@ -219,7 +204,7 @@ def test_a_coin_set_row_by_row(page, qtbot):
 
 def test_retranslate_resets_every_visible_string(page, qtbot):
     page.set_item("striker")
-    type_text(qtbot, row(page, "diameter").input, "4,2")
+    type_text(row(page, "diameter").input, "4,2")
     i18n.set_language("fr")
     m = SPECS.item("striker").measurement("diameter")
     assert row(page, "diameter").label.text() == m.label_in("fr")
@@ -242,11 +227,11 @@ def test_approved_strikers_of_a_tournament(page, qtbot):
         for widget, text in ((form.rows["diameter"].input, diameter), (form.rows["weight"].input, "14"),
                              (page.label_edit, label), (page.inspector_edit, "C. Martin"),
                              (page.tournament_edit, tournament)):
-            replace_text(qtbot, widget, text)
+            replace_text(widget, text)
         choose(form.rows["metal_visible"].input, False)
         assert page.save() is not None
     assert page.history.rowCount() == 3
-    replace_text(qtbot, page.tournament_edit, "Open de Cannes")
+    replace_text(page.tournament_edit, "Open de Cannes")
     page.approved_only.setChecked(True)
     assert [page.history.item(r, 3).text() for r in range(page.history.rowCount())] == ["striker of A. Rossi"]
     page.approved_only.setChecked(False)
@@ -255,7 +240,7 @@ def test_approved_strikers_of_a_tournament(page, qtbot):
 
 def test_page_picture(page, qtbot):
     page.set_item("striker")
-    type_text(qtbot, row(page, "diameter").input, "4,2")
+    type_text(row(page, "diameter").input, "4,2")
     picture = page.grab()
     assert not picture.isNull() and picture.width() >= 1000
     picture.save("/tmp/inspection.png")

@@ -9,7 +9,8 @@ from referee_app.core.errors import BadInput
 from referee_app.core.inspection.entry import EntryError, reading_typed
 from referee_app.core.inspection.store import InspectionStore
 from referee_app.core.inspection.verdict import inspect
-from test_inspection_page import page, row, type_text  # noqa: F401
+from test_inspection_page import page, row  # noqa: F401
+from test_ui_support import type_text
 
 
 @pytest.mark.parametrize("measurements,status", [
@@ -59,14 +60,14 @@ def test_the_page_shows_the_three_states_and_takes_fractions(page, qtbot):
     page.set_item("striker")
     assert page.overall.property("status") == "not_measured"
     assert "NOT COMPLIANT" not in page.overall.text() and "NOT MEASURED YET" in page.overall.text()
-    type_text(qtbot, row(page, "diameter").input, "1 5/8 in")
+    type_text(row(page, "diameter").input, "1 5/8 in")
     assert page.overall.property("status") == "incomplete"
     assert "INCOMPLETE" in page.overall.text() and "Weight" in page.overall.text()
     assert "✔" in row(page, "diameter").verdict.text()  # 1 5/8 in is the limit itself: compliant
-    type_text(qtbot, page.label_edit, "striker 3")
-    type_text(qtbot, page.inspector_edit, "C. Martin")
+    type_text(page.label_edit, "striker 3")
+    type_text(page.inspector_edit, "C. Martin")
     assert page.save() is None and page.store.list() == []
     assert "not recorded" in page.status.text() and "Weight" in page.status.text()
-    type_text(qtbot, row(page, "weight").input, "14,5")
+    type_text(row(page, "weight").input, "14,5")
     assert page.overall.property("status") == "compliant"
     assert page.save() is not None

@@ -8,15 +8,12 @@ import pytest
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.ui.rulings.area import RulingsArea
 from referee_app.ui.rulings.compare_view import CompareDialog
+from test_ui_support import shown
 
 
 @pytest.fixture
 def house(qtbot, user_dirs):
-    widget = RulingsArea("fr-house")
-    qtbot.addWidget(widget)
-    widget.resize(1366, 740)
-    widget.show()
-    qtbot.waitExposed(widget)
+    widget = shown(qtbot, RulingsArea("fr-house"))
     widget.first_name.setText("Anna")
     widget.second_name.setText("Bruno")
     widget.refresh()

@@ -7,18 +7,12 @@ from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.rulings.area import RulingsArea
+from test_ui_support import shown
 
 
 @pytest.fixture
 def area(qtbot, user_dirs):
-    widget = RulingsArea("icf")
-    qtbot.addWidget(widget)
-    widget.resize(1366, 740)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    qtbot.waitUntil(widget.isActiveWindow)
-    return widget
+    return shown(qtbot, RulingsArea("icf"), active=True)
 
 
 def type_stroke(qtbot, area, own=0, opponent=0, queen=False, striker=False):

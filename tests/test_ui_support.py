@@ -146,15 +146,22 @@ def make_window(qtbot, kb=None, rulesets=None, size=(1366, 740)):
 
     if kb is not None and rulesets is None:
         rulesets = load_rulesets(kb)
-    w = MainWindow(kb=kb, rulesets=rulesets)
-    qtbot.addWidget(w)
-    if size:  # a laptop's screen; None keeps the geometry the window restored from its settings
-        w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    qtbot.waitUntil(w.isActiveWindow)  # window shortcuts only work in the active window
-    return w
+    # size None keeps the geometry the window restored from its settings
+    return shown(qtbot, MainWindow(kb=kb, rulesets=rulesets), size, active=True)
+
+
+def shown(qtbot, widget, size=(1366, 740), active=False):
+    """The widget under qtbot's care, at `size` (a laptop's screen; None leaves it as it is), shown
+    and exposed; `active` when window shortcuts must reach it (they only work in the active window)."""
+    qtbot.addWidget(widget)
+    if size:
+        widget.resize(*size)
+    widget.show()
+    qtbot.waitExposed(widget)
+    if active:
+        widget.activateWindow()
+        qtbot.waitUntil(widget.isActiveWindow)
+    return widget
 
 
 @pytest.fixture
@@ -178,8 +185,9 @@ def key(widget, keys: str) -> None:
 
 
 def type_text(widget, text: str) -> None:
-    """Type text one character at a time; non-ASCII characters go through sendKeyEvent, since
-    keyClicks aborts the process on them."""
+    """Type text into the widget as a keyboard user does: focus on it, then one character at a time;
+    non-ASCII characters go through sendKeyEvent, since keyClicks aborts the process on them."""
+    widget.setFocus()
     for ch in text:
         if ch.isascii():
             QTest.keyClicks(widget, ch)
