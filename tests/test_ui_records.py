@@ -72,6 +72,16 @@ def worst_inspections(path):
     return good
 
 
+def select_every_row(table, count: int, what: str, then=None) -> None:
+    """Selects each of the table's `count` rows in turn (and does `then`), letting the page show it."""
+    assert table.rowCount() == count, f"every {what} lists, the unreadable ones too"
+    for row in range(count):
+        table.selectRow(row)
+        if then is not None:
+            then()
+        QApplication.processEvents()
+
+
 def test_every_area_opens_on_the_worst_stored_values(store_path, gui_env, qtbot, no_dialogs):
     worst_forms(store_path)
     matches = worst_matches(store_path)
@@ -90,18 +100,9 @@ def test_every_area_opens_on_the_worst_stored_values(store_path, gui_env, qtbot,
             forms_page = page
         else:
             inspection_page = page
-    table = forms_page.table
-    assert table.rowCount() == 4, "every form lists, the unreadable ones too"
-    for row in range(table.rowCount()):
-        table.selectRow(row)
-        QApplication.processEvents()
+    select_every_row(forms_page.table, 4, "form")
     inspection_page.refresh_history()
-    history = inspection_page.history
-    assert history.rowCount() == 3, "every inspection lists, the unreadable ones too"
-    for row in range(history.rowCount()):
-        history.selectRow(row)
-        inspection_page.reopen()
-        QApplication.processEvents()
+    select_every_row(inspection_page.history, 3, "inspection", then=inspection_page.reopen)
     key(window, "Ctrl+1")
     area = window.rulings_area
     for match_id in matches:
