@@ -2,10 +2,9 @@
 names one back. Every test reads the real knowledge base."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from kbcopy import kb_with_file
 from referee_app.core.knowledge import citations as C
 
 
@@ -124,12 +123,7 @@ def test_the_citation_names_are_valid(kb):
     ("sources: {: [", "not valid YAML"),
 ])
 def test_check_kb_reports_a_broken_citation_file(tmp_path, kb, content, expected):
-    from referee_app.core.knowledge.loader import load
-
-    root = tmp_path / "knowledge"
-    shutil.copytree(kb.root, root)
-    (root / C.FILE).write_text(content, encoding="utf-8")
-    copy, _ = load(root, strict=False)
+    copy = kb_with_file(tmp_path, kb, C.FILE, content)
     problems = [str(p) for p in C.problems(copy)]
     assert any(expected in p for p in problems), problems
     C.parse("regola 53", copy)  # a broken file still leaves a working grammar

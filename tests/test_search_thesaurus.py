@@ -2,10 +2,9 @@
 glossary, every entry citing clauses that use it, checked by check-kb."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from kbcopy import kb_with_file
 from referee_app.core.knowledge import thesaurus as T
 
 
@@ -44,13 +43,8 @@ def test_each_language_asks_for_definitions(kb):
     ("- {id: broken, fr: [rompu], it: [rotto], en: [broken], used_in: [icf-fr:4.f], colour: red}", "unknown field"),
 ])
 def test_check_kb_reports_a_broken_entry(tmp_path, kb, entry, expected):
-    from referee_app.core.knowledge.loader import load
-
-    root = tmp_path / "knowledge"
-    shutil.copytree(kb.root, root)
     questions = "definition_questions: {fr: [c'est quoi], it: [cos'è], en: [what is]}\n"
-    (root / T.FILE).write_text("concepts:\n  " + entry + "\n" + questions, encoding="utf-8")
-    copy, _ = load(root, strict=False)
+    copy = kb_with_file(tmp_path, kb, T.FILE, "concepts:\n  " + entry + "\n" + questions)
     problems = [str(p) for p in T.problems(copy)]
     assert any(expected in p for p in problems), problems
 
