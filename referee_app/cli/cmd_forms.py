@@ -18,8 +18,10 @@ from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
+from .parsers import ID, JSON, arg, command
 
 KINDS = ("protest", "disqualification")
+PDF = arg("--pdf", required=True, metavar="OUT")
 
 
 def add_parsers(sub) -> None:
@@ -27,73 +29,28 @@ def add_parsers(sub) -> None:
     fsub = forms.add_subparsers(dest="forms_command", metavar="ACTION", parser_class=type(forms))
     forms.set_defaults(func=_no_action)
 
-    p = fsub.add_parser("new", help="record a form from a YAML or JSON file ('-' = standard input)")
-    p.add_argument("kind", choices=KINDS)
-    p.add_argument("file")
-    p.add_argument("--draft", action="store_true", help="keep it as a draft (incomplete fields allowed)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_new)
-
-    p = fsub.add_parser("list", help="the forms, filtered by tournament, status or kind")
-    p.add_argument("--tournament")
-    p.add_argument("--status", choices=("draft", "filed", "decided"))
-    p.add_argument("--kind", choices=KINDS)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_list)
-
-    p = fsub.add_parser("show", help="one form: every field, the deadline and the history")
-    p.add_argument("id")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_show)
-
-    p = fsub.add_parser("set", help="change one field (e.g. board_ended_at when the board ends)")
-    p.add_argument("id")
-    p.add_argument("field")
-    p.add_argument("value", help="a YAML value; '' clears the field")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_set)
-
-    p = fsub.add_parser("file", help="a draft handed in: checks it is complete")
-    p.add_argument("id")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_file)
-
-    p = fsub.add_parser("decide", help="the tournament director's decision")
-    p.add_argument("id")
-    p.add_argument("outcome", choices=("upheld", "rejected"))
-    p.add_argument("--director", help="who decided")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_decide)
-
-    p = fsub.add_parser("delete", aliases=["withdraw"], help="remove a draft (an announced protest never)")
-    p.add_argument("id")
-    p.set_defaults(func=run_delete)
-
-    p = fsub.add_parser("export", help="the form as PDF")
-    p.add_argument("id")
-    p.add_argument("--pdf", required=True, metavar="OUT")
-    p.add_argument("--lang", choices=LANGUAGES, help="default: the form's language, else the interface's")
-    p.set_defaults(func=run_export)
-
-    p = fsub.add_parser("blank", help="a blank form to fill in by hand, as PDF")
-    p.add_argument("kind", choices=KINDS)
-    p.add_argument("--pdf", required=True, metavar="OUT")
-    p.add_argument("--lang", choices=LANGUAGES)
-    p.add_argument("--ruleset", help="whose deadline and grounds it prints")
-    p.set_defaults(func=run_blank)
-
-    p = fsub.add_parser("incident", help="record an incident of a match from a YAML or JSON file")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_incident)
-
-    p = fsub.add_parser("incidents", help="the recorded incidents")
-    p.add_argument("--tournament")
-    p.add_argument("--round")
-    p.add_argument("--table")
-    p.add_argument("--player")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_incidents)
+    command(fsub, "new", run_new, "record a form from a YAML or JSON file ('-' = standard input)",
+            arg("kind", choices=KINDS), arg("file"),
+            arg("--draft", action="store_true", help="keep it as a draft (incomplete fields allowed)"), JSON)
+    command(fsub, "list", run_list, "the forms, filtered by tournament, status or kind",
+            arg("--tournament"), arg("--status", choices=("draft", "filed", "decided")), arg("--kind", choices=KINDS),
+            JSON)
+    command(fsub, "show", run_show, "one form: every field, the deadline and the history", ID, JSON)
+    command(fsub, "set", run_set, "change one field (e.g. board_ended_at when the board ends)",
+            ID, arg("field"), arg("value", help="a YAML value; '' clears the field"), JSON)
+    command(fsub, "file", run_file, "a draft handed in: checks it is complete", ID, JSON)
+    command(fsub, "decide", run_decide, "the tournament director's decision",
+            ID, arg("outcome", choices=("upheld", "rejected")), arg("--director", help="who decided"), JSON)
+    command(fsub, "delete", run_delete, "remove a draft (an announced protest never)", ID, aliases=["withdraw"])
+    command(fsub, "export", run_export, "the form as PDF", ID, PDF,
+            arg("--lang", choices=LANGUAGES, help="default: the form's language, else the interface's"))
+    command(fsub, "blank", run_blank, "a blank form to fill in by hand, as PDF",
+            arg("kind", choices=KINDS), PDF, arg("--lang", choices=LANGUAGES),
+            arg("--ruleset", help="whose deadline and grounds it prints"))
+    command(fsub, "incident", run_incident, "record an incident of a match from a YAML or JSON file",
+            arg("file"), JSON)
+    command(fsub, "incidents", run_incidents, "the recorded incidents",
+            arg("--tournament"), arg("--round"), arg("--table"), arg("--player"), JSON)
 
 
 def _no_action(args) -> int:

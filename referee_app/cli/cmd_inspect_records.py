@@ -14,6 +14,7 @@ from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .cmd_inspect import print_verdict
 from .io import print_json
+from .parsers import ID, JSON, arg, command
 
 
 def add_parsers(sub) -> None:
@@ -22,33 +23,17 @@ def add_parsers(sub) -> None:
     p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("inspections", "name an action: list, show, "
                                                                       "reinspect, approved-strikers, certificate")))
 
-    q = records.add_parser("list", help="every inspection, oldest first")
-    q.add_argument("--item", help="only this kind of item (striker, board, ...)")
-    q.add_argument("--label", help="only this item")
-    q.add_argument("--tournament")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=run_list)
-
-    q = records.add_parser("show", help="one inspection with its readings and verdicts")
-    q.add_argument("id")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=run_show)
-
-    q = records.add_parser("reinspect", help="the document to re-inspect an item: failed readings cleared")
-    q.add_argument("id")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=run_reinspect)
-
-    q = records.add_parser("approved-strikers", help="strikers whose latest inspection is compliant")
-    q.add_argument("--tournament")
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=run_approved)
-
-    q = records.add_parser("certificate", help="write an inspection's certificate as PDF")
-    q.add_argument("id")
-    q.add_argument("--pdf", required=True, metavar="OUT", help="the PDF file to write")
-    q.add_argument("--lang", choices=LANGUAGES, default="en", help="the certificate's language")
-    q.set_defaults(func=run_certificate)
+    command(records, "list", run_list, "every inspection, oldest first",
+            arg("--item", help="only this kind of item (striker, board, ...)"), arg("--label", help="only this item"),
+            arg("--tournament"), JSON)
+    command(records, "show", run_show, "one inspection with its readings and verdicts", ID, JSON)
+    command(records, "reinspect", run_reinspect, "the document to re-inspect an item: failed readings cleared",
+            ID, JSON)
+    command(records, "approved-strikers", run_approved, "strikers whose latest inspection is compliant",
+            arg("--tournament"), JSON)
+    command(records, "certificate", run_certificate, "write an inspection's certificate as PDF",
+            ID, arg("--pdf", required=True, metavar="OUT", help="the PDF file to write"),
+            arg("--lang", choices=LANGUAGES, default="en", help="the certificate's language"))
 
 
 def _store():

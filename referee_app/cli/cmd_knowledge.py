@@ -7,24 +7,16 @@ import textwrap
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json
+from .parsers import ID, JSON, arg, command
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("rulebook", help="the whole rulebook in reading order")
-    p.add_argument("--source", help="only this source (see sources in check-kb)")
-    p.add_argument("--lang", choices=LANGUAGES, help="reading language (translation where the original is in another)")
-    p.add_argument("--json", action="store_true", help="one JSON array of clause records")
-    p.set_defaults(func=run_rulebook)
-
-    p = sub.add_parser("show", help="one clause by id, e.g. icf-fr:3.12.e")
-    p.add_argument("id")
-    p.add_argument("--lang", choices=LANGUAGES)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_show)
-
-    p = sub.add_parser("check-kb", help="validate the knowledge base and count its clauses")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_check)
+    command(sub, "rulebook", run_rulebook, "the whole rulebook in reading order",
+            arg("--source", help="only this source (see sources in check-kb)"),
+            arg("--lang", choices=LANGUAGES, help="reading language (translation where the original is in another)"),
+            arg("--json", action="store_true", help="one JSON array of clause records"))
+    command(sub, "show", run_show, "one clause by id, e.g. icf-fr:3.12.e", ID, arg("--lang", choices=LANGUAGES), JSON)
+    command(sub, "check-kb", run_check, "validate the knowledge base and count its clauses", JSON)
 
 
 def _record(clause, lang):

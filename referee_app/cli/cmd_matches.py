@@ -6,39 +6,27 @@ import json
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
+from .parsers import JSON, arg, command
+
+# what a match's header holds, as options of `matches new`
+META = ("first-name", "second-name", "tournament", "round", "table-no", "referee")
 
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("matches", help="score sheets: new, play, undo, list, show, export")
     msub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    n = msub.add_parser("new", help="start a match; prints its id")
-    n.add_argument("--ruleset", default="icf")
-    n.add_argument("--doubles", action="store_true")
-    for name in ("first-name", "second-name", "tournament", "round", "table-no", "referee"):
-        n.add_argument(f"--{name}", default="")
-    n.add_argument("--json", action="store_true")
-    n.set_defaults(func=run_new)
-    pl = msub.add_parser("play", help="record strokes (a stroke, or a list of strokes, in FILE)")
-    pl.add_argument("id", type=int)
-    pl.add_argument("file")
-    pl.add_argument("--json", action="store_true")
-    pl.set_defaults(func=run_play)
-    u = msub.add_parser("undo", help="take back the last stroke (kept in the history)")
-    u.add_argument("id", type=int)
-    u.add_argument("--json", action="store_true")
-    u.set_defaults(func=run_undo)
-    ls = msub.add_parser("list", help="every saved match")
-    ls.add_argument("--json", action="store_true")
-    ls.set_defaults(func=run_list)
-    for name, fn in (("show", run_show), ("export", run_export)):
-        s = msub.add_parser(name, help=f"{name} one match")
-        s.add_argument("id", type=int)
-        s.add_argument("--json", action="store_true")
-        if name == "export":
-            s.add_argument("--out", help="write the export to this file instead of standard output")
-            s.add_argument("--pdf", metavar="OUT", help="write the full score sheet as a PDF to OUT")
-            s.add_argument("--lang", choices=LANGUAGES, help="the PDF's language (default: English)")
-        s.set_defaults(func=fn)
+    command(msub, "new", run_new, "start a match; prints its id",
+            arg("--ruleset", default="icf"), arg("--doubles", action="store_true"),
+            *(arg(f"--{name}", default="") for name in META), JSON)
+    match = arg("id", type=int)
+    command(msub, "play", run_play, "record strokes (a stroke, or a list of strokes, in FILE)", match, arg("file"), JSON)
+    command(msub, "undo", run_undo, "take back the last stroke (kept in the history)", match, JSON)
+    command(msub, "list", run_list, "every saved match", JSON)
+    command(msub, "show", run_show, "show one match", match, JSON)
+    command(msub, "export", run_export, "export one match", match, JSON,
+            arg("--out", help="write the export to this file instead of standard output"),
+            arg("--pdf", metavar="OUT", help="write the full score sheet as a PDF to OUT"),
+            arg("--lang", choices=LANGUAGES, help="the PDF's language (default: English)"))
 
 
 def _store():
@@ -48,7 +36,7 @@ def _store():
 
 
 def run_new(args) -> int:
-    meta = {k: getattr(args, k) for k in ("first_name", "second_name", "tournament", "round", "table_no", "referee")}
+    meta = {k: getattr(args, k) for k in (name.replace("-", "_") for name in META)}
     match_id = _store().create(args.ruleset, args.doubles, **{k: v for k, v in meta.items() if v})
     print_json({"id": match_id}) if args.json else print(match_id)
     return 0

@@ -4,31 +4,23 @@ from __future__ import annotations
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json, read_document
+from .parsers import JSON, arg, command
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("rule", help="rule one stroke (a situation file, - for standard input)")
-    p.add_argument("file")
-    p.add_argument("--ruleset", help="icf, it, aicf-2009, fr-simplified, fr-house, carom-bi (default: the file's, else icf)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--trace", action="store_true",
-                   help="add the derivation: per part, the deciding rule, the facts it tested, the rules set aside")
-    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the explanation shown")
-    p.set_defaults(func=run_rule)
-
-    p = sub.add_parser("fouls", help="the fouls a referee can call under a ruleset")
-    p.add_argument("--ruleset", default="icf")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_fouls)
-
-    p = sub.add_parser("rulesets", help="the playable rule systems and their parameters")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_rulesets)
-
-    p = sub.add_parser("verify", help="prove every situation gets exactly one ruling (gaps, conflicts)")
-    p.add_argument("--ruleset", help="one ruleset (default: all)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=run_verify)
+    command(sub, "rule", run_rule, "rule one stroke (a situation file, - for standard input)",
+            arg("file"),
+            arg("--ruleset",
+                help="icf, it, aicf-2009, fr-simplified, fr-house, carom-bi (default: the file's, else icf)"),
+            JSON,
+            arg("--trace", action="store_true",
+                help="add the derivation: per part, the deciding rule, the facts it tested, the rules set aside"),
+            arg("--lang", choices=LANGUAGES, default="en", help="language of the explanation shown"))
+    command(sub, "fouls", run_fouls, "the fouls a referee can call under a ruleset",
+            arg("--ruleset", default="icf"), JSON)
+    command(sub, "rulesets", run_rulesets, "the playable rule systems and their parameters", JSON)
+    command(sub, "verify", run_verify, "prove every situation gets exactly one ruling (gaps, conflicts)",
+            arg("--ruleset", help="one ruleset (default: all)"), JSON)
 
 
 def _decision_errors(fn):

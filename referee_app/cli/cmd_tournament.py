@@ -11,6 +11,7 @@ from pathlib import Path
 
 from referee_app.core.errors import BadInput
 from .io import print_json, read_document
+from .parsers import ID, JSON, arg, command
 
 EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json")
 
@@ -19,70 +20,43 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("tournament", help="Swiss tournaments the FFC's way: standings, pairings, results")
     tsub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def file_or_id(name, help_text, fn):
-        s = tsub.add_parser(name, help=help_text)
-        s.add_argument("file", nargs="?", help="a tournament file (YAML or JSON, - for standard input)")
-        s.add_argument("--id", help="a stored tournament instead of a file")
-        s.add_argument("--json", action="store_true")
-        s.set_defaults(func=fn)
-        return s
+    def file_or_id(name, help_text, fn, *more):
+        return command(tsub, name, fn, help_text,
+                       arg("file", nargs="?", help="a tournament file (YAML or JSON, - for standard input)"),
+                       arg("--id", help="a stored tournament instead of a file"), JSON, *more)
 
     file_or_id("standings", "the standings, first place first", run_standings)
-    pr = file_or_id("pair", "the next round (or the final); with --id it is saved", run_pair)
-    pr.add_argument("--seed", type=int, help="the seed of the round 1 draw, to make it again")
+    file_or_id("pair", "the next round (or the final); with --id it is saved", run_pair,
+               arg("--seed", type=int, help="the seed of the round 1 draw, to make it again"))
     file_or_id("check", "every round paired again and compared", run_check)
 
-    g = tsub.add_parser("generate", help="a random tournament with results, for tests")
-    g.add_argument("--players", type=int, required=True)
-    g.add_argument("--seed", type=int, required=True)
-    g.add_argument("--rounds", type=int, help="rounds played (default: all)")
-    g.add_argument("--final", action="store_true", help="also play the final")
-    g.add_argument("--json", action="store_true", help="JSON (the default: any reader of YAML reads it too)")
-    g.add_argument("--yaml", action="store_true", help="YAML instead of JSON, for reading by eye")
-    g.set_defaults(func=run_generate)
+    command(tsub, "generate", run_generate, "a random tournament with results, for tests",
+            arg("--players", type=int, required=True), arg("--seed", type=int, required=True),
+            arg("--rounds", type=int, help="rounds played (default: all)"),
+            arg("--final", action="store_true", help="also play the final"),
+            arg("--json", action="store_true", help="JSON (the default: any reader of YAML reads it too)"),
+            arg("--yaml", action="store_true", help="YAML instead of JSON, for reading by eye"))
+    command(tsub, "new", run_new, "store a tournament (FILE: name, players, and any rounds played)",
+            arg("file"), arg("--ruleset", default="icf"), JSON)
 
-    n = tsub.add_parser("new", help="store a tournament (FILE: name, players, and any rounds played)")
-    n.add_argument("file")
-    n.add_argument("--ruleset", default="icf")
-    n.add_argument("--json", action="store_true")
-    n.set_defaults(func=run_new)
+    player = (ID, arg("player"))
+    command(tsub, "enter", run_enter, "enter a player (a late entry once round 1 is paired)", *player, JSON)
+    command(tsub, "check-in", run_check_in, "mark an entry present",
+            *player, arg("--absent", action="store_true", help="mark the entry absent instead"), JSON)
+    command(tsub, "withdraw", run_withdraw, "a player withdraws: not paired any more", *player, JSON)
+    command(tsub, "add-result", run_add_result,
+            "a result typed at the desk: ID ROUND TABLE FIRST_POINTS SECOND_POINTS",
+            ID, arg("round", help="a round number, or final"), arg("table", type=int),
+            arg("first_points", type=int), arg("second_points", type=int),
+            arg("--correction", metavar="REASON",
+                help="change a result after the next round was paired, recording why"), JSON)
 
-    for name, fn, what in (("enter", run_enter, "enter a player (a late entry once round 1 is paired)"),
-                           ("check-in", run_check_in, "mark an entry present"),
-                           ("withdraw", run_withdraw, "a player withdraws: not paired any more")):
-        e = tsub.add_parser(name, help=what)
-        e.add_argument("id")
-        e.add_argument("player")
-        if name == "check-in":
-            e.add_argument("--absent", action="store_true", help="mark the entry absent instead")
-        e.add_argument("--json", action="store_true")
-        e.set_defaults(func=fn)
-
-    a = tsub.add_parser("add-result", help="a result typed at the desk: ID ROUND TABLE FIRST_POINTS SECOND_POINTS")
-    a.add_argument("id")
-    a.add_argument("round", help="a round number, or final")
-    a.add_argument("table", type=int)
-    a.add_argument("first_points", type=int)
-    a.add_argument("second_points", type=int)
-    a.add_argument("--correction", metavar="REASON",
-                   help="change a result after the next round was paired, recording why")
-    a.add_argument("--json", action="store_true")
-    a.set_defaults(func=run_add_result)
-
-    ls = tsub.add_parser("list", help="the stored tournaments")
-    ls.add_argument("--json", action="store_true")
-    ls.set_defaults(func=run_list)
-
-    sh = tsub.add_parser("show", help="one stored tournament: entries, rounds, standings, corrections, choices")
-    sh.add_argument("id")
-    sh.add_argument("--json", action="store_true")
-    sh.set_defaults(func=run_show)
-
-    x = tsub.add_parser("export", help="standings and results as CSV, the plain-text ranking file, or the file")
-    x.add_argument("id")
-    x.add_argument("--format", choices=EXPORT_FORMATS, default="text")
-    x.add_argument("--out", help="write to this file instead of standard output")
-    x.set_defaults(func=run_export)
+    command(tsub, "list", run_list, "the stored tournaments", JSON)
+    command(tsub, "show", run_show, "one stored tournament: entries, rounds, standings, corrections, choices",
+            ID, JSON)
+    command(tsub, "export", run_export, "standings and results as CSV, the plain-text ranking file, or the file",
+            ID, arg("--format", choices=EXPORT_FORMATS, default="text"),
+            arg("--out", help="write to this file instead of standard output"))
 
 
 def _store():
