@@ -17,7 +17,7 @@ from __future__ import annotations
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, read_document
+from .io import print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 KINDS = ("protest", "disqualification")
@@ -104,16 +104,16 @@ def run_new(args) -> int:
 
 
 def run_list(args) -> int:
-    forms = _store().list(args.tournament, args.status, args.kind)
-    if args.json:
-        print_json([f.summary() for f in forms])
-        return 0
-    for f in forms:
-        s = f.summary()
-        late = " LATE" if s["late"] else ""
-        print(f"{f.id:5}  {f.kind:16} {f.status:8}{late:5} {s['tournament'] or '':24} "
-              f"r{s['round'] or '?'} t{s['table'] or '?'}  {s['subject']}")
+    print_rows(_store().list(args.tournament, args.status, args.kind), args.json, _list_line,
+               doc=lambda f: f.summary())
     return 0
+
+
+def _list_line(form) -> str:
+    s = form.summary()
+    late = " LATE" if s["late"] else ""
+    return (f"{form.id:5}  {form.kind:16} {form.status:8}{late:5} {s['tournament'] or '':24} "
+            f"r{s['round'] or '?'} t{s['table'] or '?'}  {s['subject']}")
 
 
 def _show_record(store, form) -> dict:
@@ -219,11 +219,7 @@ def run_incidents(args) -> int:
     # the same normalisation as the stored rows, so that --round 3 finds round "3"
     rnd = normalize("disqualification", "round", args.round)
     table = normalize("disqualification", "table", args.table)
-    found = _store().incidents(args.tournament, rnd, table, args.player)
-    if args.json:
-        print_json(found)
-        return 0
-    for i in found:
-        print(f"{i['id']:5}  {i['at']}  {i['tournament']} r{i['round']} t{i['table']}  {i['player']}: {i['kind']}"
-              + (f" – {i['note']}" if i["note"] else ""))
+    print_rows(_store().incidents(args.tournament, rnd, table, args.player), args.json,
+               lambda i: f"{i['id']:5}  {i['at']}  {i['tournament']} r{i['round']} t{i['table']}  {i['player']}: "
+                         f"{i['kind']}" + (f" – {i['note']}" if i["note"] else ""))
     return 0

@@ -13,7 +13,7 @@ import sys
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .cmd_inspect import print_verdict
-from .io import print_json
+from .io import print_json, print_rows
 from .parsers import ID, JSON, arg, command
 
 
@@ -52,13 +52,7 @@ def _line(r) -> str:
 def run_list(args) -> int:
     with _store() as store:
         records = store.list(item=args.item, label=args.label, tournament=args.tournament)
-    if args.json:
-        print_json([r.summary() for r in records])
-    else:
-        for r in records:
-            print(_line(r))
-        if not records:
-            print("no inspections recorded")
+    print_rows(records, args.json, _line, doc=lambda r: r.summary(), empty="no inspections recorded")
     return 0
 
 
@@ -93,13 +87,8 @@ def run_reinspect(args) -> int:
 def run_approved(args) -> int:
     with _store() as store:
         records = store.approved_strikers(args.tournament)
-    if args.json:
-        print_json([dict(r.summary(), readings=r.readings.get("measurements", {})) for r in records])
-    else:
-        for r in records:
-            print(_line(r))
-        if not records:
-            print("no approved striker")
+    print_rows(records, args.json, _line, doc=lambda r: dict(r.summary(), readings=r.readings.get("measurements", {})),
+               empty="no approved striker")
     return 0
 
 

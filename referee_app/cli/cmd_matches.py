@@ -5,7 +5,7 @@ import json
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, read_document
+from .io import print_json, print_rows, read_document
 from .parsers import JSON, arg, command
 
 # what a match's header holds, as options of `matches new`
@@ -66,13 +66,9 @@ def run_undo(args) -> int:
 
 
 def run_list(args) -> int:
-    matches = _store().list()
-    if args.json:
-        print_json(matches)
-    else:
-        for m in matches:
-            print(f"{m['id']:4}  {m['created_at']}  {m['ruleset']:13} {m['first_name']} – {m['second_name']}"
-                  f"  ({m['strokes']} strokes)")
+    print_rows(_store().list(), args.json,
+               lambda m: f"{m['id']:4}  {m['created_at']}  {m['ruleset']:13} {m['first_name']} – {m['second_name']}"
+                         f"  ({m['strokes']} strokes)")
     return 0
 
 

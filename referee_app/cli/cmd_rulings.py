@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, read_document
+from .io import print_json, print_rows, read_document
 from .parsers import JSON, arg, command
 
 
@@ -75,11 +75,7 @@ def run_fouls(args) -> int:
     rs = compiled(get_ruleset(args.ruleset, "--ruleset").id)
     fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", []))}
              for f in rs.fouls.values()]
-    if args.json:
-        print_json(fouls)
-    else:
-        for f in fouls:
-            print(f"{f['id']:24} {f['names'].get('en', '')}  ({', '.join(f['clauses'])})")
+    print_rows(fouls, args.json, lambda f: f"{f['id']:24} {f['names'].get('en', '')}  ({', '.join(f['clauses'])})")
     return 0
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from referee_app.core.errors import BadInput
-from .io import print_json, read_document
+from .io import print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json")
@@ -176,12 +176,8 @@ def run_add_result(args) -> int:
 
 
 def run_list(args) -> int:
-    rows = _store().list()
-    if args.json:
-        print_json(rows)
-    else:
-        for t in rows:
-            print(f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
+    print_rows(_store().list(), args.json,
+               lambda t: f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
     return 0
 
 

@@ -51,3 +51,15 @@ def read_document(path: str, what: str = "FILE"):
 
 def print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
+
+
+def print_rows(rows, as_json: bool, line, doc=None, empty: str | None = None) -> None:
+    """Records as one JSON array (each through `doc` when given), or as a `line` each, with
+    `empty` said when there are none."""
+    if as_json:
+        print_json(rows if doc is None else [doc(r) for r in rows])
+        return
+    for r in rows:
+        print(line(r))
+    if not rows and empty:
+        print(empty)
