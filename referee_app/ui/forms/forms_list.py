@@ -8,11 +8,12 @@ from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QTableWidget,
-                               QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QTableWidgetItem,
+                               QToolButton, QVBoxLayout, QWidget)
 
 from referee_app.core.forms.fields import FIELDS, STATUSES
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.tables import record_table
 from .labels import label_text, local_time, outcome_text
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -31,11 +32,7 @@ class FormsList(QWidget):
         self.status_filter.addItem("", None)
         for status in STATUSES:
             self.status_filter.addItem("", status)
-        self.table = QTableWidget(0, 6, objectName="forms_table")
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
+        self.table = record_table("forms_table", 6)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)

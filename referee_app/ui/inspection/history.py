@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.tables import record_table
 from referee_app.ui.common.verdict_style import verdict_colours
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -29,11 +30,7 @@ class InspectionHistory(QWidget):
         # passed, for the tournament typed on the left (all tournaments when it is empty).
         self.approved_only = QCheckBox(objectName="approved_only")
         layout.addWidget(self.approved_only)
-        self.table = QTableWidget(0, 5, objectName="history_table")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
+        self.table = record_table("history_table", 5)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.table, 1)

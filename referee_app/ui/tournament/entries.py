@@ -4,12 +4,13 @@ arrives (only those checked in are paired), a late entry or a withdrawal once pl
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from referee_app import i18n
 from referee_app.core.tournament.ffc import rules
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.tables import record_table
 from referee_app.ui.retranslate import follow_language
 
 
@@ -25,12 +26,8 @@ class EntriesView(QWidget):
         row.addWidget(self.name_edit, 1)
         row.addWidget(self.enter_button)
         row.addWidget(self.withdraw_button)
-        self.table = QTableWidget(0, 4, objectName="entries_table")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = record_table("entries_table", 4)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setVisible(False)
         self.notes = QLabel(objectName="entries_notes")
         self.notes.setWordWrap(True)
         layout = QVBoxLayout(self)

@@ -6,14 +6,14 @@ is changed only by a correction with its reason (choice `correction`)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QComboBox, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QComboBox, QSpinBox, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.store import FINAL
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.tables import record_table
 from referee_app.ui.retranslate import follow_language
 from . import documents
 
@@ -39,11 +39,7 @@ class RoundsView(QWidget):
         top.addWidget(self.print_button)
         top.addWidget(self.sheets_button)
 
-        self.table = QTableWidget(0, 6, objectName="pairings_table")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.table = record_table("pairings_table", 6)
         for col in (1, 2):
             self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
 
