@@ -129,6 +129,15 @@ def test_a_tournament_round_is_not_a_red_circle(searcher):
     assert not any("**rond**" in h["snippet"].lower() for h in hits), [h["snippet"] for h in hits]
 
 
+def test_the_sets_of_a_match_are_not_a_limit_set(searcher):
+    """`sets` (of a match) and the verb `set` (a time limit set for the rest) stem alike in English."""
+    from referee_app.core.search.analysis import analyse
+
+    assert analyse("en", "sets") != analyse("en", "a limit set")[-1:]
+    hits = searcher.search("time between sets", limit=5)
+    assert "aicf-2009:3" in ids(hits[:3]), ids(hits)
+
+
 def test_time_is_not_at_the_same_time(searcher):
     """`temps` alone is the time a rule allows; `en même temps` (at the same time) is another word."""
     from referee_app.core.search.analysis import analyse

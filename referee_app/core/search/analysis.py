@@ -35,12 +35,13 @@ _FR_ENDINGS = re.compile(r"(?:ee(s?)|(i)ere(s?))$")
 # Words the stemmer would merge with another word of a different meaning, kept apart: `cassé`
 # (broken) and `casse` (the break, in jargon) fold and stem alike, and so do `délai` (deadline)
 # and `au-delà` (beyond), or the Italian `del`, and `ronde` (a tournament's round) and `rond` (a
-# circle on the board). Matched as written (lower case, accents kept), before accents are folded;
+# circle on the board), and the English `sets` of a match and the verb `set` (a time limit set
+# for the rest). Matched as written (lower case, accents kept), before accents are folded;
 # indexed under a form no other word has.
 DISTINCT = {
     "fr": {"cassé": "casse_", "cassée": "casse_", "cassés": "casse_", "cassées": "casse_",
            "délai": "delai_", "délais": "delai_", "ronde": "ronde_", "rondes": "ronde_"},
-    "it": {}, "en": {},
+    "it": {}, "en": {"sets": "sets_"},
 }
 # Words that mean something else after a given word: `en même temps` is "at the same time", and
 # `temps` alone the time a rule allows. (previous word, word) -> the form indexed.
@@ -65,10 +66,17 @@ def _distinct_fr(word: str) -> str:
     return DISTINCT["fr"].get(word, word)
 
 
+def _distinct_en(word: str) -> str:
+    return DISTINCT["en"].get(word, word)
+
+
+_DISTINCT = {"fr": _distinct_fr, "it": None, "en": _distinct_en}
+
+
 def analyzer(lang: str):
     """A new analysis chain for one language."""
     return _chain(lang, TOKEN, STOPWORDS[lang], _french_endings if lang == "fr" else _decimal,
-                  _distinct_fr if lang == "fr" else None, PAIRS[lang])
+                  _DISTINCT[lang], PAIRS[lang])
 
 
 @lru_cache(maxsize=20_000)
@@ -79,7 +87,7 @@ def analyse_all(lang: str, text: str) -> tuple[str, ...]:
     with _analysis_lock:
         if key not in _query_analyzers:
             _query_analyzers[key] = _chain(lang, TOKEN, frozenset(), _french_endings if lang == "fr" else _decimal,
-                                           _distinct_fr if lang == "fr" else None, PAIRS[lang])
+                                           _DISTINCT[lang], PAIRS[lang])
         return tuple(t.text for t in _query_analyzers[key](text))
 
 

@@ -25,7 +25,7 @@ from .documents import analyzers, aux_data, documents, index_data, stamp_data, s
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 CURRENT = "current.json"
 # Each document's stored fields in document order, read whole when the index is opened: a search
 # then reads no stored field from the index (one at a time, they were a good part of a first
