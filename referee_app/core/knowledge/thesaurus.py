@@ -63,97 +63,141 @@ def fold(text: str) -> str:
 def load(kb) -> tuple[Thesaurus, list[Problem]]:
     """The glossary's terms with the thesaurus's additions, and what is wrong in thesaurus.yaml."""
     problems: list[Problem] = []
-    concepts: dict[str, dict] = {}
-    for term in kb.glossary:
-        concepts[term.id] = {"words": {lang: list(term.words.get(lang, ())) for lang in LANGS},
-                             "used_in": list(term.defined_in), "defined_in": list(term.defined_in),
-                             "loose": list(term.loose)}
-    questions: dict[str, tuple[str, ...]] = {lang: () for lang in LANGS}
-    path = kb.root / FILE
-    raw = {}
+    concepts = _glossary_concepts(kb.glossary)
+    raw = _read(kb.root / FILE, problems)
+    seen: set[str] = set()
+    for entry in _entries(raw, problems):
+        _add_entry(kb, entry, concepts, seen, problems)
+    questions = _definition_questions(raw.get("definition_questions") or {}, problems)
+    symbols = _symbols(raw.get("symbols") or {}, concepts, problems)
+    thesaurus = Thesaurus(tuple(Concept(cid, {k: tuple(v) for k, v in c["words"].items()}, tuple(c["used_in"]),
+                                        tuple(c["defined_in"]), tuple(c["loose"]),
+                                        {k: tuple(v) for k, v in c.get("asked", {}).items()})
+                                for cid, c in concepts.items()), questions, symbols)
+    return thesaurus, problems
+
+
+def _glossary_concepts(glossary) -> dict[str, dict]:
+    """Each glossary term as a concept still open to the thesaurus's additions."""
+    return {term.id: {"words": {lang: list(term.words.get(lang, ())) for lang in LANGS},
+                      "used_in": list(term.defined_in), "defined_in": list(term.defined_in),
+                      "loose": list(term.loose)}
+            for term in glossary}
+
+
+def _read(path, problems: list[Problem]) -> dict:
+    """thesaurus.yaml as a mapping, empty when it is missing or unreadable (and said so)."""
     if not path.is_file():
         problems.append(Problem(FILE, 0, "the thesaurus is missing"))
-    else:
-        try:
-            raw = load_file(path, FILE) or {}
-        except YamlError as exc:
-            problems.append(Problem(FILE, exc.line, exc.problem))
-        if not isinstance(raw, dict):
-            problems.append(Problem(FILE, 0, "must be a mapping with `concepts` and `definition_questions`"))
-            raw = {}
-    seen: set[str] = set()
+        return {}
+    raw = {}
+    try:
+        raw = load_file(path, FILE) or {}
+    except YamlError as exc:
+        problems.append(Problem(FILE, exc.line, exc.problem))
+    if not isinstance(raw, dict):
+        problems.append(Problem(FILE, 0, "must be a mapping with `concepts` and `definition_questions`"))
+        return {}
+    return raw
+
+
+def _entries(raw: dict, problems: list[Problem]) -> list:
     entries = raw.get("concepts") or []
     if not isinstance(entries, list):
         problems.append(Problem(FILE, line_of(raw), "concepts: must be a list"))
-        entries = []
-    for entry in entries:
-        line = line_of(entry)
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-            problems.append(Problem(FILE, line, "a concept needs an id"))
-            continue
-        cid = entry["id"]
-        if cid in seen:
-            problems.append(Problem(FILE, line, f"concept {cid}: listed twice"))
-        seen.add(cid)
-        unknown = sorted(set(entry) - {"id", "used_in", "loose", "asked", *LANGS})
-        for name in unknown:
-            problems.append(Problem(FILE, line, f"concept {cid}: unknown field '{name}'"))
-        new = cid not in concepts
-        target = concepts.setdefault(cid, {"words": {lang: [] for lang in LANGS}, "used_in": [],
-                                           "defined_in": [], "loose": []})
-        for lang in LANGS:
-            words = entry.get(lang) or []
-            if not isinstance(words, list) or not all(isinstance(w, str) and re.search(r"\w", w) for w in words):
-                problems.append(Problem(FILE, line, f"concept {cid}.{lang}: must be a list of words"))
-                continue
-            if new and not words:
-                problems.append(Problem(FILE, line, f"concept {cid}: no word in '{lang}' (not a glossary term)"))
-            for w in words:
-                if fold(w) in (fold(x) for x in target["words"][lang]):
-                    problems.append(Problem(FILE, line, f"concept {cid}.{lang}: '{w}' is already one of its words"))
-                else:
-                    target["words"][lang].append(w)
-        used = entry.get("used_in") or []
-        if not isinstance(used, list) or not used:
-            problems.append(Problem(FILE, line, f"concept {cid}: used_in must cite the clauses that use its words"))
-            used = []
-        for ref in used:
-            clause = kb.clauses.get(ref)
-            if clause is None:
-                problems.append(Problem(FILE, line, f"concept {cid}: used_in {ref} points nowhere"))
-            elif not _uses(clause, target["words"]):
-                problems.append(Problem(FILE, line, f"concept {cid}: {ref} uses none of its words"))
-            elif ref not in target["used_in"]:
-                target["used_in"].append(ref)
-        asked = entry.get("asked") or {}
-        if not isinstance(asked, dict) or not all(lang in LANGS and isinstance(v, list) and all(isinstance(x, str) for x in v)
-                                                  for lang, v in asked.items()):
-            problems.append(Problem(FILE, line, f"concept {cid}.asked: must map languages to lists of phrases"))
+        return []
+    return entries
+
+
+def _add_entry(kb, entry, concepts: dict[str, dict], seen: set[str], problems: list[Problem]) -> None:
+    """One entry of thesaurus.yaml added to its concept (a new one when its id is no glossary term)."""
+    line = line_of(entry)
+
+    def say(message: str) -> None:
+        problems.append(Problem(FILE, line, message))
+
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
+        say("a concept needs an id")
+        return
+    cid = entry["id"]
+    if cid in seen:
+        say(f"concept {cid}: listed twice")
+    seen.add(cid)
+    for name in sorted(set(entry) - {"id", "used_in", "loose", "asked", *LANGS}):
+        say(f"concept {cid}: unknown field '{name}'")
+    new = cid not in concepts
+    target = concepts.setdefault(cid, {"words": {lang: [] for lang in LANGS}, "used_in": [],
+                                       "defined_in": [], "loose": []})
+    for lang in LANGS:
+        _add_words(cid, lang, entry.get(lang) or [], new, target["words"][lang], say)
+    _add_used_in(kb, cid, entry.get("used_in") or [], target, say)
+    _add_asked(cid, entry.get("asked") or {}, target, say)
+    _add_loose(cid, entry.get("loose") or [], target, say)
+
+
+def _add_words(cid: str, lang: str, words, new: bool, known: list[str], say) -> None:
+    if not isinstance(words, list) or not all(isinstance(w, str) and re.search(r"\w", w) for w in words):
+        say(f"concept {cid}.{lang}: must be a list of words")
+        return
+    if new and not words:
+        say(f"concept {cid}: no word in '{lang}' (not a glossary term)")
+    for w in words:
+        if fold(w) in (fold(x) for x in known):
+            say(f"concept {cid}.{lang}: '{w}' is already one of its words")
         else:
-            target.setdefault("asked", {}).update(asked)
-        for w in entry.get("loose") or []:
-            if not any(fold(w) == fold(x) for ws in target["words"].values() for x in ws):
-                problems.append(Problem(FILE, line, f"concept {cid}: loose word '{w}' is none of its words"))
-            else:
-                target["loose"].append(w)
-    dq = raw.get("definition_questions") or {}
+            known.append(w)
+
+
+def _add_used_in(kb, cid: str, used, target: dict, say) -> None:
+    if not isinstance(used, list) or not used:
+        say(f"concept {cid}: used_in must cite the clauses that use its words")
+        return
+    for ref in used:
+        clause = kb.clauses.get(ref)
+        if clause is None:
+            say(f"concept {cid}: used_in {ref} points nowhere")
+        elif not _uses(clause, target["words"]):
+            say(f"concept {cid}: {ref} uses none of its words")
+        elif ref not in target["used_in"]:
+            target["used_in"].append(ref)
+
+
+def _add_asked(cid: str, asked, target: dict, say) -> None:
+    if not isinstance(asked, dict) or not all(lang in LANGS and isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                              for lang, v in asked.items()):
+        say(f"concept {cid}.asked: must map languages to lists of phrases")
+    else:
+        target.setdefault("asked", {}).update(asked)
+
+
+def _add_loose(cid: str, loose, target: dict, say) -> None:
+    for w in loose:
+        if not any(fold(w) == fold(x) for ws in target["words"].values() for x in ws):
+            say(f"concept {cid}: loose word '{w}' is none of its words")
+        else:
+            target["loose"].append(w)
+
+
+def _definition_questions(dq, problems: list[Problem]) -> dict[str, tuple[str, ...]]:
+    questions: dict[str, tuple[str, ...]] = {lang: () for lang in LANGS}
     for lang in LANGS:
         phrases = dq.get(lang) if isinstance(dq, dict) else None
         if not isinstance(phrases, list) or not phrases or not all(isinstance(p, str) and p.strip() for p in phrases):
             problems.append(Problem(FILE, line_of(dq), f"definition_questions.{lang}: needs a list of phrases"))
             continue
         questions[lang] = tuple(p.strip() for p in phrases)
+    return questions
+
+
+def _symbols(signs, concepts: dict[str, dict], problems: list[Problem]) -> dict[str, str]:
+    """Each sign's concept; a sign can only stand for a concept with a word in every language."""
     symbols = {}
-    for sign, cid in (raw.get("symbols") or {}).items():
+    for sign, cid in signs.items():
         if cid not in concepts or not all(concepts[cid]["words"][lang] for lang in LANGS):
-            problems.append(Problem(FILE, line_of(raw.get("symbols")), f"symbols: '{sign}' stands for no known concept"))
+            problems.append(Problem(FILE, line_of(signs), f"symbols: '{sign}' stands for no known concept"))
         else:
             symbols[str(sign)] = cid
-    thesaurus = Thesaurus(tuple(Concept(cid, {k: tuple(v) for k, v in c["words"].items()}, tuple(c["used_in"]),
-                                        tuple(c["defined_in"]), tuple(c["loose"]),
-                                        {k: tuple(v) for k, v in c.get("asked", {}).items()})
-                                for cid, c in concepts.items()), questions, symbols)
-    return thesaurus, problems
+    return symbols
 
 
 def _uses(clause, words: dict[str, list[str]]) -> bool:
