@@ -279,54 +279,83 @@ def _outside(text: str, found: list[Citation]) -> str:
 def _read(kb) -> tuple[dict, list[Problem]]:
     """citations.yaml, checked; what is wrong is reported and left out, never fatal."""
     data = {"sources": {}, "rule_words": {}}
-    problems: list[Problem] = []
-    path = kb.root / FILE
+    raw, problems = _load_raw(kb.root / FILE)
+    if raw is None:
+        return data, problems
+    sources = raw.get("sources") or {}
+    for sid, entry in sources.items():
+        source = _read_source(kb, sid, entry, problems)
+        if source is not None:
+            data["sources"][sid] = source
+    for sid in kb.sources:
+        if sid not in sources:
+            problems.append(Problem(FILE, 0, f"sources: no citation form for source '{sid}'"))
+    data["rule_words"] = _rule_words(raw.get("rule_words") or {}, problems)
+    problems += _names_claimed_twice(kb, data["sources"])
+    return data, problems
+
+
+def _load_raw(path) -> tuple[dict | None, list[Problem]]:
+    """The file as a mapping, or None and the one problem that makes it unreadable."""
     if not path.is_file():
-        return data, [Problem(FILE, 0, "the citation names are missing")]
+        return None, [Problem(FILE, 0, "the citation names are missing")]
     try:
         raw = load_file(path, FILE) or {}
     except YamlError as exc:
-        return data, [Problem(FILE, exc.line, exc.problem)]
+        return None, [Problem(FILE, exc.line, exc.problem)]
     if not isinstance(raw, dict):
-        return data, [Problem(FILE, 0, "must be a mapping with `sources` and `rule_words`")]
-    for sid, entry in (raw.get("sources") or {}).items():
-        line = line_of(entry)
-        if sid not in kb.sources:
-            problems.append(Problem(FILE, line, f"sources: unknown source '{sid}'"))
-            continue
-        if not isinstance(entry, dict):
-            problems.append(Problem(FILE, line, f"sources.{sid}: must be a mapping with names and cite"))
-            continue
-        names = entry.get("names") or []
-        cite = entry.get("cite") or {}
-        if not isinstance(names, list) or not all(isinstance(n, str) and re.search(r"\w", n) for n in names):
-            problems.append(Problem(FILE, line, f"sources.{sid}.names: must be a list of names"))
-            names = []
-        good_cite = {}
-        for lang in LANGS:
-            form = cite.get(lang) if isinstance(cite, dict) else None
-            if not isinstance(form, str) or form.count("{p}") != 1 or re.search(r"\{(?!p\})", form):
-                problems.append(Problem(FILE, line, f"sources.{sid}.cite.{lang}: needs a form with {{p}} once"))
-            else:
-                good_cite[lang] = form
-        data["sources"][sid] = {"names": names, "cite": good_cite}
-    missing = [sid for sid in kb.sources if sid not in (raw.get("sources") or {})]
-    for sid in missing:
-        problems.append(Problem(FILE, 0, f"sources: no citation form for source '{sid}'"))
-    words = raw.get("rule_words") or {}
+        return None, [Problem(FILE, 0, "must be a mapping with `sources` and `rule_words`")]
+    return raw, []
+
+
+def _read_source(kb, sid: str, entry, problems: list[Problem]) -> dict | None:
+    """One source's names and citation forms, the wrong ones left out; None for no known source."""
+    line = line_of(entry)
+    if sid not in kb.sources:
+        problems.append(Problem(FILE, line, f"sources: unknown source '{sid}'"))
+        return None
+    if not isinstance(entry, dict):
+        problems.append(Problem(FILE, line, f"sources.{sid}: must be a mapping with names and cite"))
+        return None
+    names = entry.get("names") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and re.search(r"\w", n) for n in names):
+        problems.append(Problem(FILE, line, f"sources.{sid}.names: must be a list of names"))
+        names = []
+    return {"names": names, "cite": _cite_forms(sid, entry.get("cite") or {}, line, problems)}
+
+
+def _cite_forms(sid: str, cite, line: int, problems: list[Problem]) -> dict[str, str]:
+    good = {}
+    for lang in LANGS:
+        form = cite.get(lang) if isinstance(cite, dict) else None
+        if not isinstance(form, str) or form.count("{p}") != 1 or re.search(r"\{(?!p\})", form):
+            problems.append(Problem(FILE, line, f"sources.{sid}.cite.{lang}: needs a form with {{p}} once"))
+        else:
+            good[lang] = form
+    return good
+
+
+def _rule_words(words, problems: list[Problem]) -> dict[str, list[str]]:
+    good = {}
     for lang in LANGS:
         lst = words.get(lang) if isinstance(words, dict) else None
         if not isinstance(lst, list) or not lst or not all(isinstance(w, str) and w.strip() for w in lst):
             problems.append(Problem(FILE, line_of(words), f"rule_words.{lang}: needs a list of words"))
             continue
-        data["rule_words"][lang] = [w.strip() for w in lst]
+        good[lang] = [w.strip() for w in lst]
+    return good
+
+
+def _names_claimed_twice(kb, sources: dict[str, dict]) -> list[Problem]:
+    """A name typed before a number must point at one source only."""
+    problems = []
     seen: dict[str, str] = {}
     for sid, src in kb.sources.items():
-        for name in [sid, src.short] + data["sources"].get(sid, {}).get("names", []):
+        for name in [sid, src.short] + sources.get(sid, {}).get("names", []):
             key = " ".join(re.findall(r"\w+", fold(name)))
             if seen.setdefault(key, sid) != sid:
                 problems.append(Problem(FILE, 0, f"the name '{name}' is claimed by {seen[key]} and {sid}"))
-    return data, problems
+    return problems
 
 
 def _state(kb, names: dict) -> dict:
