@@ -200,43 +200,49 @@ class Citations:
         """(end, ids) for one match of the grammar, or None when it names no clause."""
         named = m.group("src") or m.group("src2")
         word = m.group("word")
-        # Groups of sources, tried in turn: the first group holding the number answers.
-        if named:
-            sources = [[self._names[" ".join(re.findall(r"\w+", named))]]]
-        elif word:  # "regola 13" is the Italian rule 13; "règle 13", with no French rule 13, both
-            langs = self._words[word]
-            own = [s for s in self._numbered if self.sources[s]["lang"] in langs]
-            sources = [own, [s for s in self._numbered if s not in own]]
-        else:
-            sources = [self._numbered]
+        sources = self._sources_to_try(named, word)
         if m.group("sec"):
-            if not named:
-                return None
-            sec = m.group("sec").upper()
-            cid = f"{sources[0][0]}:{sec}"
-            return (m.end("sec"), [cid]) if cid in self.paragraphs else None
+            return self._lettered_section(m, sources) if named else None
         if not (named or word or m.group("n2") or bare_numbers):
             return None  # "13 jetons": a count, not a rule
         # Trailing parts that may be ordinary words ("regola 53 e 54": `e` is "and") are dropped
         # when the clause does not have them; the dotted number itself never is.
-        parts = [(g, m.group(g)) for g in ("n1", "n2", "let", "n3") if m.group(g)]
+        parts = [g for g in ("n1", "n2", "let", "n3") if m.group(g)]
         keep_min = 2 if m.group("n2") else 1
         for size in range(len(parts), keep_min - 1, -1):
-            local = ".".join(v for _, v in parts[:size])
-            end = m.end(parts[size - 1][0])
-            if parts[size - 1][0] == "let" and m.string[end:end + 1] == ")":
-                end += 1
-            ids: list[str] = []
-            for group in sources:
-                for src in group:
-                    cid = f"{src}:{local}"
-                    if cid in self.paragraphs:
-                        ids.append(cid)
-                    elif cid in self._by_prefix and (named or (not word and self._is_printed(src, local))):
-                        ids += self._by_prefix[cid]  # a section: its clauses (a rule word wants a rule)
-                if ids:
-                    return end, ids
+            ids = self._clauses_numbered(".".join(m.group(g) for g in parts[:size]), sources, named, word)
+            if ids:
+                return _end_of(m, parts[size - 1]), ids
         return None
+
+    def _sources_to_try(self, named: str | None, word: str | None) -> list[list[str]]:
+        """Groups of sources, tried in turn: the first group holding the number answers."""
+        if named:
+            return [[self._names[" ".join(re.findall(r"\w+", named))]]]
+        if word:  # "regola 13" is the Italian rule 13; "règle 13", with no French rule 13, both
+            langs = self._words[word]
+            own = [s for s in self._numbered if self.sources[s]["lang"] in langs]
+            return [own, [s for s in self._numbered if s not in own]]
+        return [self._numbered]
+
+    def _lettered_section(self, m: re.Match, sources: list[list[str]]):
+        """`IT B`: a section a named source numbers with a letter."""
+        cid = f"{sources[0][0]}:{m.group('sec').upper()}"
+        return (m.end("sec"), [cid]) if cid in self.paragraphs else None
+
+    def _clauses_numbered(self, local: str, sources: list[list[str]], named, word) -> list[str]:
+        """The clauses (or a section's clauses) numbered `local` in the first group of sources having any."""
+        for group in sources:
+            ids: list[str] = []
+            for src in group:
+                cid = f"{src}:{local}"
+                if cid in self.paragraphs:
+                    ids.append(cid)
+                elif cid in self._by_prefix and (named or (not word and self._is_printed(src, local))):
+                    ids += self._by_prefix[cid]  # a section: its clauses (a rule word wants a rule)
+            if ids:
+                return ids
+        return []
 
     def _is_printed(self, source: str, local: str) -> bool:
         """Whether a paragraph number follows the source's printed numbering (not the project's)."""
@@ -265,6 +271,14 @@ class Citations:
 
 def _key(paragraph: str) -> str:
     return " ".join(re.findall(r"\w+", fold(paragraph)))
+
+
+def _end_of(m: re.Match, group: str) -> int:
+    """Where a citation ends: after its last part, and after the `)` of a letter printed `e)`."""
+    end = m.end(group)
+    if group == "let" and m.string[end:end + 1] == ")":
+        end += 1
+    return end
 
 
 def _outside(text: str, found: list[Citation]) -> str:
