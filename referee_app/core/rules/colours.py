@@ -13,6 +13,8 @@ reading as an alternative.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.rulesets import default_rulesets
 from .situation import COINS_PER_SIDE
@@ -137,13 +139,53 @@ def in_sides(doc: dict, striker_colour: str) -> dict:
     return {**doc, "before": before, "stroke": stroke}
 
 
+class _OpenStroke(NamedTuple):
+    """A stroke played while the colours are open, its coins named by colour."""
+    pocketed: dict
+    off_board: dict
+    light: int
+    dark: int
+    first: str | None
+    rest: dict     # what the stroke says besides its coins
+
+    def colour_taken(self) -> tuple[str, str | None]:
+        """The striking side's colour, and why when coins of both colours fell (else None)."""
+        if not (self.light and self.dark):
+            return ("light" if self.light else "dark"), None
+        chosen = self.first or ("light" if self.light >= self.dark else "dark")
+        return chosen, "first" if self.first else ("tie" if self.light == self.dark else "more")
+
+    def as_sides(self, striker_colour: str) -> dict:
+        return {**self.rest, "pocketed": _as_sides(self.pocketed, striker_colour),
+                "off_board": _as_sides(self.off_board, striker_colour)}
+
+
 def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
     """Rules a stroke while the colours are open; `rule_fn(doc)` rules a document in own/opponent terms."""
     colours = spec(ruleset_id)
     if not colours:
         raise BadInput("before.colours", f"open, but under {ruleset_id} the colours are not set by the first "
                        "coin pocketed")
-    before = {k: v for k, v in doc["before"].items() if k != "colours"}
+    before = _open_before(doc["before"])
+    stroke = _open_stroke(doc.get("stroke"))
+    others = {k: v for k, v in doc.items() if k not in ("before", "stroke")}
+
+    def ruled(striker_colour: str) -> dict:
+        return rule_fn({**others, "before": before, "stroke": stroke.as_sides(striker_colour)})
+
+    if not stroke.light and not stroke.dark:
+        return _still_open(ruled, colours)
+    chosen, why = stroke.colour_taken()
+    ruling = ruled(chosen)
+    _set(ruling, ruleset_id, colours, chosen)
+    if why:
+        _add_other_reading(ruling, ruled(other_colour(chosen)), ruleset_id, colours, chosen, why)
+    return ruling
+
+
+def _open_before(before: dict) -> dict:
+    """The situation before the stroke, refused unless it is the start of a board."""
+    before = {k: v for k, v in before.items() if k != "colours"}
     for side in ("own_on_board", "opponent_on_board"):
         if before.get(side, COINS_PER_SIDE) != COINS_PER_SIDE:
             raise BadInput(f"before.{side}", f"{before[side]}, but while the colours are open no coin has been "
@@ -151,7 +193,10 @@ def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
     if before.get("queen", "on_board") != "on_board":
         raise BadInput("before.queen", f"{before['queen']}, but while the colours are open no coin has been "
                        "pocketed, so no queen can be covered")
-    stroke = doc.get("stroke")
+    return before
+
+
+def _open_stroke(stroke) -> _OpenStroke:
     if not isinstance(stroke, dict):
         raise BadInput("stroke", "missing")
     if "pocketed" not in stroke:
@@ -165,43 +210,37 @@ def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
     if first is not None and not (light and dark):
         raise BadInput("stroke.first_colour", "only needed when coins of both colours fell in this stroke")
     rest = {k: v for k, v in stroke.items() if k not in ("pocketed", "off_board", "first_colour")}
+    return _OpenStroke(pocketed, off, light, dark, first, rest)
 
-    def ruled(striker_colour: str) -> dict:
-        side_doc = {**{k: v for k, v in doc.items() if k not in ("before", "stroke")}, "before": before,
-                    "stroke": {**rest, "pocketed": _as_sides(pocketed, striker_colour),
-                               "off_board": _as_sides(off, striker_colour)}}
-        return rule_fn(side_doc)
 
-    if not light and not dark:
-        ruling = ruled("light")
-        parts = ("turn", "returned", "after", "board", "clauses")
-        if {k: ruled("dark")[k] for k in parts} != {k: ruling[k] for k in parts}:   # a light or a dark coin knocked off the board is ruled alike by these texts
-            raise BadInput("stroke.off_board", "the ruling depends on whose colour left the board, and no colour "
-                           "is decided yet")
-        ruling["after"]["colours"] = "open"
-        ruling["clauses"].append(colours["clause"])   # it keeps them open until a coin falls
-        _say(ruling, {lang: p["open"] for lang, p in PHRASES.items()})
-        return ruling
-    if light and dark:
-        chosen = first or ("light" if light >= dark else "dark")
-        why = "first" if first else ("tie" if light == dark else "more")
-    else:
-        chosen, why = ("light" if light else "dark"), None
-    ruling = ruled(chosen)
-    _set(ruling, ruleset_id, colours, chosen)
-    if why:
-        other = ruled(other_colour(chosen))
-        _set(other, ruleset_id, colours, other_colour(chosen))
-        note = {"clause": colours["clause"]}
-        for lang, template in BOTH.items():
-            own_word = colour_name(ruleset_id, chosen, lang)
-            note[lang] = template.format(
-                why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(ruleset_id, chosen, lang, True)),
-                own=colour_name(ruleset_id, chosen, lang, True),
-                other_word=colour_name(ruleset_id, other_colour(chosen), lang), other=other_colour(chosen))
-        ruling.setdefault("notes", []).insert(0, note)
-        ruling["alternatives"] = [{k: other[k] for k in ("turn", "returned", "after", "board", "clauses")}]
+_READING = ("turn", "returned", "after", "board", "clauses")   # what two readings of a stroke are compared on
+
+
+def _still_open(ruled, colours: dict) -> dict:
+    """No coin fell: the ruling, the colours left open."""
+    ruling = ruled("light")
+    dark = ruled("dark")
+    if {k: dark[k] for k in _READING} != {k: ruling[k] for k in _READING}:   # a light or a dark coin knocked off the board is ruled alike by these texts
+        raise BadInput("stroke.off_board", "the ruling depends on whose colour left the board, and no colour "
+                       "is decided yet")
+    ruling["after"]["colours"] = "open"
+    ruling["clauses"].append(colours["clause"])   # it keeps them open until a coin falls
+    _say(ruling, {lang: p["open"] for lang, p in PHRASES.items()})
     return ruling
+
+
+def _add_other_reading(ruling: dict, other: dict, ruleset_id: str, colours: dict, chosen: str, why: str) -> None:
+    """Coins of both colours fell: a note saying why `chosen` was taken, and the ruling had the other been."""
+    _set(other, ruleset_id, colours, other_colour(chosen))
+    note = {"clause": colours["clause"]}
+    for lang, template in BOTH.items():
+        own_word = colour_name(ruleset_id, chosen, lang)
+        note[lang] = template.format(
+            why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(ruleset_id, chosen, lang, True)),
+            own=colour_name(ruleset_id, chosen, lang, True),
+            other_word=colour_name(ruleset_id, other_colour(chosen), lang), other=other_colour(chosen))
+    ruling.setdefault("notes", []).insert(0, note)
+    ruling["alternatives"] = [{k: other[k] for k in _READING}]
 
 
 def _set(ruling: dict, ruleset_id: str, colours: dict, colour: str) -> None:
