@@ -88,18 +88,18 @@ class Grounds:
 
     def clauses(self, kb) -> list[str]:
         entries = [e for part in self.parts.values() for e in part]
-        rules = [r for e in entries if "rule" in e for r in [e] + e["agreeing"]]
-        # a rule shared with another text is cited as each of this ruleset's clauses that say it
-        also = {r.id: r.also for r in self.rs.rules if r.also}
-
-        def cited(e):
-            return [e["clause"], *also.get(e["rule"], ())]
-
-        ordered = ([c for e in rules if not e["default"] for c in cited(e)]
-                   + [c for e in rules if e["default"] for c in cited(e)]
+        ordered = (self._rules_clauses(entries)
                    + [e["clause"] for e in entries if "rule" not in e and "assumption" not in e]
                    + [n["clause"] for n in self.notes])
         return [c for c in dict.fromkeys(ordered) if c and kb.clauses[c].kind != "definition"]
+
+    def _rules_clauses(self, entries: list[dict]) -> list[str]:
+        """The clauses of the rules (and of those agreeing with them), the exceptions' before the defaults'."""
+        rules = [r for e in entries if "rule" in e for r in [e] + e["agreeing"]]
+        # a rule shared with another text is cited as each of this ruleset's clauses that say it
+        also = {r.id: r.also for r in self.rs.rules if r.also}
+        in_order = [e for e in rules if not e["default"]] + [e for e in rules if e["default"]]
+        return [c for e in in_order for c in (e["clause"], *also.get(e["rule"], ()))]
 
 
 def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
