@@ -134,28 +134,38 @@ def document(data, what: str = "document"):
         if depth > MAX_DEPTH:
             raise BadInput(path, f"nested too deeply (more than {MAX_DEPTH} levels)")
         if isinstance(value, dict):
-            for key, item in value.items():
-                if not isinstance(key, (str, int, bool)) and key is not None:
-                    raise BadInput(path, f"a field name must be a word, not {shown(key)}")
-                name = str(key)
-                if len(name) > 200:
-                    raise BadInput(path, "a field name is too long")
-                child = name if path == what else f"{path}.{name}"
-                if name in NAME_FIELDS and isinstance(item, (list, dict)):
-                    raise BadInput(child, f"expected a name, not {shown(item)}")
-                stack.append((item, child, depth + 1))
+            stack.extend(_fields(value, path, what, depth + 1))
         elif isinstance(value, list):
-            for i, item in enumerate(value):
-                stack.append((item, f"{path}[{i}]", depth + 1))
-        elif isinstance(value, str):
-            if len(value) > MAX_TEXT:
-                raise BadInput(path, f"a text of {len(value)} characters is too long (at most {MAX_TEXT})")
-            if "\x00" in value:
-                raise BadInput(path, "contains a NUL character")
-        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 18:
-            raise BadInput(path, "a number this large is not plausible")
-        elif isinstance(value, float) and value != value:
-            raise BadInput(path, "is not a number")
-        elif isinstance(value, datetime):
-            moment(value, path)
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        else:
+            _plain_value(value, path)
     return data
+
+
+def _fields(mapping: dict, path: str, what: str, depth: int):
+    """A mapping's values to walk, each with its field's path, once its name is found to be a name."""
+    for key, item in mapping.items():
+        if not isinstance(key, (str, int, bool)) and key is not None:
+            raise BadInput(path, f"a field name must be a word, not {shown(key)}")
+        name = str(key)
+        if len(name) > 200:
+            raise BadInput(path, "a field name is too long")
+        child = name if path == what else f"{path}.{name}"
+        if name in NAME_FIELDS and isinstance(item, (list, dict)):
+            raise BadInput(child, f"expected a name, not {shown(item)}")
+        yield item, child, depth
+
+
+def _plain_value(value, path: str) -> None:
+    """A text, a number or a moment, refused when no person could have meant it."""
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise BadInput(path, f"a text of {len(value)} characters is too long (at most {MAX_TEXT})")
+        if "\x00" in value:
+            raise BadInput(path, "contains a NUL character")
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 18:
+        raise BadInput(path, "a number this large is not plausible")
+    elif isinstance(value, float) and value != value:
+        raise BadInput(path, "is not a number")
+    elif isinstance(value, datetime):
+        moment(value, path)
