@@ -105,15 +105,29 @@ def parse(doc) -> Tournament:
     if not isinstance(name, str):
         raise BadInput("name", "expected text")
     players = _players(doc.get("players"))
+    late, withdrawn = _late_and_withdrawn(doc, players)
+    seed = doc.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise BadInput("seed", "expected a whole number")
+    t = Tournament(name=name, players=players, seed=seed, late=late, withdrawn=withdrawn)
+    rounds, final_doc = _rounds_and_final(doc, t)
+    _add_rounds(t, rounds)
+    if final_doc is not None:
+        t.final = _final(final_doc, t)
+    return t
+
+
+def _late_and_withdrawn(doc: dict, players: list) -> tuple[dict, dict]:
     late = _round_map(doc.get("late"), "late", players)
     withdrawn = _round_map(doc.get("withdrawn"), "withdrawn", players)
     for p in withdrawn:
         if withdrawn[p] < late.get(p, 1) - 1:
             raise BadInput(f"withdrawn.{p}", f"withdrew after round {withdrawn[p]}, before entering in round {late[p]}")
-    seed = doc.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise BadInput("seed", "expected a whole number")
-    t = Tournament(name=name, players=players, seed=seed, late=late, withdrawn=withdrawn)
+    return late, withdrawn
+
+
+def _rounds_and_final(doc: dict, t: Tournament) -> tuple[list, object]:
+    """The rounds written, and the final's game (None when there is none yet)."""
     rounds = doc.get("rounds", [])
     if rounds is None:
         rounds = []
@@ -124,8 +138,13 @@ def parse(doc) -> Tournament:
             and len(rounds[-1]) == 1:
         rounds, final_doc = rounds[:-1], rounds[-1][0]   # the final written as one more round
     if len(rounds) > t.rounds_total:
-        raise BadInput("rounds", f"{len(rounds)} rounds, but {len(players)} entries play "
+        raise BadInput("rounds", f"{len(rounds)} rounds, but {len(t.players)} entries play "
                        f"{t.rounds_total} ({rules().clauses['rounds']})")
+    return rounds, final_doc
+
+
+def _add_rounds(t: Tournament, rounds: list) -> None:
+    """Each round's games; only the last round may still wait for results."""
     for r, games in enumerate(rounds, 1):
         t.rounds.append(_round(games, r, t))
         if r < len(rounds):
@@ -133,14 +152,16 @@ def parse(doc) -> Tournament:
             if pending:
                 raise BadInput(f"round {r}, game {pending[0]}.score",
                                "missing, but a later round was paired: only the last round may wait for results")
-    if final_doc is not None:
-        if len(t.rounds) < t.rounds_total or not t.complete():
-            raise BadInput("final", f"the final comes after the {t.rounds_total} rounds are played")
-        t.final = _game(final_doc, "final", set(p for p in players if p not in withdrawn), allow_ghost=False)
-        if t.final.done and t.final.score[0] == t.final.score[1]:
-            raise BadInput("final.score", f"the final is played to {rules().final_points} points, it cannot end level "
-                           f"({rules().clauses['final']})")
-    return t
+
+
+def _final(final_doc, t: Tournament) -> Game:
+    if len(t.rounds) < t.rounds_total or not t.complete():
+        raise BadInput("final", f"the final comes after the {t.rounds_total} rounds are played")
+    final = _game(final_doc, "final", set(p for p in t.players if p not in t.withdrawn), allow_ghost=False)
+    if final.done and final.score[0] == final.score[1]:
+        raise BadInput("final.score", f"the final is played to {rules().final_points} points, it cannot end level "
+                       f"({rules().clauses['final']})")
+    return final
 
 
 def _players(value) -> list:
@@ -204,32 +225,40 @@ def _game(g, where: str, allowed: set, allow_ghost: bool = True) -> Game:
     for key in g:
         if key not in ("first", "second", "score", "table"):
             raise BadInput(f"{where}.{key}", "unknown field (known: first, second, score, table)")
-    names = []
-    for side in ("first", "second"):
-        if side not in g:
-            raise BadInput(f"{where}.{side}", "missing (write null for the ghost)")
-        p = g[side]
-        if p is GHOST:
-            if not allow_ghost:
-                raise BadInput(f"{where}.{side}", "the ghost plays no final")
-        elif not isinstance(p, str) or p not in allowed:
-            raise BadInput(f"{where}.{side}", f"'{p}' is not a player of this round")
-        names.append(p)
-    if names[0] == names[1]:
-        raise BadInput(where, "a player cannot meet " + ("himself" if names[0] is not GHOST else "the ghost twice"))
+    first, second = (_side(g, side, where, allowed, allow_ghost) for side in ("first", "second"))
+    if first == second:
+        raise BadInput(where, "a player cannot meet " + ("himself" if first is not GHOST else "the ghost twice"))
     table = g.get("table")
     if table is not None and (not isinstance(table, int) or isinstance(table, bool) or table < 1):
         raise BadInput(f"{where}.table", "expected a table number from 1")
     score = g.get("score")
+    if GHOST in (first, second):
+        score = _ghost_score(score, second is GHOST, where)
+    elif score is not None:
+        score = _score(score, f"{where}.score")
+    return Game(first, second, score, table)
+
+
+def _side(g: dict, side: str, where: str, allowed: set, allow_ghost: bool):
+    """The player (or the ghost) on one side of a game."""
+    if side not in g:
+        raise BadInput(f"{where}.{side}", "missing (write null for the ghost)")
+    p = g[side]
+    if p is GHOST:
+        if not allow_ghost:
+            raise BadInput(f"{where}.{side}", "the ghost plays no final")
+    elif not isinstance(p, str) or p not in allowed:
+        raise BadInput(f"{where}.{side}", f"'{p}' is not a player of this round")
+    return p
+
+
+def _ghost_score(score, ghost_second: bool, where: str) -> tuple:
+    """A game against the ghost always ends the same; a score written otherwise is refused."""
     ghost = rules().ghost_score
-    if GHOST in names:
-        expected = tuple(ghost) if names[1] is GHOST else tuple(reversed(ghost))
-        if score is not None and tuple(_score(score, f"{where}.score")) != expected:
-            raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']})")
-        return Game(names[0], names[1], expected, table)
-    if score is None:
-        return Game(names[0], names[1], None, table)
-    return Game(names[0], names[1], _score(score, f"{where}.score"), table)
+    expected = tuple(ghost) if ghost_second else tuple(reversed(ghost))
+    if score is not None and tuple(_score(score, f"{where}.score")) != expected:
+        raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']})")
+    return expected
 
 
 def _score(score, where: str) -> tuple:
