@@ -116,41 +116,60 @@ def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list 
     doubles, names, tournament, round, table_no, referee), `strokes` as entered."""
     lang = lang if lang in LANGUAGES else FALLBACK
     _ = catalog(lang)
-    ruleset, doubles = meta.get("ruleset", "icf"), bool(meta.get("doubles"))
     first, second = side_name(meta, "first", lang), side_name(meta, "second", lang)
     title = _("Score sheet")
+    out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>", _header(meta, lang, printed),
+           _strokes(meta, strokes, lang), _boards(meta, strokes, lang),
+           *_result(meta, strokes, lang), *_ruleset_changes(events or [], lang), _signatures(meta, lang)]
+    return "".join(out), f"{title}: {first} – {second}"
+
+
+def _header(meta: dict, lang: str, printed: datetime | None) -> str:
+    """What is known of the match, a line each (what is not known is left out)."""
+    _ = catalog(lang)
     info = [(_("Tournament"), meta.get("tournament")), (_("Round"), meta.get("round")),
             (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
-            (_("Ruleset"), ruleset_name(ruleset, lang)),
-            (_("Doubles") if doubles else _("Singles"), "✓"),
+            (_("Ruleset"), ruleset_name(meta.get("ruleset", "icf"), lang)),
+            (_("Doubles") if meta.get("doubles") else _("Singles"), "✓"),
             (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
-    out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>",
-           "<table cellpadding='2'>" + "".join(
-               f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v)
-           + "</table>"]
+    return "<table cellpadding='2'>" + "".join(
+        f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v) + "</table>"
 
-    entries = timeline(ruleset, doubles, strokes)
-    out.append(f"<h2>{esc(_('Strokes'))}</h2>")
+
+def _strokes(meta: dict, strokes: list, lang: str) -> str:
+    """Every stroke with where it was played, by whom, its ruling and its clauses."""
+    _ = catalog(lang)
+    ruleset = meta.get("ruleset", "icf")
     rows = []
-    for e in entries:
+    for e in timeline(ruleset, bool(meta.get("doubles")), strokes):
         r = e["ruling"]
         where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
         clauses = ", ".join(cite(c, lang) for c in r.get("clauses", []))
         rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
                      esc(stroke_summary(e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
-    out.append(_table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
-                      rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>")
+    table = _table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
+                   rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>"
+    return f"<h2>{esc(_('Strokes'))}</h2>" + table
 
-    out.append(f"<h2>{esc(_('Boards'))}</h2>")
-    boards = board_rows(ruleset, doubles, strokes)
-    brows = [[f"{b['game']}.{b['board']}", esc(side_name(meta, b["breaker"], lang)), esc(side_name(meta, b["winner"], lang)),
-              str(b["points"]["first"]), str(b["points"]["second"]), esc(side_name(meta, b["queen"], lang)),
-              esc(", ".join(f"{side_name(meta, s, lang)}: {n}" for s, n in b["dues"].items() if n))] for b in boards]
-    out.append(_table([_("Board"), _("Break"), _("Winner"), first, second, _("Queen covered by"), _("Dues")],
-                      brows))
 
-    match = replayed(ruleset, doubles, strokes)
-    out.append(f"<h2>{esc(_('Result'))}</h2>")
+def _boards(meta: dict, strokes: list, lang: str) -> str:
+    _ = catalog(lang)
+
+    def side(s):
+        return side_name(meta, s, lang)
+
+    rows = [[f"{b['game']}.{b['board']}", esc(side(b["breaker"])), esc(side(b["winner"])),
+             str(b["points"]["first"]), str(b["points"]["second"]), esc(side(b["queen"])),
+             esc(", ".join(f"{side(s)}: {n}" for s, n in b["dues"].items() if n))]
+            for b in board_rows(meta.get("ruleset", "icf"), bool(meta.get("doubles")), strokes)]
+    return f"<h2>{esc(_('Boards'))}</h2>" + _table(
+        [_("Board"), _("Break"), _("Winner"), side("first"), side("second"), _("Queen covered by"), _("Dues")], rows)
+
+
+def _result(meta: dict, strokes: list, lang: str) -> list[str]:
+    """Each game begun, then the match: won, or where it stands."""
+    _ = catalog(lang)
+    match = replayed(meta.get("ruleset", "icf"), bool(meta.get("doubles")), strokes)
     lines = []
     for i, game in enumerate(match.games, 1):
         if not game.boards or (not game.boards[0].strokes and not game.over):
@@ -168,16 +187,20 @@ def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list 
             b=won["second" if match.winner == "first" else "first"]))
     else:
         lines.append(_("Match not finished: games won {a} to {b}.").format(a=won["first"], b=won["second"]))
-    out.extend(f"<p>{esc(line)}</p>" for line in lines)
+    return [f"<h2>{esc(_('Result'))}</h2>"] + [f"<p>{esc(line)}</p>" for line in lines]
 
-    for ev in events or []:
-        if ev.get("kind") == "ruleset":
-            d = ev["detail"]
-            out.append("<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
-                n=d.get("after_stroke", "?"), old=ruleset_name(d["from"], lang), new=ruleset_name(d["to"], lang)))
-                + "</p>")
 
-    out.append(f"<h2>{esc(_('Signatures'))}</h2><table cellpadding='6'>" + "".join(
-        f"<tr><td>{esc(who)}</td><td>{SIGN}</td></tr>"
-        for who in (first, second, _("Referee") + (f" ({meta['referee']})" if meta.get("referee") else ""))) + "</table>")
-    return "".join(out), f"{title}: {first} – {second}"
+def _ruleset_changes(events: list, lang: str) -> list[str]:
+    _ = catalog(lang)
+    return ["<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
+                n=ev["detail"].get("after_stroke", "?"), old=ruleset_name(ev["detail"]["from"], lang),
+                new=ruleset_name(ev["detail"]["to"], lang))) + "</p>"
+            for ev in events if ev.get("kind") == "ruleset"]
+
+
+def _signatures(meta: dict, lang: str) -> str:
+    _ = catalog(lang)
+    signers = (side_name(meta, "first", lang), side_name(meta, "second", lang),
+               _("Referee") + (f" ({meta['referee']})" if meta.get("referee") else ""))
+    return f"<h2>{esc(_('Signatures'))}</h2><table cellpadding='6'>" + "".join(
+        f"<tr><td>{esc(who)}</td><td>{SIGN}</td></tr>" for who in signers) + "</table>"
