@@ -64,7 +64,10 @@ def _sentence(text: str) -> str:
 def describe_situation(w: Words, doc: dict, foul_names: dict[str, dict]) -> list[str]:
     """The stroke as sentences: the board before it, then what it did. `doc` is in the
     contract's situation format; `foul_names` the ruleset's fouls (id -> names by language)."""
-    before, stroke = doc.get("before") or {}, doc["stroke"]
+    return _describe_before(w, doc.get("before") or {}) + _describe_stroke(w, doc["stroke"], foul_names)
+
+
+def _describe_before(w: Words, before: dict) -> list[str]:
     out = []
     if before.get("break"):
         attempt = before.get("break_attempt", 1)
@@ -81,6 +84,11 @@ def describe_situation(w: Words, doc: dict, foul_names: dict[str, dict]) -> list
         out.append(w._("The striking side has pocketed a coin before, since put back as a penalty."))
     if before.get("own_pocketed_earlier") is False and own < 9:
         out.append(w._("None of the striking side's own strokes has pocketed one of its coins yet."))
+    return out + _describe_dues_and_score(w, before)
+
+
+def _describe_dues_and_score(w: Words, before: dict) -> list[str]:
+    out = []
     for key, text in (("dues", w.ngettext("The striking side owes {n} penalty coin.",
                                           "The striking side owes {n} penalty coins.", before.get("dues", 0))),
                       ("opponent_dues", w.ngettext("The opponent owes {n} penalty coin.",
@@ -92,6 +100,11 @@ def describe_situation(w: Words, doc: dict, foul_names: dict[str, dict]) -> list
     if score.get("striker") or score.get("opponent"):
         out.append(w._("Game score so far: the striking side {a}, the opponent {b}.").format(
             a=score.get("striker", 0), b=score.get("opponent", 0)))
+    return out
+
+
+def _describe_stroke(w: Words, stroke: dict, foul_names: dict[str, dict]) -> list[str]:
+    out = []
     pocketed, off = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
     items = _pieces(w, pocketed.get("own", 0), pocketed.get("opponent", 0), pocketed.get("queen", False),
                     pocketed.get("striker", False))
