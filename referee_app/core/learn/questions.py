@@ -118,23 +118,43 @@ def _alternative(rs, r: Ruled, aspect: str, value) -> dict | None:
         return None
 
 
+class _Distinct:
+    """Outcomes already offered, so that no two choices say the same."""
+
+    def __init__(self, key: dict):
+        self.seen = {_canon(key)}
+
+    def add(self, candidate: dict | None, source: dict, into: list) -> None:
+        if candidate is None:
+            return
+        c = _canon(candidate)
+        if c not in self.seen:
+            self.seen.add(c)
+            into.append(Choice(candidate, source))
+
+
 def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | None:
     rs = compiled(r.ruleset)
     key = outcome(r.ruling)
-    seen = {_canon(key)}
+    distinct = _Distinct(key)
     tags = set()
     found: list[Choice] = []
+    _other_rulesets(r, key, distinct, found, tags)
+    _overridden(r, rs, distinct, found, tags)
+    rng.shuffle(found)
+    found = found[:MAX_CHOICES - 1]
+    if len(found) < MAX_CHOICES - 1:
+        if key["over"]:
+            distinct.add(_mirrored(key), {"kind": "variant", "aspect": "board"}, found)
+        else:
+            found += _variants(r, rs, distinct, rng)[:MAX_CHOICES - 1 - len(found)]
+    if not found:
+        return None
+    return [Choice(key, {"kind": "key"})] + found, tags
 
-    def add(candidate: dict | None, source: dict, into: list) -> bool:
-        if candidate is None:
-            return False
-        c = _canon(candidate)
-        if c in seen:
-            return False
-        seen.add(c)
-        into.append(Choice(candidate, source))
-        return True
 
+def _other_rulesets(r: Ruled, key: dict, distinct: _Distinct, found: list, tags: set) -> None:
+    """The same stroke under each other ruleset where it can happen."""
     for other in default_rulesets():
         if other == r.ruleset:
             continue
@@ -144,37 +164,40 @@ def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | No
             continue  # the stroke cannot happen there (a foul it does not know, a queen state)
         if _canon(outcome(theirs)) != _canon(key):
             tags.add("rulesets_differ")
-        add(outcome(theirs), {"kind": "ruleset", "ruleset": other, "clauses": theirs["clauses"][:1]}, found)
+        distinct.add(outcome(theirs), {"kind": "ruleset", "ruleset": other, "clauses": theirs["clauses"][:1]}, found)
+
+
+def _overridden(r: Ruled, rs, distinct: _Distinct, found: list, tags: set) -> None:
+    """What each rule set aside (by an exception, or as a base case giving way) would have given."""
     rules = {rule.id: rule for rule in rs.rules}
     for step in derivation(r):
         for aside in step["overridden"]:
             if aside["how"] == "exception":
                 tags.add("exception")
             alt = _alternative(rs, r, step["aspect"], rules[aside["rule"]].then[step["aspect"]])
-            add(alt and outcome(alt), {"kind": "overridden", "rule": aside["rule"], "clause": aside["clause"],
-                                       "how": aside["how"], "by": aside["by"]}, found)
-    rng.shuffle(found)
-    found = found[:MAX_CHOICES - 1]
-    if len(found) < MAX_CHOICES - 1 and key["over"]:
-        # who won is what learners get wrong about a board's end: the same points to the other side
-        other = "opponent" if key["winner"] == "striker" else "striker"
-        mirrored = {"over": True, "winner": other,
-                    "points": {"striker": key["points"]["opponent"], "opponent": key["points"]["striker"]}}
-        add(mirrored, {"kind": "variant", "aspect": "board"}, found)
-    if len(found) < MAX_CHOICES - 1 and not key["over"]:
-        variants: list[Choice] = []
-        for aspect in ("turn", "own", "opponent", "queen"):
-            if aspect not in r.decision.values or not isinstance(ASPECTS[aspect], tuple):
-                continue
-            for value in ASPECTS[aspect]:
-                if value != r.decision.values[aspect]:
-                    alt = _alternative(rs, r, aspect, value)
-                    add(alt and outcome(alt), {"kind": "variant", "aspect": aspect}, variants)
-        rng.shuffle(variants)
-        found += variants[:MAX_CHOICES - 1 - len(found)]
-    if not found:
-        return None
-    return [Choice(key, {"kind": "key"})] + found, tags
+            distinct.add(alt and outcome(alt), {"kind": "overridden", "rule": aside["rule"], "clause": aside["clause"],
+                                                "how": aside["how"], "by": aside["by"]}, found)
+
+
+def _mirrored(key: dict) -> dict:
+    """Who won is what learners get wrong about a board's end: the same points to the other side."""
+    other = "opponent" if key["winner"] == "striker" else "striker"
+    return {"over": True, "winner": other,
+            "points": {"striker": key["points"]["opponent"], "opponent": key["points"]["striker"]}}
+
+
+def _variants(r: Ruled, rs, distinct: _Distinct, rng: random.Random) -> list[Choice]:
+    """The key with one aspect given a value no rule gave here, in a random order."""
+    variants: list[Choice] = []
+    for aspect in ("turn", "own", "opponent", "queen"):
+        if aspect not in r.decision.values or not isinstance(ASPECTS[aspect], tuple):
+            continue
+        for value in ASPECTS[aspect]:
+            if value != r.decision.values[aspect]:
+                alt = _alternative(rs, r, aspect, value)
+                distinct.add(alt and outcome(alt), {"kind": "variant", "aspect": aspect}, variants)
+    rng.shuffle(variants)
+    return variants
 
 
 def question_id(ruleset: str, doc: dict) -> str:
