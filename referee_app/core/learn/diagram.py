@@ -106,6 +106,10 @@ def _panel(w: Words, title: str, x0: float, pieces: list[str], tray: list[str]) 
     return "\n".join(body)
 
 
+STRIKER_AT = (CENTRE + 30, 254)
+_HOLDER = {"covered_by_striker": "own", "covered_by_opponent": "opponent"}   # the queen's state -> whose tray
+
+
 def diagram_svg(situation: dict, ruling: dict, lang: str) -> str:
     """The board before the stroke and after the ruling, side by side, as an SVG document.
 
@@ -116,62 +120,14 @@ def diagram_svg(situation: dict, ruling: dict, lang: str) -> str:
     own_b, opp_b = before.get("own_on_board", COINS_PER_SIDE), before.get("opponent_on_board", COINS_PER_SIDE)
     queen_b = before.get("queen", "on_board")
     opening = before.get("break", False)
-    if opening:
-        spots = _rosette()
-        own_spots, opp_spots = spots[0::2][:own_b], spots[1::2][:opp_b]
-    else:
-        spots = _spots(own_b * 10 + opp_b, own_b + opp_b)
-        own_spots, opp_spots = spots[:own_b], spots[own_b:]
-    striker_at = (CENTRE + 30, 254)
-
-    # before: every piece where it lies; those the stroke pockets marked, with their way to a pocket
-    pieces_b = []
-    moves = {"own": (pocketed.get("own", 0), off.get("own", 0)), "opponent": (pocketed.get("opponent", 0), off.get("opponent", 0))}
-    for side, places in (("own", own_spots), ("opponent", opp_spots)):
-        n_pocketed, n_off = moves[side]
-        for i, (x, y) in enumerate(places):
-            mark = "to-pocket" if i < n_pocketed else "to-off" if i < n_pocketed + n_off else ""
-            pieces_b.append(_arrow(x, y, mark) + _piece(side, "on-board", x, y, mark))
-    if queen_b == "on_board":
-        mark = "to-pocket" if pocketed.get("queen") else "to-off" if off.get("queen") else ""
-        pieces_b.append(_arrow(CENTRE, CENTRE, mark) + _piece("queen", "on-board", CENTRE, CENTRE, mark))
-    if queen_b == "awaiting_cover":
-        pieces_b.append(_piece("queen", "pocketed", *POCKETS[0]))
-    smark = "to-pocket" if pocketed.get("striker") else "to-off" if off.get("striker") else ""
-    pieces_b.append(_arrow(*striker_at, smark) + _piece("striker", "on-board", *striker_at, smark))
-    held_b = {"covered_by_striker": "own", "covered_by_opponent": "opponent"}.get(queen_b)
-    tray_b = _tray(w, COINS_PER_SIDE - own_b, COINS_PER_SIDE - opp_b, held_b)
-
-    # after: the coins left where they were, the ones put back in the centre, the queen as ruled
-    after, returned = ruling["after"], ruling["returned"]
-    own_a, opp_a, queen_a = after["own_on_board"], after["opponent_on_board"], after["queen"]
-    pieces_a, back = [], []
-    for side, places, n_after in (("own", own_spots, own_a), ("opponent", opp_spots, opp_a)):
-        n_pocketed, n_off = moves[side]
-        stayed = places[n_pocketed + n_off:][:n_after]
-        for x, y in stayed:
-            pieces_a.append(_piece(side, "on-board", x, y))
-        n_back = n_after - len(stayed)
-        if opening:  # back where they stood in the opening position
-            pieces_a += [_piece(side, "on-board", x, y, "back") for x, y in places[:n_pocketed + n_off][:n_back]]
-            n_back -= len(places[:n_pocketed + n_off][:n_back])
-        back += [side] * n_back
-    queen_back = queen_a == "on_board" and (queen_b != "on_board" or pocketed.get("queen") or off.get("queen"))
-    ring = _ring(len(back))
-    for side, (x, y) in zip(back, ring):
-        pieces_a.append(_piece(side, "on-board", x, y, "back"))
-    if queen_a == "on_board":
-        pieces_a.append(_piece("queen", "on-board", CENTRE, CENTRE, "back" if queen_back else ""))
-    if queen_a == "awaiting_cover":
-        pieces_a.append(_piece("queen", "pocketed", *POCKETS[0]))
-    if pocketed.get("striker"):
-        pieces_a.append(_piece("striker", "pocketed", *POCKETS[3]))
-    elif off.get("striker"):
-        pieces_a.append(_piece("striker", "off-board", BOARD + 4 + STRIKER_R, 254))
-    else:
-        pieces_a.append(_piece("striker", "on-board", *striker_at))
-    held_a = {"covered_by_striker": "own", "covered_by_opponent": "opponent"}.get(queen_a)
-    tray_a = _tray(w, COINS_PER_SIDE - own_a, COINS_PER_SIDE - opp_a, held_a)
+    places = _places(opening, own_b, opp_b)
+    moves = {side: (pocketed.get(side, 0), off.get(side, 0)) for side in ("own", "opponent")}
+    pieces_b = _pieces_before(places, moves, queen_b, pocketed, off)
+    tray_b = _tray(w, COINS_PER_SIDE - own_b, COINS_PER_SIDE - opp_b, _HOLDER.get(queen_b))
+    after = ruling["after"]
+    pieces_a = _pieces_after(places, moves, after, opening, queen_b, pocketed, off)
+    tray_a = _tray(w, COINS_PER_SIDE - after["own_on_board"], COINS_PER_SIDE - after["opponent_on_board"],
+                   _HOLDER.get(after["queen"]))
     banner = describe_outcome(w, outcome(ruling), queen_b, bool(pocketed.get("queen")))
 
     legend = (w._("White: the striking side. Black: the opponent. Red: the queen. Blue: the striker. "
@@ -189,6 +145,73 @@ def diagram_svg(situation: dict, ruling: dict, lang: str) -> str:
         _lines("legend", legend, 0, HEIGHT + 4 + 16 * len(_wrap(banner, 110)) + 4, 10, 130),
         "</svg>",
     ]) + "\n"
+
+
+def _places(opening: bool, own: int, opponent: int) -> dict[str, list]:
+    """Where each side's coins lie before the stroke: the opening rosette, or a board mid-game."""
+    if opening:
+        spots = _rosette()
+        return {"own": spots[0::2][:own], "opponent": spots[1::2][:opponent]}
+    spots = _spots(own * 10 + opponent, own + opponent)
+    return {"own": spots[:own], "opponent": spots[own:]}
+
+
+def _mark(side: str, pocketed: dict, off: dict) -> str:
+    return "to-pocket" if pocketed.get(side) else "to-off" if off.get(side) else ""
+
+
+def _pieces_before(places: dict, moves: dict, queen: str, pocketed: dict, off: dict) -> list[str]:
+    """Every piece where it lies; those the stroke pockets marked, with their way to a pocket."""
+    pieces = []
+    for side in ("own", "opponent"):
+        n_pocketed, n_off = moves[side]
+        for i, (x, y) in enumerate(places[side]):
+            mark = "to-pocket" if i < n_pocketed else "to-off" if i < n_pocketed + n_off else ""
+            pieces.append(_arrow(x, y, mark) + _piece(side, "on-board", x, y, mark))
+    if queen == "on_board":
+        mark = _mark("queen", pocketed, off)
+        pieces.append(_arrow(CENTRE, CENTRE, mark) + _piece("queen", "on-board", CENTRE, CENTRE, mark))
+    if queen == "awaiting_cover":
+        pieces.append(_piece("queen", "pocketed", *POCKETS[0]))
+    smark = _mark("striker", pocketed, off)
+    pieces.append(_arrow(*STRIKER_AT, smark) + _piece("striker", "on-board", *STRIKER_AT, smark))
+    return pieces
+
+
+def _pieces_after(places: dict, moves: dict, after: dict, opening: bool, queen_before: str, pocketed: dict,
+                  off: dict) -> list[str]:
+    """The coins left where they were, the ones put back in the centre, the queen as ruled."""
+    pieces, back = [], []
+    for side in ("own", "opponent"):
+        n_after = after[f"{side}_on_board"]
+        n_pocketed, n_off = moves[side]
+        stayed = places[side][n_pocketed + n_off:][:n_after]
+        for x, y in stayed:
+            pieces.append(_piece(side, "on-board", x, y))
+        n_back = n_after - len(stayed)
+        if opening:  # back where they stood in the opening position
+            pieces += [_piece(side, "on-board", x, y, "back") for x, y in places[side][:n_pocketed + n_off][:n_back]]
+            n_back -= len(places[side][:n_pocketed + n_off][:n_back])
+        back += [side] * n_back
+    for side, (x, y) in zip(back, _ring(len(back))):
+        pieces.append(_piece(side, "on-board", x, y, "back"))
+    return pieces + _queen_and_striker_after(after["queen"], queen_before, pocketed, off)
+
+
+def _queen_and_striker_after(queen: str, queen_before: str, pocketed: dict, off: dict) -> list[str]:
+    pieces = []
+    if queen == "on_board":
+        queen_back = queen_before != "on_board" or pocketed.get("queen") or off.get("queen")
+        pieces.append(_piece("queen", "on-board", CENTRE, CENTRE, "back" if queen_back else ""))
+    if queen == "awaiting_cover":
+        pieces.append(_piece("queen", "pocketed", *POCKETS[0]))
+    if pocketed.get("striker"):
+        pieces.append(_piece("striker", "pocketed", *POCKETS[3]))
+    elif off.get("striker"):
+        pieces.append(_piece("striker", "off-board", BOARD + 4 + STRIKER_R, 254))
+    else:
+        pieces.append(_piece("striker", "on-board", *STRIKER_AT))
+    return pieces
 
 
 def _wrap(text: str, width: int) -> list[str]:
