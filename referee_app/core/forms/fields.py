@@ -209,7 +209,6 @@ def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
 
     `recorded` is the number of incidents recorded for a disqualification's counted ground.
     """
-    data = forms_data()
     for f in FIELDS[check_kind(kind)]:
         if f.required and fields.get(f.name) in (None, "", {}):
             raise BadInput(f.name, "required field is missing")
@@ -217,35 +216,46 @@ def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
             missing = next(s for s in SIDES if s not in fields[f.name])
             raise BadInput(f"{f.name}.{missing}", "required field is missing")
     if kind == "protest":
-        if fields["clause"] not in data.kb.clauses:
-            raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook")
-        protest_rules(fields)  # the ruleset's rules must resolve
-        ended = fields.get("board_ended_at")
-        if ended and parse_time(ended, "board_ended_at") < parse_time(fields["announced_at"], "announced_at"):
-            raise BadInput("board_ended_at", "is before the oral announcement, which comes right after the incident, "
-                                             "during the board")
-        if ended and parse_time(ended, "board_ended_at") - parse_time(fields["announced_at"], "announced_at") \
-                > BOARD_PLAUSIBLE:
-            raise BadInput("board_ended_at", f"is more than {BOARD_PLAUSIBLE.days} day after the oral announcement, "
-                                             "made during the board: a board never lasts that long")
+        _check_protest(fields)
     else:
-        rules = disqualification_rules(fields)
-        ground_id = fields["ground"]
-        if ground_id not in data.kb.clauses:
-            raise BadInput("ground", f"no clause '{ground_id}' in the rulebook")
-        ground = rules.ground(ground_id)
-        if ground is None:
-            known = ", ".join(g.clause for g in rules.grounds)
-            raise BadInput("ground", f"{ground_id} is not a ground for disqualification under {rules.ruleset} "
-                                     f"(grounds: {known})")
-        if ground.count:
-            times = times_of(fields, recorded)
-            if times is None:
-                raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times: "
-                               f"record the incidents or give times")
-            if times <= ground.count.more_than:
-                raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times, "
-                               f"not {times}")
+        _check_disqualification(fields, recorded)
+
+
+def _check_protest(fields: dict) -> None:
+    if fields["clause"] not in forms_data().kb.clauses:
+        raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook")
+    protest_rules(fields)  # the ruleset's rules must resolve
+    ended = fields.get("board_ended_at")
+    if not ended:
+        return
+    board = parse_time(ended, "board_ended_at") - parse_time(fields["announced_at"], "announced_at")
+    if board < timedelta(0):
+        raise BadInput("board_ended_at", "is before the oral announcement, which comes right after the incident, "
+                                         "during the board")
+    if board > BOARD_PLAUSIBLE:
+        raise BadInput("board_ended_at", f"is more than {BOARD_PLAUSIBLE.days} day after the oral announcement, "
+                                         "made during the board: a board never lasts that long")
+
+
+def _check_disqualification(fields: dict, recorded: int) -> None:
+    rules = disqualification_rules(fields)
+    ground_id = fields["ground"]
+    if ground_id not in forms_data().kb.clauses:
+        raise BadInput("ground", f"no clause '{ground_id}' in the rulebook")
+    ground = rules.ground(ground_id)
+    if ground is None:
+        known = ", ".join(g.clause for g in rules.grounds)
+        raise BadInput("ground", f"{ground_id} is not a ground for disqualification under {rules.ruleset} "
+                                 f"(grounds: {known})")
+    if not ground.count:
+        return
+    times = times_of(fields, recorded)
+    if times is None:
+        raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times: "
+                       f"record the incidents or give times")
+    if times <= ground.count.more_than:
+        raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times, "
+                       f"not {times}")
 
 
 def times_of(fields: dict, recorded: int) -> int | None:
