@@ -134,44 +134,23 @@ class RulingView(QWidget):
             self.details.setText("")
             return
         striker, opponent = self._sides or (_("the striking side"), _("the opponent"))
-        board = r["board"]
-        if board["over"]:
-            winner = striker if board["winner"] == "striker" else opponent
-            self.headline.setText(_sentence(_("Board over: {winner} wins {points} to {other}").format(
-                winner=winner, points=board["points"][board["winner"]],
-                other=board["points"]["opponent" if board["winner"] == "striker" else "striker"])))
-        elif r["turn"] == "continues":
-            self.headline.setText(_sentence(_("{side} plays again").format(side=striker)))
-        else:
-            self.headline.setText(_sentence(_("Turn passes to {side}").format(side=opponent)))
-        rows = []
-        ret = r["returned"]
-        back = []
-        if ret["queen"]:
-            back.append(_("the queen"))
-        if ret["own"]:
-            back.append(_("{n} coin(s) of {side}").format(n=ret["own"], side=striker))
-        if ret["opponent"]:
-            back.append(_("{n} coin(s) of {side}").format(n=ret["opponent"], side=opponent))
-        if not board["over"]:
-            rows.append((_("Back to the centre"), ", ".join(back) if back else _("nothing")))
-            after = r["after"]
-            rows.append((_("On the board"), _("{own} of {side}, {opp} of {other}").format(
-                own=after["own_on_board"], side=striker, opp=after["opponent_on_board"], other=opponent)))
-            rows.append((_("Queen"), queen_text(after["queen"], striker, opponent)))
-            if after["dues"] or after["opponent_dues"]:
-                rows.append((_("Dues"), _sentence(_("{side} owes {n}").format(side=striker, n=after["dues"])
-                             if after["dues"] else _("{side} owes {n}").format(side=opponent, n=after["opponent_dues"]))))
-        if not r.get("break_made", True):
-            rows.append((_("Break"), _("not made")))
+        self.headline.setText(_headline(r, striker, opponent))
         lang = current_language()
         why = r.get("why") or r["explanation"]  # the grounds alone; a stored older ruling has only the whole
-        rows.append((_("Why"), why.get(lang) or why["en"]))
-        links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>"
-                          f"{html.escape(human_citation(cid))}</a>" for cid in r["clauses"])
+        rows = _outcome_rows(r, striker, opponent) + [(_("Why"), why.get(lang) or why["en"])]
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(k)}</td>"
                        f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
-        body += f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Clauses'))}</td><td>{links}</td></tr>"
+        body += self._citations_html(r, striker, opponent, c)
+        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{html.escape(_('Note'))} "
+                        f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
+                        for n in r.get("notes", []))
+        self.details.setText(f"<table>{body}</table>{notes}")
+
+    def _citations_html(self, r: dict, striker: str, opponent: str, c) -> str:
+        """The rows of the clauses cited and of the paragraphs set aside ("why not?")."""
+        links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>"
+                          f"{html.escape(human_citation(cid))}</a>" for cid in r["clauses"])
+        body = f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Clauses'))}</td><td>{links}</td></tr>"
         # "why not?": one short link per paragraph set aside; its answer opens with its text below
         why_not = why_not_lines(r.get("trace") or {}, striker, opponent)
         self._why_not = {other: f"{question} {answer}" for other, question, answer in why_not}
@@ -180,10 +159,49 @@ class RulingView(QWidget):
                               f"{html.escape(human_citation(other))}</a>" for other, _q, _a in why_not)
             body += (f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Why not'))}</td>"
                      f"<td>{items}</td></tr>")
-        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{html.escape(_('Note'))} "
-                        f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
-                        for n in r.get("notes", []))
-        self.details.setText(f"<table>{body}</table>{notes}")
+        return body
+
+
+def _headline(r: dict, striker: str, opponent: str) -> str:
+    """Who plays next, or who won the board."""
+    board = r["board"]
+    if board["over"]:
+        winner = striker if board["winner"] == "striker" else opponent
+        return _sentence(_("Board over: {winner} wins {points} to {other}").format(
+            winner=winner, points=board["points"][board["winner"]],
+            other=board["points"]["opponent" if board["winner"] == "striker" else "striker"]))
+    if r["turn"] == "continues":
+        return _sentence(_("{side} plays again").format(side=striker))
+    return _sentence(_("Turn passes to {side}").format(side=opponent))
+
+
+def _outcome_rows(r: dict, striker: str, opponent: str) -> list[tuple[str, str]]:
+    """(label, value) of each part of the ruling a referee acts on; a board over only says the break."""
+    rows = []
+    if not r["board"]["over"]:
+        back = _returned(r["returned"], striker, opponent)
+        rows.append((_("Back to the centre"), ", ".join(back) if back else _("nothing")))
+        after = r["after"]
+        rows.append((_("On the board"), _("{own} of {side}, {opp} of {other}").format(
+            own=after["own_on_board"], side=striker, opp=after["opponent_on_board"], other=opponent)))
+        rows.append((_("Queen"), queen_text(after["queen"], striker, opponent)))
+        if after["dues"] or after["opponent_dues"]:
+            rows.append((_("Dues"), _sentence(_("{side} owes {n}").format(side=striker, n=after["dues"])
+                         if after["dues"] else _("{side} owes {n}").format(side=opponent, n=after["opponent_dues"]))))
+    if not r.get("break_made", True):
+        rows.append((_("Break"), _("not made")))
+    return rows
+
+
+def _returned(ret: dict, striker: str, opponent: str) -> list[str]:
+    back = []
+    if ret["queen"]:
+        back.append(_("the queen"))
+    if ret["own"]:
+        back.append(_("{n} coin(s) of {side}").format(n=ret["own"], side=striker))
+    if ret["opponent"]:
+        back.append(_("{n} coin(s) of {side}").format(n=ret["opponent"], side=opponent))
+    return back
 
 
 def _outcome(part: str, value, striker: str, opponent: str) -> str:
