@@ -70,11 +70,6 @@ def readings_typed(text: str, lang: str) -> list[tuple[float, str | None]]:
     return out
 
 
-def numbers_typed(text: str, lang: str) -> list[float]:
-    """The numbers in a field (units typed after them left aside)."""
-    return [v for v, _u in readings_typed(text, lang)]
-
-
 def reading_typed(text: str, unit: str, lang: str):
     """The reading of a number field as the core reads it, or None when the field is empty.
     A unit typed in the field wins over `unit` (the one chosen beside it); readings typed in

@@ -21,10 +21,6 @@ def utc(moment: datetime) -> datetime:
     return moment.astimezone(timezone.utc)
 
 
-def new_card() -> str:
-    return Card().to_json()
-
-
 def review(card_json: str | None, correct: bool, when: datetime) -> tuple[str, datetime]:
     """The card after one answer given at `when`, and when it is next due (UTC)."""
     card = Card.from_json(card_json) if card_json else Card()

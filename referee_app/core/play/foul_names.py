@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from referee_app.core.errors import BadInput
 
 def fold(text: str) -> str:
     """Lower case without accents or repeated spaces: how two spellings of one name compare."""
@@ -53,16 +52,3 @@ def foul_matches(text: str, fouls: list[dict]) -> list[str]:
     hits = [f["id"] for f in fouls if cited & set(f.get("clauses", []))]
     return hits
 
-
-def resolve_foul(text: str, fouls: list[dict], field: str = "stroke.foul") -> str | None:
-    """The id of the foul `text` names, None for an empty text; BadInput for anything else.
-    A paragraph that two fouls share is refused as ambiguous rather than guessed."""
-    if not fold(text):
-        return None
-    hits = foul_matches(text, fouls)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise BadInput(field, f"{text.strip()!r} is the paragraph of several fouls ({', '.join(hits)}): "
-                              "choose one by its name")
-    raise BadInput(field, f"{text.strip()!r} is not a foul of this ruleset: choose one from the list")

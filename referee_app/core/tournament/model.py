@@ -36,10 +36,6 @@ class Game:
     def done(self) -> bool:
         return self.score is not None
 
-    @property
-    def has_ghost(self) -> bool:
-        return self.first is GHOST or self.second is GHOST
-
     def players(self) -> tuple:
         return self.first, self.second
 
