@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from referee_app.core.errors import BadInput
 from .io import print_json, print_rows, read_document

@@ -120,7 +120,7 @@ class Game:
         return out
 
     def situation_doc(self, stroke: dict) -> dict:
-        st, side = self.state, self.state.turn
+        side = self.state.turn
         opp = other(side)
         if self.colours_open() and not _names_sides(stroke):
             doc = self._situation(side, opp, stroke)
