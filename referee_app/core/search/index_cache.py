@@ -43,9 +43,11 @@ def cache_dir() -> Path:
 
 def fingerprint(root: Path) -> str:
     """A digest of every knowledge file's bytes: cheap to compute, unlike parsing the YAML."""
+    from referee_app.core.knowledge.cache import yaml_files
+
     h = sha256()
-    for path in sorted(Path(root).rglob("*.yaml")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for rel, path in yaml_files(Path(root)):
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
