@@ -1,5 +1,8 @@
-"""The Equipment & forms area: the inspection and forms pages, built when first shown."""
+"""Areas of the window built when first shown: the Equipment & forms area (the inspection and forms
+pages), and `AreaHost`, which holds any area until it is first shown."""
 from __future__ import annotations
+
+from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
@@ -71,3 +74,28 @@ def scrolling(page: QWidget) -> QScrollArea:
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     return scroll
+
+
+class AreaHost(QWidget):
+    """Where an area sits in the window's stack: the area is built the first time it is shown or
+    asked for (`ensure_area()`), not at start-up, so that a referee opening the app for a ruling
+    does not wait for it (benchmarks/bench_startup.py)."""
+
+    def __init__(self, build: Callable[[], QWidget], name: str, scroll: bool = False, parent=None):
+        """`build` makes the area; `scroll`: it sits in a scroll area (see `scrolling`)."""
+        super().__init__(parent)
+        self.setObjectName(name)
+        self._build, self._scroll = build, scroll
+        self.area: QWidget | None = None
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    def ensure_area(self) -> QWidget:
+        if self.area is None:
+            self.area = self._build()
+            self._layout.addWidget(scrolling(self.area) if self._scroll else self.area)
+        return self.area
+
+    def showEvent(self, event):
+        self.ensure_area()
+        super().showEvent(event)

@@ -19,10 +19,9 @@ from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_
 from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
-from .areas import EquipmentArea, scrolling
+from .areas import AreaHost, EquipmentArea, scrolling
 from .retranslate import follow_language, install_qt_translations, system_language
 from referee_app.ui.rulebook.area import RulebookView
-from referee_app.ui.learn.area import LearnArea
 from referee_app.ui.rulings.area import RulingsArea
 
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
@@ -88,15 +87,12 @@ class MainWindow(QMainWindow):
         self.rulebook = RulebookView(kb, self.rulesets)
         self.equipment = EquipmentArea(EQUIPMENT_PAGES)
         self.equipment_tabs = self.equipment.tabs
-        self.learn = LearnArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
-        self.learn.open_clause.connect(self.open_clause)
-        self.ruleset_changed.connect(self.learn.set_ruleset)
+        self.learn_host = AreaHost(self._make_learn, "learn_host", scroll=True)
         self.stack = QStackedWidget(objectName="areas")
         from referee_app.ui.tournament.host import TournamentHost
 
         self.tournament = TournamentHost(self.current_ruleset, self.open_table_match)
-        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, scrolling(self.learn),
-                     self.tournament):
+        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, self.learn_host, self.tournament):
             self.stack.addWidget(area)
         self.setCentralWidget(self.stack)
 
@@ -115,6 +111,21 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     # --- building -------------------------------------------------------------------------
+    @property
+    def learn(self):
+        """The Learn area, built when first shown or asked for."""
+        return self.learn_host.ensure_area()
+
+    def _make_learn(self):
+        from referee_app.ui.learn.area import LearnArea
+
+        learn = LearnArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
+        learn.open_clause.connect(self.open_clause)
+        if self.current_ruleset() in self.rulesets:  # the ruleset the window has applied since start
+            learn.set_ruleset(self.current_ruleset())
+        self.ruleset_changed.connect(learn.set_ruleset)
+        return learn
+
     def _action(self, name: str, keys: list[str], slot, checkable: bool = False) -> QAction:
         a = QAction(self, objectName=name, checkable=checkable)
         a.setShortcuts([QKeySequence(k) for k in keys])
@@ -262,6 +273,8 @@ class MainWindow(QMainWindow):
 
     # --- areas ----------------------------------------------------------------------------
     def show_area(self, index: int, focus: bool = True) -> None:
+        if isinstance(self.stack.widget(index), AreaHost):  # built now: it takes the focus below
+            self.stack.widget(index).ensure_area()
         self.stack.setCurrentIndex(index)
         self.area_actions[index].setChecked(True)
         self._update_title()

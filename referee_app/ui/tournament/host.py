@@ -2,31 +2,21 @@
 referee opening the app for a ruling does not wait for it (benchmarks/bench_startup.py)."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from referee_app.ui.areas import AreaHost
 
 
-class TournamentHost(QWidget):
+class TournamentHost(AreaHost):
     def __init__(self, ruleset, open_match=None, parent=None):
         """`ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches;
         `open_match`: called with a match id when a table's score sheet is opened."""
-        super().__init__(parent)
-        self.setObjectName("tournament_host")
+        super().__init__(self._make_area, "tournament_host", parent=parent)
         self._ruleset = ruleset
         self._open_match = open_match
-        self.area = None
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
 
-    def ensure_area(self):
-        if self.area is None:
-            from .area import TournamentArea
+    def _make_area(self):
+        from .area import TournamentArea
 
-            self.area = TournamentArea(ruleset=self._ruleset)
-            if self._open_match is not None:
-                self.area.rounds.match_opened.connect(self._open_match)
-            self._layout.addWidget(self.area)
-        return self.area
-
-    def showEvent(self, event):
-        self.ensure_area()
-        super().showEvent(event)
+        area = TournamentArea(ruleset=self._ruleset)
+        if self._open_match is not None:
+            area.rounds.match_opened.connect(self._open_match)
+        return area
