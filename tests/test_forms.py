@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 import unicodedata
 from datetime import datetime, timedelta, timezone
@@ -14,6 +13,7 @@ import yaml
 
 from conftest import run_cli
 from referee_app.core.errors import BadInput
+from referee_app.core.storage import db
 from referee_app.core.forms.fields import FIELDS
 from referee_app.core.forms.clauses import forms_data
 from referee_app.core.knowledge.rulesets import default_rulesets
@@ -334,12 +334,13 @@ def test_the_database_itself_refuses_to_lose_a_form(store):
     protest = store.create("protest", {"announced_at": "2026-05-14T15:42:00+02:00"})
     filed = store.create("disqualification", DISQUALIFICATION, file=True)
     for form_id in (protest.id, filed.id):
-        with pytest.raises(sqlite3.IntegrityError):
-            store.conn.execute("DELETE FROM forms WHERE id = ?", (form_id,))
-    with pytest.raises(sqlite3.IntegrityError):
-        store.conn.execute("DELETE FROM form_history WHERE form_id = ?", (filed.id,))
-    with pytest.raises(sqlite3.IntegrityError):
-        store.conn.execute("UPDATE form_history SET old = 'x' WHERE form_id = ?", (filed.id,))
+        with pytest.raises(db.StoreError, match="never be deleted") as refused:
+            store.write("DELETE FROM forms WHERE id = :id", {"id": form_id})
+        assert refused.value.reason == "refused"
+    with pytest.raises(db.StoreError, match="never be deleted"):
+        store.write("DELETE FROM form_history WHERE form_id = :id", {"id": filed.id})
+    with pytest.raises(db.StoreError, match="never rewritten"):
+        store.write("UPDATE form_history SET old = 'x' WHERE form_id = :id", {"id": filed.id})
 
 
 def test_an_unannounced_draft_can_be_deleted(db_path):

@@ -262,7 +262,7 @@ def assert_reads_still_work(form_id: str | None = None):
     from referee_app.core.forms.store import FormsStore
 
     with FormsStore() as store:
-        last = store.conn.execute("SELECT MAX(id) FROM forms").fetchone()[0]
+        last = store.scalar("SELECT MAX(id) FROM forms")
         if last and (form_id is None or last % 25 == 0):
             for form in store.list():
                 json.dumps(form.summary())

@@ -79,10 +79,10 @@ def test_bad_readings_are_refused_before_anything_is_written(records):
 
 def test_a_record_is_never_rewritten_nor_deleted(records):
     rec = records.save(STRIKER_WIDE, inspector="C. Martin", label="striker 1")
-    with pytest.raises(sqlite3.DatabaseError, match="never rewritten"):
-        records.conn.execute("UPDATE inspections SET compliant = 1 WHERE id = ?", (rec.id,))
-    with pytest.raises(sqlite3.DatabaseError, match="never deleted"):
-        records.conn.execute("DELETE FROM inspections WHERE id = ?", (rec.id,))
+    with pytest.raises(db.StoreError, match="never rewritten"):
+        records.write("UPDATE inspections SET compliant = 1 WHERE id = :id", {"id": rec.id})
+    with pytest.raises(db.StoreError, match="never deleted"):
+        records.write("DELETE FROM inspections WHERE id = :id", {"id": rec.id})
 
 
 def test_a_saved_record_is_on_disk_at_once(records):

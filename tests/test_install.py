@@ -67,3 +67,16 @@ def test_rulebook_works_from_any_directory_after_a_plain_install(installed):
     assert shipped == in_checkout, f"left out of the install: {sorted(map(str, in_checkout - shipped))[:5]}"
     assert list((target / "referee_app" / "locale").glob("*/LC_MESSAGES/carrom_referee.mo")), \
         "the catalogs are compiled at build time and shipped"
+
+
+def test_the_schema_migrations_ship_and_run_after_a_plain_install(installed, tmp_path):
+    python, target, root, _output = installed
+    env = dict(os.environ, PYTHONPATH=str(target))
+    code = ("import sys; from referee_app.core.storage.database import Database; "
+            "from referee_app.core.storage import migrations; d = Database(sys.argv[1]); "
+            "print(d.revision(), migrations.HEAD, migrations.FOLDER)")
+    done = subprocess.run([str(python), "-c", code, str(tmp_path / "records.sqlite3")], capture_output=True, text=True,
+                          env=env, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    revision, head, folder = done.stdout.split()
+    assert revision == head and folder.startswith(str(target)), done.stdout

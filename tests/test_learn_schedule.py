@@ -89,7 +89,7 @@ def test_what_is_due_and_what_is_mastered(store, questions):
             break
     summary = store.summary("ada")
     assert summary["mastered"] == 1
-    card = store.conn.execute("SELECT card FROM learn_cards WHERE question = ?", (q.id,)).fetchone()[0]
+    card = store.scalar("SELECT card FROM learn_cards WHERE question = :q", {"q": q.id})
     assert schedule.mastered(card) and schedule.recall(card, clock.now) <= 0.91
     assert store.summary("nobody")["seen"] == 0
     assert store.learners() == ["ada"]

@@ -140,7 +140,10 @@ def test_a_new_store_is_marked_as_the_apps(store_path):
     a_sound_store(store_path)
     conn = sqlite3.connect(store_path)
     assert conn.execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    # user_version 2: the schema is Alembic's (alembic_version), and the versions before refuse it as newer
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    from referee_app.core.storage import migrations
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == migrations.HEAD
 
 
 def test_an_older_unmarked_store_is_upgraded_in_place(store_path):
@@ -176,15 +179,16 @@ def worst_forms(path):
         bad_date = store.create("protest", {"tournament": "Open"}).id
         garbage = store.create("disqualification", {"player": "P"}).id
         wrong_types = store.create("protest").id
-        conn = store.conn
-        conn.execute("UPDATE forms SET fields = json_set(fields, '$.board_ended_at', '9999-12-31T23:59:59+14:00') "
-                     "WHERE id = ?", (bad_date,))
-        # valid JSON, or the tournament index (json_extract) would refuse the write itself
-        conn.execute("UPDATE forms SET fields = '[\"not\", \"a mapping\"]' WHERE id = ?", (garbage,))
-        conn.execute("UPDATE forms SET fields = ? WHERE id = ?",
-                     (json.dumps({"round": [1, 2], "players": "A vs B", "ruleset": "gone", "score": {"first": -3},
-                                  "facts": "\u202eevil", "table": 10 ** 30, "unknown": 1}), wrong_types))
-        conn.execute("UPDATE form_history SET new = '{broken' WHERE form_id = ?", (wrong_types,))
+        with store.database.begin() as conn:
+            conn.exec_driver_sql("UPDATE forms SET fields = json_set(fields, '$.board_ended_at', "
+                                 "'9999-12-31T23:59:59+14:00') WHERE id = ?", (bad_date,))
+            # valid JSON, or the tournament index (json_extract) would refuse the write itself
+            conn.exec_driver_sql("UPDATE forms SET fields = '[\"not\", \"a mapping\"]' WHERE id = ?", (garbage,))
+            conn.exec_driver_sql("UPDATE forms SET fields = ? WHERE id = ?",
+                                 (json.dumps({"round": [1, 2], "players": "A vs B", "ruleset": "gone",
+                                              "score": {"first": -3}, "facts": "\u202eevil", "table": 10 ** 30,
+                                              "unknown": 1}), wrong_types))
+            conn.exec_driver_sql("UPDATE form_history SET new = '{broken' WHERE form_id = ?", (wrong_types,))
     return good, bad_date, garbage, wrong_types
 
 

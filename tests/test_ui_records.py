@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 import pytest
+import sqlalchemy as sa
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from referee_app.core.storage import db
@@ -46,13 +47,17 @@ def worst_matches(path):
         store.add_stroke(garbage, {"pocketed": {}})
         impossible = store.create("icf")
         store.add_stroke(impossible, {"pocketed": {}})
-        conn = store.conn
+    # what a damaged page or a hand edit leaves: written past the triggers that keep strokes
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("DROP TRIGGER strokes_never_rewritten")
         conn.execute("UPDATE matches SET ruleset = 'gone', doubles = 7 WHERE id = ?", (gone,))
         conn.execute("UPDATE strokes SET stroke = '{broken', ruling = 'x' WHERE match_id = ?", (garbage,))
         conn.execute("UPDATE strokes SET stroke = ? WHERE match_id = ?",
                      (json.dumps({"pocketed": {"own": 99}, "foul": [1]}), impossible))
         conn.execute("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) VALUES (?, 2, '[1, 2]', '{}', "
                      "'9999-99-99')", (impossible,))
+    conn.close()
     return good, gone, garbage, impossible
 
 
@@ -62,13 +67,15 @@ def worst_inspections(path):
     with InspectionStore(db.connect(path)) as store:
         good = store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}},
                           inspector="I. Lemaire", label="chair 1").id
-        conn = store.conn
+    conn = sqlite3.connect(path)
+    with conn:
         conn.execute("INSERT INTO inspections (inspected_at, inspector, item, label, readings, result, compliant, "
                      "carried_over) VALUES ('9999-12-31T00:00:00', ?, 'nonsense', ?, '{bad', '[1]', 1, 'x')",
                      (WORST_TEXT, WORST_TEXT))
         conn.execute("INSERT INTO inspections (inspected_at, inspector, item, label, readings, result, compliant) "
                      "VALUES ('yesterday', 'I', 'striker', 'striker 2', '[]', ?, 0)",
                      (json.dumps({"checks": [{"ok": False}, "x", {"id": "diameter", "ok": False}]}),))
+    conn.close()
     return good
 
 
@@ -118,7 +125,13 @@ def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(store_path, g
 
     window = make_window(qtbot)
     area = window.rulings_area
-    area.store.conn.execute("PRAGMA query_only = ON")   # every write now fails, as on a damaged disk
+    read_only = [True]     # every write now fails in the driver, as on a damaged disk
+
+    def refuse(_conn, _cursor, statement, *_args):
+        if read_only[0] and statement.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    sa.event.listen(area.store.database.engine, "before_cursor_execute", refuse)
     asked = []
 
     def give_up(parent, what, problem):
@@ -134,7 +147,7 @@ def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(store_path, g
 
     def retry_once_fixed(parent, what, problem):
         asked.append(problem)
-        area.store.conn.execute("PRAGMA query_only = OFF")
+        read_only[0] = False
         return True
 
     monkeypatch.setattr(records, "ask_retry", retry_once_fixed)

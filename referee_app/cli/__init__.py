@@ -58,6 +58,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _driver_errors() -> tuple:
+    """The database drivers' errors, looked up only once an exception is being handled (SQLAlchemy
+    is not imported for a command that never opens the records)."""
+    found = [sqlite3.Error]
+    if "sqlalchemy.exc" in sys.modules:
+        found.append(sys.modules["sqlalchemy.exc"].SQLAlchemyError)
+    return tuple(found)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -77,10 +86,10 @@ def main(argv: list[str] | None = None) -> int:
               + (f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""),
               file=sys.stderr)
         return 1
-    except sqlite3.Error as exc:  # the records database failed under a command (a full disk, a lock held)
-        from referee_app.core.storage.db import default_path
+    except _driver_errors() as exc:  # a database driver's own error that escaped the storage layer
+        from referee_app.core.storage.database import database_url, shown
 
-        print(f"carrom-referee: records: {default_path()}: {one_line(exc)}; nothing was changed by this "
+        print(f"carrom-referee: records: {shown(database_url())}: {one_line(exc)}; nothing was changed by this "
               "command (`carrom-referee records check` says more)", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,18 +1,21 @@
 """Forms and incidents in the records database: autosaved field by field, with a full history.
 
-Every call that changes something is one committed transaction (db.py: WAL, synchronous=FULL),
-so a crash loses nothing a call had returned from: the window calls `set_field` on every
+Every call that changes something is one committed transaction, so a crash loses nothing a
+call had returned from: the window calls `set_field` on every
 keystroke. Each change is written to `form_history` with its time; a burst of typing in one field
 of a draft is kept as one change (its value before and after) rather than one row per key.
 
 What must never be lost is also guarded by the database itself, not only by this module: an
 announced protest or a filed form cannot be deleted, and history rows cannot be deleted at all
-except with their draft.
+except with their draft (the triggers of the migrations).
+
+A form carries its `version`: a change made from an older version than the stored one (another
+machine changed the form meanwhile) is refused with both versions (VersionConflict), never
+written over the other.
 """
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -25,53 +28,6 @@ from .clauses import forms_data
 # Consecutive edits of one field of a draft closer together than this are one change in the history.
 TYPING_BURST_SECONDS = 60
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS forms (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL CHECK (kind IN ('protest', 'disqualification')),
-    status TEXT NOT NULL CHECK (status IN ('draft', 'filed', 'decided')),
-    fields TEXT NOT NULL DEFAULT '{}',          -- JSON: the form's fields (core/forms.py FIELDS)
-    outcome TEXT CHECK (outcome IN ('upheld', 'rejected')),
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    decided_at TEXT
-);
-CREATE INDEX IF NOT EXISTS forms_by_tournament ON forms (json_extract(fields, '$.tournament'), status);
-CREATE TABLE IF NOT EXISTS form_history (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    form_id INTEGER NOT NULL REFERENCES forms(id),
-    at TEXT NOT NULL,
-    field TEXT NOT NULL,
-    old TEXT,                                   -- JSON values
-    new TEXT
-);
-CREATE INDEX IF NOT EXISTS form_history_by_form ON form_history (form_id, id);
-CREATE TABLE IF NOT EXISTS incidents (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    tournament TEXT NOT NULL,
-    round TEXT NOT NULL,
-    "table" TEXT NOT NULL,
-    player TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    at TEXT NOT NULL,
-    referee TEXT,
-    note TEXT
-);
-CREATE INDEX IF NOT EXISTS incidents_by_match ON incidents (tournament, round, "table", player);
-CREATE TRIGGER IF NOT EXISTS forms_keep_announced_protests BEFORE DELETE ON forms
-    WHEN OLD.kind = 'protest' AND json_extract(OLD.fields, '$.announced_at') IS NOT NULL
-    BEGIN SELECT RAISE(ABORT, 'an announced protest can never be deleted or withdrawn'); END;
-CREATE TRIGGER IF NOT EXISTS forms_keep_filed BEFORE DELETE ON forms
-    WHEN OLD.status != 'draft'
-    BEGIN SELECT RAISE(ABORT, 'a filed form can never be deleted'); END;
-CREATE TRIGGER IF NOT EXISTS form_history_keep BEFORE DELETE ON form_history
-    WHEN (SELECT status FROM forms WHERE id = OLD.form_id) IS NOT 'draft'
-    BEGIN SELECT RAISE(ABORT, 'the history of a filed form can never be deleted'); END;
-CREATE TRIGGER IF NOT EXISTS form_history_append_only BEFORE UPDATE OF form_id, field, old ON form_history
-    BEGIN SELECT RAISE(ABORT, 'history rows are never rewritten'); END;
-"""
-
-
 @dataclass
 class Form:
     id: int
@@ -82,11 +38,12 @@ class Form:
     created_at: str
     updated_at: str
     decided_at: str | None
+    version: int = 1
     unreadable: dict = field(default_factory=dict)   # field -> why its stored value cannot be used
     kept: dict = field(default_factory=dict, repr=False)   # those values as stored, written back untouched
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "Form":
+    def from_row(cls, row) -> "Form":
         """The form as stored; a stored value that no longer passes its field's check (written by an
         older version, or by hand) is set aside in `unreadable`, so the rest of the form still reads."""
         fields, unreadable, kept = {}, {}, {}
@@ -102,7 +59,7 @@ class Form:
             except (BadInput, ValueError, TypeError, OverflowError, RecursionError) as exc:
                 unreadable[str(name)], kept[str(name)] = str(exc), value
         return cls(row["id"], row["kind"], row["status"], fields, row["outcome"],
-                   row["created_at"], row["updated_at"], row["decided_at"], unreadable, kept)
+                   row["created_at"], row["updated_at"], row["decided_at"], row["version"], unreadable, kept)
 
     @property
     def ruleset(self) -> str:
@@ -136,54 +93,59 @@ def _dump(value) -> str | None:
 class FormsStore(db.Store):
     """The forms and incidents of one records database."""
 
-    SCHEMA = SCHEMA
-
     def _stamp(self) -> str:
         return iso(self.clock())
 
     # -- reading --------------------------------------------------------------------------------
-    def get(self, form_id) -> Form:
-        return Form.from_row(self.row("forms", form_id, "form"))
+    def get(self, form_id, lock: bool = False) -> Form:
+        return Form.from_row(self.row("forms", form_id, "form", lock=lock))
 
     def history(self, form_id: int) -> list[dict]:
-        rows = self.conn.execute("SELECT at, field, old, new FROM form_history WHERE form_id = ? ORDER BY id",
-                                 (form_id,)).fetchall()
+        rows = self.all("SELECT at, field, old, new FROM form_history WHERE form_id = :f ORDER BY id", {"f": form_id})
         return [{"at": r["at"], "field": r["field"], "old": db.stored_json(r["old"], None, shown=True)[0],
                  "new": db.stored_json(r["new"], None, shown=True)[0]} for r in rows]
 
     def list(self, tournament: str | None = None, status: str | None = None, kind: str | None = None) -> list[Form]:
-        where, args = [], []
+        where, args = [], {}
         if tournament:
-            where.append("json_extract(fields, '$.tournament') = ?")
-            args.append(tournament)
+            where.append(f"{self.json_text('fields', 'tournament')} = :tournament")
+            args["tournament"] = tournament
         if status:
             if status not in STATUSES:
                 raise BadInput("status", f"unknown status '{status}' (known: {', '.join(STATUSES)})")
-            where.append("status = ?")
-            args.append(status)
+            where.append("status = :status")
+            args["status"] = status
         if kind:
-            where.append("kind = ?")
-            args.append(check_kind(kind))
+            where.append("kind = :kind")
+            args["kind"] = check_kind(kind)
         sql = "SELECT * FROM forms" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
-        return [Form.from_row(r) for r in self.conn.execute(sql, args)]
+        return [Form.from_row(r) for r in self.all(sql, args)]
 
     def tournaments(self) -> list[str]:
-        rows = self.conn.execute("SELECT DISTINCT json_extract(fields, '$.tournament') AS t FROM forms "
-                                 "WHERE t IS NOT NULL UNION SELECT tournament FROM incidents ORDER BY 1")
-        return [r[0] for r in rows]
+        t = self.json_text("fields", "tournament")
+        rows = self.all(f"SELECT DISTINCT {t} AS t FROM forms WHERE {t} IS NOT NULL "
+                        "UNION SELECT tournament FROM incidents ORDER BY 1")
+        return [r["t"] for r in rows]
 
     # -- writing --------------------------------------------------------------------------------
     def _log(self, form_id: int, at: str, field: str, old, new) -> None:
-        self.conn.execute("INSERT INTO form_history (form_id, at, field, old, new) VALUES (?, ?, ?, ?, ?)",
-                          (form_id, at, field, _dump(old), _dump(new)))
+        self.write("INSERT INTO form_history (form_id, at, field, old, new) VALUES (:f, :at, :field, :old, :new)",
+                   {"f": form_id, "at": at, "field": field, "old": _dump(old), "new": _dump(new)})
 
     def _write(self, form: Form, at: str) -> None:
         if "fields" in form.unreadable:
             raise BadInput("fields", f"form {form.id}: its stored fields cannot be read, so it is kept as it is")
         # a stored value that cannot be read is written back as it was, until the field is given anew
         fields = {**{k: v for k, v in form.kept.items() if k not in form.fields}, **form.fields}
-        self.conn.execute("UPDATE forms SET fields = ?, status = ?, outcome = ?, decided_at = ?, updated_at = ? "
-                          "WHERE id = ?", (_dump(fields), form.status, form.outcome, form.decided_at, at, form.id))
+        changed = self.write("UPDATE forms SET fields = :fields, status = :status, outcome = :outcome, "
+                             "decided_at = :decided_at, updated_at = :at, version = version + 1 "
+                             "WHERE id = :id AND version = :version",
+                             {"fields": _dump(fields), "status": form.status, "outcome": form.outcome,
+                              "decided_at": form.decided_at, "at": at, "id": form.id, "version": form.version})
+        if changed != 1:   # the row is locked while read: only a writer outside this module gets here
+            raise self._conflict(form.id, form.version, {"fields": fields, "status": form.status})
+        form.version += 1
+        form.updated_at = at
 
     def create(self, kind: str, fields: dict | None = None, file: bool = False) -> Form:
         """A new form: a draft, or (`file`) a complete form filed at once, as `forms new` does."""
@@ -193,10 +155,10 @@ class FormsStore(db.Store):
         if file:
             values.setdefault("filed_at", at)
             self._prepare_filing(kind, values)
-        with db.transaction(self.conn):
-            cur = self.conn.execute("INSERT INTO forms (kind, status, fields, created_at, updated_at) "
-                                    "VALUES (?, 'draft', '{}', ?, ?)", (kind, at, at))
-            form = Form(cur.lastrowid, kind, "draft", values, None, at, at, None)
+        with self.transaction():
+            new_id = self.write("INSERT INTO forms (kind, status, fields, created_at, updated_at, version) "
+                                "VALUES (:kind, 'draft', '{}', :at, :at, 0) RETURNING id", {"kind": kind, "at": at})
+            form = Form(new_id, kind, "draft", values, None, at, at, None, version=0)
             self._log(form.id, at, "status", None, "draft")
             for name, value in values.items():
                 self._log(form.id, at, name, None, value)
@@ -206,11 +168,27 @@ class FormsStore(db.Store):
             self._write(form, at)
         return form
 
-    def set_field(self, form_id: int, name: str, value) -> Form:
-        """Saves one field now (the autosave of every keystroke); a filed form must stay complete."""
+    def _conflict(self, form_id: int, expected: int, mine: dict) -> db.VersionConflict:
+        stored = self.get(form_id)
+        return db.VersionConflict(f"form {stored.id}", {"version": int(expected), **mine},
+                                  {"version": stored.version, "status": stored.status, "fields": stored.fields,
+                                   "outcome": stored.outcome, "updated_at": stored.updated_at})
+
+    def _fresh(self, form_id, expected_version: int | None, mine: dict) -> Form:
+        """The form as stored, locked until the change commits; refused when it is not the version
+        the change was made from."""
+        form = self.get(form_id, lock=True)
+        if expected_version is not None and int(expected_version) != form.version:
+            raise self._conflict(form.id, expected_version, mine)
+        return form
+
+    def set_field(self, form_id: int, name: str, value, expected_version: int | None = None) -> Form:
+        """Saves one field now (the autosave of every keystroke); a filed form must stay complete.
+        Given the version the form was read at, a form changed elsewhere since is refused
+        (VersionConflict), not overwritten."""
         at = self._stamp()
-        with db.transaction(self.conn):
-            form = self.get(form_id)
+        with self.transaction():
+            form = self._fresh(form_id, expected_version, {"fields": {name: value}})
             if form.status == "decided":
                 raise BadInput(name, f"form {form.id} is decided: it can no longer change")
             stored = normalize(form.kind, name, value)
@@ -225,22 +203,22 @@ class FormsStore(db.Store):
                 form.fields[name] = stored
             if form.status != "draft":
                 check_complete(form.kind, form.fields, self._recorded(form.kind, form.fields))
-            last = self.conn.execute("SELECT id, at, field FROM form_history WHERE form_id = ? "
-                                     "ORDER BY id DESC LIMIT 1", (form.id,)).fetchone()
+            last = self.first("SELECT id, at, field FROM form_history WHERE form_id = :f ORDER BY id DESC LIMIT 1",
+                              {"f": form.id})
             if (form.status == "draft" and last is not None and last["field"] == name
                     and (parse_time(at, "at") - parse_time(last["at"], "at")).total_seconds() < TYPING_BURST_SECONDS):
-                self.conn.execute("UPDATE form_history SET new = ?, at = ? WHERE id = ?",
-                                  (_dump(stored), at, last["id"]))
+                self.write("UPDATE form_history SET new = :new, at = :at WHERE id = :id",
+                           {"new": _dump(stored), "at": at, "id": last["id"]})
             else:
                 self._log(form.id, at, name, old, stored)
             self._write(form, at)
         return form
 
-    def file(self, form_id: int) -> Form:
+    def file(self, form_id: int, expected_version: int | None = None) -> Form:
         """Draft -> filed: the form must be complete; the filing time is now unless already entered."""
         at = self._stamp()
-        with db.transaction(self.conn):
-            form = self.get(form_id)
+        with self.transaction():
+            form = self._fresh(form_id, expected_version, {"status": "filed"})
             if form.status != "draft":
                 raise BadInput("status", f"form {form.id} is already {form.status}")
             before = dict(form.fields)
@@ -260,13 +238,14 @@ class FormsStore(db.Store):
         if kind == "disqualification" and recorded:
             fields["times"] = times_of(fields, recorded)
 
-    def decide(self, form_id: int, outcome: str, director: str | None = None) -> Form:
+    def decide(self, form_id: int, outcome: str, director: str | None = None,
+               expected_version: int | None = None) -> Form:
         """The tournament director's decision: filed -> decided, upheld or rejected."""
         if outcome not in OUTCOMES:
             raise BadInput("outcome", f"'{outcome}' is not one of {', '.join(OUTCOMES)}")
         at = self._stamp()
-        with db.transaction(self.conn):
-            form = self.get(form_id)
+        with self.transaction():
+            form = self._fresh(form_id, expected_version, {"status": "decided", "outcome": outcome})
             if form.status == "draft":
                 raise BadInput("status", f"form {form.id} is a draft: file it before it is decided")
             if form.status == "decided":
@@ -292,9 +271,9 @@ class FormsStore(db.Store):
         if form.status != "draft":
             raise BadInput("id", f"form {form.id} is {form.status}: a filed form is never deleted; "
                            f"the tournament director decides it (forms decide {form.id} upheld|rejected)")
-        with db.transaction(self.conn):
-            self.conn.execute("DELETE FROM form_history WHERE form_id = ?", (form.id,))
-            self.conn.execute("DELETE FROM forms WHERE id = ?", (form.id,))
+        with self.transaction():
+            self.write("DELETE FROM form_history WHERE form_id = :f", {"f": form.id})
+            self.write("DELETE FROM forms WHERE id = :f", {"f": form.id})
 
     # -- incidents ------------------------------------------------------------------------------
     def record_incident(self, fields: dict) -> dict:
@@ -317,21 +296,20 @@ class FormsStore(db.Store):
             if row[name] is None:
                 raise BadInput(name, "required field is missing")
         row["at"] = row["at"] or self._stamp()
-        cur = self.conn.execute('INSERT INTO incidents (tournament, round, "table", player, kind, at, referee, note) '
-                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                (row["tournament"], str(row["round"]), str(row["table"]), row["player"], row["kind"],
-                                 row["at"], row["referee"], row["note"]))
-        return {"id": cur.lastrowid, **row}
+        new_id = self.write('INSERT INTO incidents (tournament, round, "table", player, kind, at, referee, note) '
+                            "VALUES (:tournament, :round, :table, :player, :kind, :at, :referee, :note) RETURNING id",
+                            {**row, "round": str(row["round"]), "table": str(row["table"])})
+        return {"id": new_id, **row}
 
     def incidents(self, tournament=None, round=None, table=None, player=None, kind=None) -> list[dict]:
-        where, args = [], []
-        for column, value in (("tournament", tournament), ("round", round), ('"table"', table),
+        where, args = [], {}
+        for column, value in (("tournament", tournament), ("round", round), ("table", table),
                               ("player", player), ("kind", kind)):
             if value is not None:
-                where.append(f"{column} = ?")
-                args.append(str(value))
+                where.append(f'"{column}" = :{column}')
+                args[column] = str(value)
         sql = "SELECT * FROM incidents" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY at, id"
-        return [dict(r) for r in self.conn.execute(sql, args)]
+        return [dict(r) for r in self.all(sql, args)]
 
     def counted_incidents(self, kind: str, fields: dict) -> list[dict]:
         """The incidents a disqualification's counted ground rests on: same match and player, up to its time."""

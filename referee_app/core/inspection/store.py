@@ -9,37 +9,11 @@ checks that failed there and says, for each, whether it passes now.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .verdict import RECORD_FIELDS, inspect
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS inspections (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    inspected_at TEXT NOT NULL,                 -- ISO 8601 with its UTC offset
-    inspector TEXT NOT NULL CHECK (inspector != ''),
-    item TEXT NOT NULL,                         -- board, striker, coin_set, ...
-    label TEXT NOT NULL CHECK (label != ''),    -- which one: "striker of A. Rossi", "board 7"
-    tournament TEXT NOT NULL DEFAULT '',
-    readings TEXT NOT NULL,                     -- JSON: the document as the inspector gave it
-    result TEXT NOT NULL,                       -- JSON: inspect()'s answer when it was saved
-    compliant INTEGER NOT NULL CHECK (compliant IN (0, 1)),
-    notes TEXT NOT NULL DEFAULT '',
-    photo TEXT NOT NULL DEFAULT '',
-    previous_id INTEGER REFERENCES inspections(id),
-    carried_over TEXT NOT NULL DEFAULT '[]',    -- JSON: the check ids that failed in previous_id
-    spec TEXT NOT NULL DEFAULT ''               -- stamp of the equipment specifications applied
-);
-CREATE INDEX IF NOT EXISTS inspections_by_item ON inspections (item, label COLLATE NOCASE, tournament, id);
-CREATE TRIGGER IF NOT EXISTS inspections_never_rewritten BEFORE UPDATE ON inspections
-    BEGIN SELECT RAISE(ABORT, 'an inspection record is never rewritten: re-inspect instead'); END;
-CREATE TRIGGER IF NOT EXISTS inspections_never_deleted BEFORE DELETE ON inspections
-    BEGIN SELECT RAISE(ABORT, 'an inspection record is never deleted'); END;
-"""
-
 
 now = db.local_now
 
@@ -60,9 +34,10 @@ class InspectionRecord:
     previous_id: int | None = None
     carried_over: list = field(default_factory=list)
     spec: str = ""
+    version: int = 1
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "InspectionRecord":
+    def from_row(cls, row) -> "InspectionRecord":
         """The record as stored; a part that cannot be read (a damaged page, a hand edit) is shown as
         such, and the record still lists with the verdict stored beside it."""
         compliant = bool(row["compliant"])
@@ -76,7 +51,7 @@ class InspectionRecord:
         return cls(row["id"], str(row["inspected_at"]), str(row["inspector"]), str(row["item"]), str(row["label"]),
                    str(row["tournament"]), readings if isinstance(readings, dict) else {}, result, compliant,
                    str(row["notes"]), str(row["photo"]), row["previous_id"],
-                   carried if isinstance(carried, list) else [], str(row["spec"]))
+                   carried if isinstance(carried, list) else [], str(row["spec"]), row["version"])
 
     @property
     def failed(self) -> list[str]:
@@ -109,21 +84,19 @@ def _measurement_name(check_id: str) -> str:
 class InspectionStore(db.Store):
     """The inspection records of one records database."""
 
-    SCHEMA = SCHEMA
-
     # -- reading --------------------------------------------------------------------------------
     def get(self, record_id) -> InspectionRecord:
         return InspectionRecord.from_row(self.row("inspections", record_id, "inspection"))
 
     def list(self, item: str | None = None, label: str | None = None,
              tournament: str | None = None) -> list[InspectionRecord]:
-        where, args = [], []
+        where, args = [], {}
         for column, value in (("item", item), ("label", label), ("tournament", tournament)):
             if value is not None:
-                where.append(f"{column} = ? COLLATE NOCASE")
-                args.append(value.strip())
+                where.append(self.same_text(column, column))
+                args[column] = value.strip()
         sql = "SELECT * FROM inspections" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
-        return [InspectionRecord.from_row(r) for r in self.conn.execute(sql, args)]
+        return [InspectionRecord.from_row(r) for r in self.all(sql, args)]
 
     def chain(self, record_id) -> list[InspectionRecord]:
         """The record and the inspections it re-inspects, oldest first."""
@@ -137,13 +110,19 @@ class InspectionStore(db.Store):
 
         Only the latest counts: a striker approved in the morning and failed at a re-check after
         a board (icf-fr 4.e) is not approved any more."""
+        if self.dialect == "sqlite":
+            same = "j.label = i.label COLLATE NOCASE AND j.tournament = i.tournament COLLATE NOCASE"
+            order = "label COLLATE NOCASE, tournament"
+        else:
+            same = "lower(j.label) = lower(i.label) AND lower(j.tournament) = lower(i.tournament)"
+            order = "lower(label), tournament"
         sql = ("SELECT * FROM inspections AS i WHERE item = 'striker' AND id = (SELECT MAX(id) FROM inspections AS j "
-               "WHERE j.item = i.item AND j.label = i.label COLLATE NOCASE AND j.tournament = i.tournament COLLATE NOCASE)")
-        args: list = []
+               f"WHERE j.item = i.item AND {same})")
+        args: dict = {}
         if tournament is not None:
-            sql += " AND tournament = ? COLLATE NOCASE"
-            args.append(tournament.strip())
-        rows = self.conn.execute(sql + " ORDER BY label COLLATE NOCASE, tournament", args).fetchall()
+            sql += " AND " + self.same_text("tournament", "tournament")
+            args["tournament"] = tournament.strip()
+        rows = self.all(f"{sql} ORDER BY {order}", args)
         return [r for r in map(InspectionRecord.from_row, rows) if r.compliant]
 
     # -- writing --------------------------------------------------------------------------------
@@ -173,13 +152,17 @@ class InspectionStore(db.Store):
             result = dict(result, reinspection=self._compare(previous, result))
         readings = {k: v for k, v in document.items() if k not in RECORD_FIELDS}
         at = self.clock().isoformat()
-        cur = self.conn.execute(
+        new_id = self.write(
             "INSERT INTO inspections (inspected_at, inspector, item, label, tournament, readings, result, compliant, "
-            "notes, photo, previous_id, carried_over, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (at, inspector, result["item"], label, tournament, json.dumps(readings, ensure_ascii=False, default=str),
-             json.dumps(result, ensure_ascii=False), int(result["compliant"]), _text(document, "notes", notes),
-             _text(document, "photo", photo), previous.id if previous else None, json.dumps(carried), result.get("spec", "")))
-        return self.get(cur.lastrowid)
+            "notes, photo, previous_id, carried_over, spec) VALUES (:at, :inspector, :item, :label, :tournament, "
+            ":readings, :result, :compliant, :notes, :photo, :previous_id, :carried_over, :spec) RETURNING id",
+            {"at": at, "inspector": inspector, "item": result["item"], "label": label, "tournament": tournament,
+             "readings": json.dumps(readings, ensure_ascii=False, default=str),
+             "result": json.dumps(result, ensure_ascii=False), "compliant": int(result["compliant"]),
+             "notes": _text(document, "notes", notes), "photo": _text(document, "photo", photo),
+             "previous_id": previous.id if previous else None, "carried_over": json.dumps(carried),
+             "spec": result.get("spec", "")})
+        return self.get(new_id)
 
     @staticmethod
     def _compare(previous: InspectionRecord, result: dict) -> dict:
@@ -222,5 +205,5 @@ class InspectionStore(db.Store):
                 "to_remeasure": to_remeasure, "notes": previous.notes, "photo": previous.photo}
 
     def tournaments(self) -> list[str]:
-        rows = self.conn.execute("SELECT DISTINCT tournament FROM inspections WHERE tournament != '' ORDER BY 1")
-        return [r[0] for r in rows]
+        rows = self.all("SELECT DISTINCT tournament FROM inspections WHERE tournament <> '' ORDER BY 1")
+        return [r["tournament"] for r in rows]

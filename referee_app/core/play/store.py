@@ -1,8 +1,9 @@
 """Matches in the records database, saved stroke by stroke as the referee enters them.
 
-Each stroke is one committed insert (WAL, synchronous=FULL): once `add_stroke` returns, a crash
-cannot lose it. An undo or a correction never deletes: it marks rows superseded, so the sheet's
-whole history stays readable.
+Each stroke is one committed insert: once `add_stroke` returns, a crash cannot lose it. A stroke
+row is never rewritten (the database refuses it): an undo or a correction marks rows superseded,
+so the sheet's whole history stays readable. The header, singles or doubles and the ruleset carry
+the match's `version`: an edit made from an older version is refused (VersionConflict).
 """
 from __future__ import annotations
 
@@ -12,37 +13,6 @@ from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .match import Match, replayed
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    ruleset TEXT NOT NULL,
-    doubles INTEGER NOT NULL DEFAULT 0,
-    first_name TEXT NOT NULL DEFAULT '',
-    second_name TEXT NOT NULL DEFAULT '',
-    tournament TEXT NOT NULL DEFAULT '',
-    round TEXT NOT NULL DEFAULT '',
-    table_no TEXT NOT NULL DEFAULT '',
-    referee TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS strokes (
-    id INTEGER PRIMARY KEY,
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    seq INTEGER NOT NULL,
-    stroke TEXT NOT NULL,
-    ruling TEXT NOT NULL,
-    entered_at TEXT NOT NULL,
-    superseded_at TEXT
-);
-CREATE INDEX IF NOT EXISTS strokes_by_match ON strokes(match_id, seq);
-CREATE TABLE IF NOT EXISTS match_events (
-    id INTEGER PRIMARY KEY,
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    at TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    detail TEXT NOT NULL
-);
-"""
 META = ("ruleset", "doubles", "first_name", "second_name", "tournament", "round", "table_no", "referee")
 # The header of the sheet: what the referee may write or mend at any time, saved at once.
 HEADER = ("first_name", "second_name", "tournament", "round", "table_no", "referee")
@@ -55,18 +25,18 @@ def now() -> str:
 class MatchStore(db.Store):
     """The matches of one records database, stroke by stroke.
 
-    A stroke is ruled on the board as stored and appended in one write transaction, so writers on
-    one match (two windows, scripts) are serialised: each rules on the board the previous one left.
-    The match last played is kept in memory with the database's data version; while no other
-    connection has written, the next stroke is ruled on it without replaying the sheet, so a
-    stroke costs the same on the 300th as on the first.
+    A stroke is ruled on the board as stored and appended in one write transaction holding the
+    match's row (SQLite: the write lock; PostgreSQL: the row locked), so writers on one match (two
+    windows, two machines, scripts) are serialised: each rules on the board the previous one left.
+    The match last played is kept in memory with the mark of its strokes as stored (how many rows,
+    the last one, how many superseded, the match's version); while that mark is unchanged, the next
+    stroke is ruled on it without replaying the sheet, so a stroke costs the same on the 300th as on
+    the first, on either engine.
     """
-
-    SCHEMA = SCHEMA
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._cached: tuple[int, int, Match] | None = None   # (match id, data_version, match)
+        self._cached: tuple[tuple, Match] | None = None   # (mark of the stored sheet, match)
 
     def create(self, ruleset: str = "icf", doubles: bool = False, **meta) -> int:
         unknown = set(meta) - set(META)
@@ -75,49 +45,67 @@ class MatchStore(db.Store):
         from referee_app.core.knowledge.rulesets import get_ruleset
 
         ruleset = get_ruleset(ruleset, "ruleset").id  # refused before anything is written
-        cols = ["created_at", "ruleset", "doubles", *meta]
-        cur = self.conn.execute(f"INSERT INTO matches ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                                [now(), ruleset, int(doubles), *[str(v) for v in meta.values()]])
-        return cur.lastrowid
+        values = {"created_at": now(), "ruleset": ruleset, "doubles": int(doubles),
+                  **{k: str(v) for k, v in meta.items()}}
+        return self.write(f"INSERT INTO matches ({', '.join(values)}) VALUES ({', '.join(':' + k for k in values)}) "
+                          "RETURNING id", values)
 
-    def update_header(self, match_id: int, **fields) -> None:
-        """Saves header fields (names, tournament, round, table, referee) as soon as they are typed."""
+    def _check_version(self, meta: dict, expected_version: int | None, mine: dict) -> None:
+        if expected_version is not None and int(expected_version) != meta["version"]:
+            raise db.VersionConflict(f"match {meta['id']}", {**mine, "version": int(expected_version)},
+                                     {**{k: meta[k] for k in ("ruleset", "doubles", *HEADER)},
+                                      "version": meta["version"]})
+
+    def update_header(self, match_id: int, expected_version: int | None = None, **fields) -> int:
+        """Saves header fields (names, tournament, round, table, referee) as soon as they are typed;
+        returns the match's new version. Given the version the fields were read at, a match changed
+        elsewhere since is refused (VersionConflict) rather than overwritten."""
         unknown = set(fields) - set(HEADER)
         if unknown:
             raise BadInput(sorted(unknown)[0], f"not a header field (known: {', '.join(HEADER)})")
-        self.meta(match_id)  # refuses a match that does not exist
-        if fields:
-            sets = ", ".join(f"{k} = ?" for k in fields)
-            self.conn.execute(f"UPDATE matches SET {sets} WHERE id = ?",
-                              [str(v).strip() for v in fields.values()] + [match_id])
+        values = {k: str(v).strip() for k, v in fields.items()}
+        with self.transaction():
+            meta = self.meta(match_id, lock=True)  # refuses a match that does not exist
+            self._check_version(meta, expected_version, values)
+            if not values:
+                return meta["version"]
+            sets = ", ".join(f"{k} = :{k}" for k in values)
+            self.write(f"UPDATE matches SET {sets}, version = version + 1 WHERE id = :id",
+                       {**values, "id": meta["id"]})
+            return meta["version"] + 1
 
-    def set_doubles(self, match_id: int, doubles: bool) -> None:
+    def set_doubles(self, match_id: int, doubles: bool, expected_version: int | None = None) -> None:
         """Singles or doubles, while no stroke is recorded (the seats decide every turn after)."""
         self._cached = None
-        if self._active(match_id):
-            raise BadInput("doubles", "the match has begun: singles or doubles cannot change")
-        self.conn.execute("UPDATE matches SET doubles = ? WHERE id = ?", (int(bool(doubles)), match_id))
+        with self.transaction():
+            meta = self.meta(match_id, lock=True)
+            self._check_version(meta, expected_version, {"doubles": int(bool(doubles))})
+            if self._active(meta["id"]):
+                raise BadInput("doubles", "the match has begun: singles or doubles cannot change")
+            self.write("UPDATE matches SET doubles = :d, version = version + 1 WHERE id = :id",
+                       {"d": int(bool(doubles)), "id": meta["id"]})
 
     def change_ruleset(self, match_id: int, ruleset: str) -> Match:
         """Plays the whole match again under `ruleset` and keeps the change in the match's history.
 
         Refused (BadInput naming the stroke) when a recorded stroke cannot happen under it."""
         self._cached = None
-        meta = self.meta(match_id)
-        if ruleset == meta["ruleset"]:
-            return self.load(match_id)
-        strokes = self.strokes(match_id)
-        match = replayed(ruleset, bool(meta["doubles"]), strokes)
-        with db.transaction(self.conn):
-            self.conn.execute("UPDATE matches SET ruleset = ? WHERE id = ?", (ruleset, match_id))
-            self.conn.execute("INSERT INTO match_events (match_id, at, kind, detail) VALUES (?, ?, 'ruleset', ?)",
-                              (match_id, now(), json.dumps({"from": meta["ruleset"], "to": ruleset,
-                                                            "after_stroke": len(strokes)})))
+        with self.transaction():
+            meta = self.meta(match_id, lock=True)
+            if ruleset == meta["ruleset"]:
+                return self.load(match_id)
+            strokes = self.strokes(match_id)
+            match = replayed(ruleset, bool(meta["doubles"]), strokes)
+            self.write("UPDATE matches SET ruleset = :r, version = version + 1 WHERE id = :id",
+                       {"r": ruleset, "id": meta["id"]})
+            self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'ruleset', :d)",
+                       {"m": meta["id"], "at": now(), "d": json.dumps({"from": meta["ruleset"], "to": ruleset,
+                                                                      "after_stroke": len(strokes)})})
         return match
 
     def events(self, match_id: int) -> list[dict]:
-        return [dict(r) | {"detail": db.stored_json(r["detail"], None, shown=True)[0]} for r in self.conn.execute(
-            "SELECT at, kind, detail FROM match_events WHERE match_id = ? ORDER BY id", (match_id,))]
+        return [dict(r) | {"detail": db.stored_json(r["detail"], None, shown=True)[0]} for r in self.all(
+            "SELECT at, kind, detail FROM match_events WHERE match_id = :m ORDER BY id", {"m": match_id})]
 
     def unfinished(self) -> dict | None:
         """The last match begun and not over, to offer to resume it when the window opens."""
@@ -129,12 +117,12 @@ class MatchStore(db.Store):
                 continue
         return None
 
-    def meta(self, match_id: int) -> dict:
-        return dict(self.row("matches", match_id, "match", field="match"))
+    def meta(self, match_id: int, lock: bool = False) -> dict:
+        return dict(self.row("matches", match_id, "match", field="match", lock=lock))
 
     def _active(self, match_id: int) -> list:
-        return self.conn.execute("SELECT * FROM strokes WHERE match_id = ? AND superseded_at IS NULL ORDER BY seq",
-                                 (match_id,)).fetchall()
+        return self.all("SELECT * FROM strokes WHERE match_id = :m AND superseded_at IS NULL ORDER BY seq",
+                        {"m": match_id})
 
     def strokes(self, match_id: int) -> list[dict]:
         """The strokes in force, as entered, in order; one stored unreadably is refused by name."""
@@ -155,80 +143,70 @@ class MatchStore(db.Store):
         ruleset = get_ruleset(meta["ruleset"], f"match {meta['id']}: ruleset").id
         return replayed(ruleset, bool(meta["doubles"]), self.strokes(meta["id"]))
 
-    def _data_version(self) -> int:
-        return self.conn.execute("PRAGMA data_version").fetchone()[0]
-
-    def _current(self, match_id: int) -> tuple[int, Match]:
-        """The match as stored, inside a write transaction: the one in memory while nobody else wrote."""
-        key = self.meta(match_id)["id"]
-        version = self._data_version()
-        if self._cached and self._cached[0] == key and self._cached[1] == version:
-            return key, self._cached[2]
-        self._cached = None
-        return key, self.load(key)
+    def _mark(self, meta: dict) -> tuple:
+        """What changes whenever the match's sheet as stored changes, whoever wrote it."""
+        found = self.first("SELECT COUNT(*) AS n, MAX(id) AS last, COUNT(superseded_at) AS superseded "
+                           "FROM strokes WHERE match_id = :m", {"m": meta["id"]})
+        return meta["id"], meta["version"], found["n"], found["last"], found["superseded"]
 
     def add_stroke(self, match_id: int, stroke: dict) -> dict:
         """Rules the stroke on the match as saved, and saves both, in one write transaction; returns
         the ruling."""
-        try:
-            with db.transaction(self.conn):
-                key, match = self._current(match_id)
-                self._cached = None   # played on below: until committed, memory is not the database
-                ruling = match.play(stroke)
-                self.conn.execute("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
-                                  "VALUES (?, ?, ?, ?, ?)",
-                                  (key, len(match.strokes), json.dumps(stroke), json.dumps(ruling), now()))
-                version = self._data_version()
-        except BaseException:
-            self._cached = None
-            raise
-        self._cached = (key, version, match)
+        cached, self._cached = self._cached, None   # until committed, memory is not the database
+        with self.transaction():
+            meta = self.meta(match_id, lock=True)
+            mark = self._mark(meta)
+            match = cached[1] if cached and cached[0] == mark else self.load(meta["id"])
+            ruling = match.play(stroke)
+            new_id = self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
+                                "VALUES (:m, :seq, :stroke, :ruling, :at) RETURNING id",
+                                {"m": meta["id"], "seq": len(match.strokes), "stroke": json.dumps(stroke),
+                                 "ruling": json.dumps(ruling), "at": now()})
+        self._cached = ((meta["id"], meta["version"], mark[2] + 1, new_id, mark[4]), match)
         return ruling
 
     def undo(self, match_id: int) -> dict:
         self._cached = None
-        with db.transaction(self.conn):
-            match_id = self.meta(match_id)["id"]
+        with self.transaction():
+            match_id = self.meta(match_id, lock=True)["id"]
             rows = self._active(match_id)
             if not rows:
                 raise BadInput("undo", "no stroke to undo")
-            self.conn.execute("UPDATE strokes SET superseded_at = ? WHERE id = ?", (now(), rows[-1]["id"]))
+            self.write("UPDATE strokes SET superseded_at = :at WHERE id = :id", {"at": now(), "id": rows[-1]["id"]})
         return db.stored_json(rows[-1]["stroke"], None, shown=True)[0]
 
     def correct(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         """Replaces stroke `seq` (1-based) and re-rules the later ones, all or nothing; returns the
         rulings that changed (preview them first with `preview_correction`)."""
         self._cached = None
-        with db.transaction(self.conn):
+        with self.transaction():
+            match_id = self.meta(match_id, lock=True)["id"]
             match = self.load(match_id)
-            match_id = self.meta(match_id)["id"]
             new, changes = match.correction(seq - 1, stroke)
             rows = self._active(match_id)
             stamp = now()
             for row in rows[seq - 1:]:
-                self.conn.execute("UPDATE strokes SET superseded_at = ? WHERE id = ?", (stamp, row["id"]))
+                self.write("UPDATE strokes SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": row["id"]})
             for i in range(seq - 1, len(new.strokes)):
-                self.conn.execute(
-                    "INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) VALUES (?, ?, ?, ?, ?)",
-                    (match_id, i + 1, json.dumps(new.strokes[i]), json.dumps(new.rulings[i]), stamp))
+                self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
+                           "VALUES (:m, :seq, :stroke, :ruling, :at)",
+                           {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
+                            "ruling": json.dumps(new.rulings[i]), "at": stamp})
         return changes
 
     def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         return self.load(match_id).correction(seq - 1, stroke)[1]
 
     def list(self) -> list[dict]:
-        out = []
-        for row in self.conn.execute("SELECT * FROM matches ORDER BY id"):
-            n = self.conn.execute("SELECT COUNT(*) FROM strokes WHERE match_id = ? AND superseded_at IS NULL",
-                                  (row["id"],)).fetchone()[0]
-            out.append({**dict(row), "strokes": n})
-        return out
+        rows = self.all("SELECT m.*, (SELECT COUNT(*) FROM strokes s WHERE s.match_id = m.id "
+                        "AND s.superseded_at IS NULL) AS strokes FROM matches m ORDER BY m.id")
+        return [dict(r) for r in rows]
 
     def export(self, match_id: int) -> dict:
         match = self.load(match_id)
         match_id = self.meta(match_id)["id"]
         history = [dict(r) | {"stroke": db.stored_json(r["stroke"], None, shown=True)[0],
                               "ruling": db.stored_json(r["ruling"], None, shown=True)[0]}
-                   for r in self.conn.execute("SELECT * FROM strokes WHERE match_id = ? ORDER BY id", (match_id,))]
+                   for r in self.all("SELECT * FROM strokes WHERE match_id = :m ORDER BY id", {"m": match_id})]
         return {"match": self.meta(match_id), "report": match.report(), "history": history,
                 "events": self.events(match_id)}

@@ -7,8 +7,6 @@ window) shows a dialog; what was entered stays where it was typed, and Retry tri
 """
 from __future__ import annotations
 
-import sqlite3
-
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.storage import db
@@ -69,6 +67,6 @@ def saving(parent, what: str, action):
     while True:
         try:
             return True, action()
-        except (sqlite3.Error, OSError) as exc:
+        except (db.StoreError, OSError) as exc:
             if not ask_retry(parent, what, str(exc)):
                 return False, None

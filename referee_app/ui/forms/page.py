@@ -12,7 +12,6 @@ clause_picker.py, form_editor.py, forms_list.py, incidents_panel.py, protest_cou
 """
 from __future__ import annotations
 
-import sqlite3
 
 from datetime import datetime
 from pathlib import Path
@@ -275,7 +274,7 @@ class FormsPage(QWidget):
         widget = editor.fields.get(name)
         try:
             self.current = self.store.set_field(self.current.id, name, editor.value(name))
-        except (BadInput, KnowledgeError, sqlite3.Error) as exc:
+        except (BadInput, KnowledgeError) as exc:  # a failed write (StoreError) too
             # what was typed stays in the field, marked with the reason; the next change saves it again
             self.show_message(lambda e=exc: _("Not saved: {problem}").format(problem=self._problem(e)))
             if widget is not None:

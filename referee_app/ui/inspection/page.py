@@ -12,7 +12,6 @@ verdict_style.py and limit_text.py.
 """
 from __future__ import annotations
 
-import sqlite3
 
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QFrame, QGro
 from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.errors import BadInput
+from referee_app.core.storage.errors import StoreError
 from referee_app.core.inspection.verdict import ReadingRefused, inspect
 from referee_app.core.inspection.entry import EntryError, refusal
 from referee_app.core.inspection.spec import Item, default_specs
@@ -276,11 +276,11 @@ class InspectionPage(QWidget):
             record = self.store.save(document, inspector=self.inspector_edit.text(), label=self.label_edit.text(),
                                      tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
                                      photo=self.photo_edit.text(), previous_id=self.previous_id)
+        except StoreError as exc:  # the readings stay in the form, to save again
+            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
+            return None
         except (EntryError, BadInput) as exc:
             self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
-            return None
-        except sqlite3.Error as exc:  # the readings stay in the form, to save again
-            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
             return None
         self.record_id, self._dirty = record.id, False
         verdict = fmt.overall(record.compliant, i18n.current_language())

@@ -30,7 +30,7 @@ class TournamentArea(QWidget):
         if matches is None:
             from referee_app.core.play.store import MatchStore
 
-            matches = MatchStore(store.conn)
+            matches = MatchStore(store.database)
         self.store, self.matches, self.ruleset = store, matches, ruleset
 
         self.tournament_label = QLabel()

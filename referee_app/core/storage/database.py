@@ -1,0 +1,308 @@
+"""The records database, over SQLAlchemy 2 Core: the SQLite file of one machine by default, or a
+PostgreSQL server that every machine of a tournament shares.
+
+A URL chooses it (`database_url`). SQLite keeps its crash safety: WAL, `synchronous=FULL`, every
+write its own transaction begun IMMEDIATE, so that writers are serialised and a crash at any
+moment loses nothing a call had returned from. On PostgreSQL, a write that must see the record
+it changes locks that row (`FOR UPDATE`), which serialises the same writers.
+
+Whatever the engine's driver raises comes out as one of `errors`: StoreUnavailable (the server
+cannot be reached), StoreError (refused, failed, damaged), never a driver's own exception.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event, exc as sa_exc
+
+from referee_app.core import validation
+from .errors import StoreError, StoreUnavailable, VersionConflict  # noqa: F401  (the storage layer's errors)
+
+ENV_URL = "CARROM_REFEREE_DATABASE"
+ENV_FILE = "CARROM_REFEREE_DB"
+# Marks a SQLite records file as this app's (application_id, "CRef"), so that another program's
+# SQLite file is never written into. user_version 1 was the last schema kept by hand; 2 says
+# Alembic keeps it (alembic_version), and makes the versions that kept it by hand refuse it as newer.
+APPLICATION_ID = 0x43526566
+LEGACY_VERSION = 1
+MANAGED_VERSION = 2
+# The tables of the versions that did not mark their files yet: an unmarked file holding one of
+# these is one of ours and is marked on first use; an unmarked file with other tables is foreign.
+UNMARKED_TABLES = frozenset({"matches", "strokes", "forms", "form_history", "incidents", "inspections"})
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def default_path() -> Path:
+    override = os.environ.get(ENV_FILE)
+    if override:
+        return Path(override)
+    from platformdirs import user_data_path
+
+    return user_data_path("carrom-referee", appauthor=False) / "records.sqlite3"
+
+
+def sqlite_url(path: Path | str) -> str:
+    return sa.engine.URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
+
+
+def database_url(setting: str | None = None) -> str:
+    """Which records database to use: CARROM_REFEREE_DATABASE, else the `database_url` setting of
+    the window's preferences, else the SQLite file in the data folder (CARROM_REFEREE_DB names it)."""
+    chosen = os.environ.get(ENV_URL) or (setting or "").strip()
+    return normalize_url(chosen) if chosen else sqlite_url(default_path())
+
+
+def normalize_url(url: str) -> str:
+    """postgresql:// (and postgres://) is read as PostgreSQL through psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def parse_url(url) -> sa.engine.URL:
+    try:
+        return sa.engine.make_url(normalize_url(str(url)) if not isinstance(url, sa.engine.URL) else url)
+    except (sa_exc.ArgumentError, ValueError) as exc:
+        raise StoreError(str(url), "not_a_file", f"is not a database URL ({exc})") from None
+
+
+def has_password(url: str) -> bool:
+    return parse_url(url).password is not None
+
+
+def check_setting(url: str) -> str:
+    """A URL the preferences may keep: known engine, no password (secrets come from libpq's service
+    file, PGPASSFILE or the PG* variables, never from a settings file in plain text)."""
+    url = (url or "").strip()
+    if not url:
+        return ""
+    parsed = parse_url(url)
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        from referee_app.core.errors import BadInput
+
+        raise BadInput("database_url", f"'{parsed.get_backend_name()}' is not a known database (sqlite, postgresql)")
+    if parsed.password is not None:
+        from referee_app.core.errors import BadInput
+
+        raise BadInput("database_url", "a password is never kept in the settings: put it in ~/.pgpass "
+                                       "(PGPASSFILE), a pg_service.conf service or the PGPASSWORD variable")
+    return normalize_url(url)
+
+
+def shown(url) -> str:
+    """The URL as it may be shown or logged: never its password."""
+    return parse_url(url).render_as_string(hide_password=True)
+
+
+# --- SQLite: the file checks that run before the file is touched --------------------------------
+
+def check_file(path: Path) -> None:
+    """Refuses, before SQLite touches it, a path that cannot be a records database of ours."""
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise StoreError(path, "not_a_file", "is not a regular file")
+        try:
+            with open(path, "rb") as f:
+                head = f.read(100)
+        except OSError as exc:
+            raise StoreError(path, "unwritable", f"cannot be read ({exc.strerror or exc})") from None
+        if head and (len(head) < 100 or not head.startswith(_SQLITE_HEADER)):
+            raise StoreError(path, "damaged", "is not an SQLite database (damaged, or another kind of file)")
+        if not os.access(path, os.W_OK):
+            raise StoreError(path, "unwritable", "is read-only")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(path, "unwritable", f"its folder cannot be created ({exc.strerror or exc})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        # the journal (WAL) lives beside the file: a read-only folder cannot hold a records database
+        raise StoreError(path, "unwritable", "its folder is read-only")
+
+
+def check_sqlite(path: Path) -> None:
+    """Refuses a foreign, damaged or newer file; marks an unmarked one of ours (or a new file)."""
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+    except sqlite3.Error as exc:
+        raise StoreError(path, "unwritable", f"cannot be opened ({exc})") from None
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables.discard("sqlite_sequence")
+        if app_id == 0 and version == 0 and (not tables or tables & UNMARKED_TABLES):
+            conn.execute("BEGIN IMMEDIATE")
+            # re-read under the write lock: another process may have marked it meanwhile
+            if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {LEGACY_VERSION}")
+            conn.execute("COMMIT")
+            app_id, version = APPLICATION_ID, max(version, LEGACY_VERSION)
+        if app_id != APPLICATION_ID:
+            raise StoreError(path, "foreign", "is not a carrom-referee records database")
+        if version > MANAGED_VERSION:
+            raise StoreError(path, "newer", f"has schema version {version}, newer than this version's "
+                                            f"{MANAGED_VERSION}")
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise StoreError(path, "damaged", f"is damaged ({validation.one_line(problems[0], 120)})")
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(path, "damaged", f"is damaged ({exc})") from None
+    finally:
+        conn.close()
+
+
+def _sqlite_connected(dbapi_conn, _record) -> None:
+    dbapi_conn.isolation_level = None    # BEGIN is ours (below): the driver's own begins too late
+    for pragma in ("busy_timeout = 10000", "journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+        dbapi_conn.execute(f"PRAGMA {pragma}")
+
+
+def _sqlite_begin(conn) -> None:
+    # a write takes the write lock at once, so that what it reads stays true until it commits
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("carrom_write") else "BEGIN")
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+_LOST = ("server closed the connection", "connection refused", "could not connect", "connection timeout",
+         "terminating connection", "no route to host", "could not translate host", "connection is lost",
+         "the connection is closed", "consuming input failed", "timeout expired", "connection to server")
+
+
+def _lost_connection(error: sa_exc.DBAPIError) -> bool:
+    if error.connection_invalidated or isinstance(error, sa_exc.InterfaceError):
+        return True
+    text = str(error.orig).lower()
+    return any(s in text for s in _LOST)
+
+
+class Database:
+    """One records database, opened from a URL (a path is a SQLite file), at this version's schema.
+
+    A SQLite file is checked before it is touched, and upgraded to the schema of this version at
+    once (losing nothing). A PostgreSQL database is given the schema when it is empty; an older
+    schema there is upgraded by `carrom-referee db migrate`, since other machines share it.
+    """
+
+    def __init__(self, url: str | Path | None = None, *, migrate: bool = True):
+        if isinstance(url, Path) or isinstance(url, str) and url and "://" not in url:
+            url = sqlite_url(url)   # a path names a SQLite file
+        self.url = parse_url(url or database_url())
+        self.dialect = self.url.get_backend_name()
+        self.shown = self.url.render_as_string(hide_password=True)
+        self.path = Path(self.url.database) if self.dialect == "sqlite" and self.url.database else None
+        if self.dialect == "sqlite":
+            if self.path is None or str(self.path) == ":memory:":
+                raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
+            check_file(self.path)
+            check_sqlite(self.path)
+            self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False, "timeout": 10})
+            event.listen(self.engine, "connect", _sqlite_connected)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        elif self.dialect == "postgresql":
+            self.engine = sa.create_engine(
+                self.url, pool_pre_ping=True,
+                connect_args={"connect_timeout": 5, "application_name": "carrom-referee"})
+        else:
+            raise StoreError(self.shown, "not_a_file", f"'{self.dialect}' is not a known database (sqlite, postgresql)")
+        self._migrate_lock = threading.Lock()
+        if migrate:
+            self.ensure_schema()
+
+    def __repr__(self) -> str:
+        return f"Database({self.shown!r})"
+
+    @property
+    def where(self) -> str:
+        """The database as named in messages: the file's path, or the URL without its password."""
+        return str(self.path) if self.path else self.shown
+
+    # --- connections ------------------------------------------------------------------------
+    @contextmanager
+    def begin(self, write: bool = True):
+        """A connection in one transaction, committed when the block ends, rolled back on error."""
+        with self.translated():
+            with self.engine.connect() as conn:
+                if write:
+                    conn = conn.execution_options(carrom_write=True)
+                with conn.begin():
+                    yield conn
+
+    def read(self):
+        return self.begin(write=False)
+
+    @contextmanager
+    def translated(self):
+        """The driver's errors as the storage layer's: unavailable, refused or failed."""
+        try:
+            yield
+        except sa_exc.DBAPIError as error:
+            message = validation.one_line(str(error.orig), 200)
+            if self.dialect == "postgresql" and _lost_connection(error):
+                raise StoreUnavailable(self.shown, message) from error
+            if isinstance(error, sa_exc.IntegrityError):
+                raise StoreError(self.where, "refused", message) from error
+            if "not a database" in message or "malformed" in message:
+                raise StoreError(self.where, "damaged", f"is damaged ({message})") from error
+            raise StoreError(self.where, "failed", message) from error
+
+    # --- schema -----------------------------------------------------------------------------
+    def revision(self) -> str | None:
+        from . import migrations
+
+        with self.read() as conn:
+            return migrations.current(conn)
+
+    def ensure_schema(self) -> None:
+        """Brings the database to this version's schema, or refuses one it must not touch."""
+        from . import migrations
+
+        with self._migrate_lock:
+            with self.read() as conn:
+                found = migrations.current(conn)
+                if found == migrations.HEAD:
+                    return
+                empty = self.dialect == "sqlite" or not migrations.user_tables(conn)
+            if found is not None and found not in migrations.REVISIONS:
+                raise StoreError(self.where, "newer", f"has schema revision {found}, newer than this version's "
+                                                      f"{migrations.HEAD}")
+            if self.dialect == "postgresql" and found is None and not empty:
+                raise StoreError(self.where, "foreign", "holds tables but no carrom-referee schema")
+            if self.dialect == "postgresql" and found is not None:
+                raise StoreError(self.where, "older", f"has schema revision {found}, older than this version's "
+                                                      f"{migrations.HEAD}")
+            self.upgrade()
+
+    def upgrade(self) -> list[str]:
+        """Runs the migrations from the stored revision to the head, in one transaction; returns the
+        revisions applied."""
+        from . import migrations
+
+        with self.begin() as conn:
+            return migrations.upgrade(conn)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_database(database=None) -> tuple[Database, bool]:
+    """A Database from what a store is given (a Database, a URL, a path, or None for the default),
+    and whether the caller made it (and so closes it)."""
+    if isinstance(database, Database):
+        return database, False
+    return Database(database), True
