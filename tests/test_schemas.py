@@ -187,6 +187,21 @@ def test_the_tournament_commands_answer_their_formats(tmp_path):
     validate(cli_json("tournament", "pair", str(path), "--json", "--seed", "1"), "tournament.json#/$defs/pairing")
 
 
+def test_db_migrate_and_check_answer_their_formats(tmp_path):
+    records_url = str(tmp_path / "records.sqlite3")
+    before = run_cli("db", "check", records_url, "--json")
+    assert before.returncode == 2, "a database without the schema is not up to date"
+    validate(json.loads(before.stdout), "db_schema.json#/$defs/check")
+    migrated = cli_json("db", "migrate", records_url, "--json")
+    validate(migrated, "db_schema.json#/$defs/migrate")
+    assert migrated["revision_before"] is None and migrated["migrations_applied"][-1] == migrated["revision"]
+    again = cli_json("db", "migrate", records_url, "--json")
+    assert again["migrations_applied"] == [] and again["revision_before"] == migrated["revision"]
+    checked = cli_json("db", "check", records_url, "--json")
+    validate(checked, "db_schema.json#/$defs/check")
+    assert checked["up_to_date"] and checked["missing_tables"] == [] and set(checked["rows"].values()) == {0}
+
+
 def test_the_contract_examples_are_in_the_formats(shared_dir):
     """The contract's own examples of a situation, a ruling, a clause record, a protest and a
     tournament, read from its code blocks, agree with the schemas."""

@@ -27,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
 MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulings", "verify": "cmd_rulings",
            "replay": "cmd_replay", "matches": "cmd_matches", "search": "cmd_search", "inspect": "cmd_inspect",
            "inspections": "cmd_inspect_records", "forms": "cmd_forms", "tournament": "cmd_tournament",
-           "quiz": "cmd_quiz", "records": "cmd_records",
+           "quiz": "cmd_quiz", "records": "cmd_records", "db": "cmd_db",
            "rulebook": "cmd_knowledge", "show": "cmd_knowledge", "check-kb": "cmd_knowledge"}
 
 

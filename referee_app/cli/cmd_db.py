@@ -1,0 +1,70 @@
+"""`db`: the records database as a whole, on either engine.
+
+    carrom-referee db migrate [URL] [--json]   upgrade its schema to this version's
+    carrom-referee db check [URL] [--json]     its engine, schema revision and rows per table
+
+URL defaults to the records database in use (CARROM_REFEREE_DATABASE, the preferences, or the
+SQLite file in the data folder); a path names a SQLite file.
+"""
+from __future__ import annotations
+
+from referee_app.core.errors import BadInput
+from .io import print_json
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("db", help="the records database: migrate, check")
+    dsub = p.add_subparsers(dest="db_command", metavar="ACTION", parser_class=type(p))
+    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("db", "name an action: migrate, check")))
+    for name, func, text in (("migrate", run_migrate, "upgrade the schema to this version's"),
+                             ("check", run_check, "the schema revision and the rows of each table")):
+        q = dsub.add_parser(name, help=text)
+        q.add_argument("url", nargs="?", help="the database (default: the one in use)")
+        q.add_argument("--json", action="store_true")
+        q.set_defaults(func=func)
+
+
+def _open(url):
+    from referee_app.core.storage.database import Database
+
+    return Database(url or None, migrate=False)
+
+
+def run_migrate(args) -> int:
+    from referee_app.core.storage import migrations
+
+    with _open(args.url) as database:
+        before = database.revision()
+        if before is not None and before not in migrations.REVISIONS:
+            database.ensure_schema()          # refuses a newer schema, by name
+        applied = database.upgrade()
+        out = {"database": database.shown, "engine": database.dialect, "revision_before": before,
+               "revision": database.revision(), "migrations_applied": applied}
+    if args.json:
+        print_json(out)
+    else:
+        print(f"{out['database']}: " + (f"upgraded from {before or 'no schema'} to {out['revision']} "
+                                        f"({', '.join(applied)})" if applied else f"already at {out['revision']}"))
+    return 0
+
+
+def run_check(args) -> int:
+    from referee_app.core.storage import migrations, schema
+    import sqlalchemy as sa
+
+    with _open(args.url) as database, database.read() as conn:
+        revision = migrations.current(conn)
+        present = set(migrations.user_tables(conn))
+        rows = {t: conn.execute(sa.select(sa.func.count()).select_from(schema.metadata.tables[t])).scalar()
+                for t in schema.TABLES if t in present}
+        out = {"database": database.shown, "engine": database.dialect, "revision": revision,
+               "head": migrations.HEAD, "up_to_date": revision == migrations.HEAD,
+               "missing_tables": sorted(set(schema.TABLES) - present), "rows": rows}
+    if args.json:
+        print_json(out)
+    else:
+        state = "up to date" if out["up_to_date"] else f"behind ({revision or 'no schema'}; `db migrate` upgrades it)"
+        print(f"{out['database']} ({out['engine']}): schema {revision or 'none'}, head {out['head']}: {state}")
+        for table, count in rows.items():
+            print(f"  {table}: {count}")
+    return 0 if out["up_to_date"] else 2
