@@ -149,3 +149,11 @@ def sqlite_url(tmp_path) -> str:
 def records_url(request) -> str:
     """A fresh, empty records database on each engine in turn, as a URL."""
     return request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.fixture
+def records_env(records_url, monkeypatch) -> str:
+    """The records database in use (CARROM_REFEREE_DATABASE, for the stores opened without one and
+    the command line) is a fresh one on each engine in turn."""
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", records_url)
+    return records_url

@@ -59,11 +59,10 @@ def clock():
 
 
 @pytest.fixture
-def store(db_path, clock):
-    from referee_app.core.storage import db
+def store(db_path, records_url, clock):
     from referee_app.core.forms.store import FormsStore
 
-    s = FormsStore(db.connect(db_path), clock=clock)
+    s = FormsStore(records_url, clock=clock)
     yield s
     s.close()
 

@@ -3,7 +3,6 @@ linked and carrying over what failed; the approved strikers of a tournament; cer
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import unicodedata
 from datetime import datetime, timedelta, timezone
@@ -13,6 +12,7 @@ import yaml
 
 from conftest import run_cli
 from referee_app.core.storage import db
+from referee_app.core.storage.database import Database
 from referee_app.core.errors import BadInput
 from referee_app.core.inspection.store import InspectionStore
 
@@ -23,16 +23,18 @@ STRIKER_WIDE = {"item": "striker", "measurements": {"diameter": {"value": 4.2, "
 
 
 @pytest.fixture
-def records(user_dirs, monkeypatch):
+def records(user_dirs, records_url, monkeypatch):
     monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
     ticks = iter(range(1000))
     start = datetime(2026, 5, 14, 9, 30, tzinfo=timezone(timedelta(hours=2)))
-    store = InspectionStore(clock=lambda: start + timedelta(minutes=next(ticks)))
+    store = InspectionStore(records_url, clock=lambda: start + timedelta(minutes=next(ticks)))
     yield store
     store.close()
 
 
-def test_the_database_lives_in_the_user_data_folder(records, user_dirs):
+def test_the_database_lives_in_the_user_data_folder(user_dirs, monkeypatch):
+    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    InspectionStore().close()
     assert db.default_path().is_relative_to(user_dirs / "data")
     assert db.default_path().exists()
 
@@ -87,11 +89,8 @@ def test_a_record_is_never_rewritten_nor_deleted(records):
 
 def test_a_saved_record_is_on_disk_at_once(records):
     rec = records.save(STRIKER_OK, inspector="C. Martin", label="striker 1")
-    other = sqlite3.connect(str(db.default_path()))
-    try:
-        assert other.execute("SELECT label FROM inspections WHERE id = ?", (rec.id,)).fetchone() == ("striker 1",)
-    finally:
-        other.close()
+    with InspectionStore(Database(records.database.url)) as other:   # another connection, as a restart
+        assert other.get(rec.id).label == "striker 1"
 
 
 def test_reinspection_links_and_carries_over_the_failed_items(records):

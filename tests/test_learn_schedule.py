@@ -23,9 +23,9 @@ class Clock:
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(records_url):
     clock = Clock()
-    s = ProgressStore(connect(tmp_path / "records.sqlite3"), clock=clock)
+    s = ProgressStore(records_url, clock=clock)
     s.test_clock = clock
     yield s
     s.close()

@@ -25,7 +25,7 @@ def pdf_text(path) -> str:
     return " ".join(unicodedata.normalize("NFKC", raw).split())
 
 
-def test_the_header_is_saved_field_by_field_at_any_time(user_dirs):
+def test_the_header_is_saved_field_by_field_at_any_time(user_dirs, records_env):
     store = MatchStore()
     mid = store.create("icf")
     store.add_stroke(mid, {"pocketed": {"own": 1}})
@@ -38,7 +38,7 @@ def test_the_header_is_saved_field_by_field_at_any_time(user_dirs):
         store.update_header(mid, ruleset="it")
 
 
-def test_a_ruleset_change_replays_the_match_and_is_kept_in_its_history(user_dirs):
+def test_a_ruleset_change_replays_the_match_and_is_kept_in_its_history(user_dirs, records_env):
     store = MatchStore()
     mid = store.create("icf")
     for stroke in BOARD[:3]:
@@ -49,7 +49,7 @@ def test_a_ruleset_change_replays_the_match_and_is_kept_in_its_history(user_dirs
     assert store.export(mid)["events"][0]["kind"] == "ruleset"
 
 
-def test_the_unfinished_match_is_found_for_the_resume_offer(user_dirs):
+def test_the_unfinished_match_is_found_for_the_resume_offer(user_dirs, records_env):
     store = MatchStore()
     done = store.create("icf", first_name="Over")
     assert store.unfinished() is None  # no stroke: nothing to resume
@@ -87,7 +87,7 @@ def test_matches_export_writes_the_full_score_sheet_pdf(user_dirs, tmp_path):
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
-def test_a_protest_is_filled_from_the_stroke_it_is_about(user_dirs):
+def test_a_protest_is_filled_from_the_stroke_it_is_about(user_dirs, records_env):
     from referee_app.core.forms.store import FormsStore
 
     store = MatchStore()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-import sqlite3
 import subprocess
 import sys
 import time
@@ -30,10 +29,12 @@ def _bench():
     return module
 
 
-def test_four_concurrent_players_on_one_match_rule_each_stroke_on_the_board_the_last_one_left(tmp_path):
+def test_four_concurrent_players_on_one_match_rule_each_stroke_on_the_board_the_last_one_left(tmp_path, records_url):
     import os
 
-    env = dict(os.environ, CARROM_REFEREE_DB=str(tmp_path / "records.sqlite3"))
+    from referee_app.core.play.store import MatchStore
+
+    env = dict(os.environ, CARROM_REFEREE_DATABASE=records_url)
     new = subprocess.run(cli_command() + ["matches", "new"], capture_output=True, text=True, env=env, check=True)
     match_id = new.stdout.strip()
     (tmp_path / "two.yaml").write_text("- {pocketed: {own: 1}}\n- {pocketed: {own: 1}}\n")
@@ -42,21 +43,18 @@ def test_four_concurrent_players_on_one_match_rule_each_stroke_on_the_board_the_
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    conn = sqlite3.connect(tmp_path / "records.sqlite3")
-    rulings = [json.loads(r[0]) for r in conn.execute("SELECT ruling FROM strokes WHERE match_id = ? ORDER BY seq",
-                                                       (match_id,))]
-    left = [r["after"]["own_on_board"] for r in rulings]
+    with MatchStore(records_url) as store:
+        rows = store.all("SELECT seq, ruling FROM strokes WHERE match_id = :m ORDER BY id", {"m": int(match_id)})
+    left = [json.loads(r["ruling"])["after"]["own_on_board"] for r in rows]
     assert left == [8, 7, 6, 5, 4, 3, 2, 1]
-    seqs = [r[0] for r in conn.execute("SELECT seq FROM strokes WHERE match_id = ? ORDER BY id", (match_id,))]
-    assert seqs == list(range(1, 9))
+    assert [r["seq"] for r in rows] == list(range(1, 9))
 
 
-def test_two_stores_in_one_process_never_rule_on_a_stale_board(tmp_path):
+def test_two_stores_in_one_process_never_rule_on_a_stale_board(records_url):
     from referee_app.core.play.store import MatchStore
-    from referee_app.core.storage import db
+    from referee_app.core.storage.database import Database
 
-    path = tmp_path / "records.sqlite3"
-    a, b = MatchStore(db.connect(path)), MatchStore(db.connect(path))
+    a, b = MatchStore(Database(records_url)), MatchStore(Database(records_url))
     match_id = a.create("icf")
     seen = []
     for i in range(6):
@@ -68,12 +66,11 @@ def test_two_stores_in_one_process_never_rule_on_a_stale_board(tmp_path):
     assert a.add_stroke(match_id, {"pocketed": {"own": 1}})["after"]["own_on_board"] == 2
 
 
-def test_a_refused_stroke_leaves_the_match_in_memory_as_stored(tmp_path):
+def test_a_refused_stroke_leaves_the_match_in_memory_as_stored(records_url):
     from referee_app.core.errors import BadInput
     from referee_app.core.play.store import MatchStore
-    from referee_app.core.storage import db
 
-    store = MatchStore(db.connect(tmp_path / "records.sqlite3"))
+    store = MatchStore(records_url)
     match_id = store.create("icf")
     store.add_stroke(match_id, {"pocketed": {"own": 2}})
     with pytest.raises(BadInput):

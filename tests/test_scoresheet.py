@@ -101,7 +101,7 @@ def test_undo_and_a_correction_that_changes_a_later_ruling():
     assert changes[1]["after"]["after"]["queen"] == "on_board"
 
 
-def test_the_store_keeps_every_stroke_and_the_history(user_dirs):
+def test_the_store_keeps_every_stroke_and_the_history(user_dirs, records_env):
     store = MatchStore()
     match_id = store.create("icf", first_name="Éloïse", second_name="B")
     for stroke in WIN_WITH_QUEEN[:3]:
@@ -152,7 +152,7 @@ def test_killing_the_process_mid_write_loses_nothing_saved(tmp_path):
     assert saved <= strokes <= saved + 1  # every stroke reported saved is there; at most one more
 
 
-def test_matches_command_round_trip(user_dirs):
+def test_matches_command_round_trip(user_dirs, records_env):
     new = run_cli("matches", "new", "--json", "--first-name", "A", "--second-name", "B")
     match_id = json.loads(new.stdout)["id"]
     played = run_cli("matches", "play", str(match_id), "--json", "-",

@@ -76,8 +76,7 @@ def test_bad_files_exit_2_naming_the_field(text, field):
 
 
 @pytest.fixture
-def records(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+def records(tmp_path, records_env):
     return tmp_path
 
 
@@ -116,9 +115,9 @@ def test_stored_tournament_through_the_command_line(records):
     assert doc == shown["tournament"]
 
 
-def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records):
+def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records_env):
     stamp = iter(range(10_000))
-    with TournamentStore(db.connect(records / "x.sqlite3"),
+    with TournamentStore(records_env,
                          clock=lambda: db.local_now().replace(second=next(stamp) % 60)) as store:
         tid = store.create("Open", [])
         for name in ("A", "B", "C", "D"):

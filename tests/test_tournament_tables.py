@@ -6,7 +6,7 @@ import pytest
 
 from referee_app.core.errors import BadInput
 from referee_app.core.play.store import MatchStore
-from referee_app.core.storage import db
+from referee_app.core.storage.database import Database
 from referee_app.core.tournament.standings import current
 from referee_app.core.tournament.store import TournamentStore
 from referee_app.core.tournament.table_matches import collect, match_result, open_match
@@ -17,8 +17,8 @@ CLEARING_BOARD = [{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {
 
 
 @pytest.fixture
-def stores(tmp_path):
-    conn = db.connect(tmp_path / "records.sqlite3")
+def stores(records_url):
+    conn = Database(records_url)
     tournaments, matches = TournamentStore(conn), MatchStore(conn)
     tid = tournaments.create("Open", ["A", "B", "C"])
     pairing = tournaments.pair(tid, seed=1)
