@@ -72,29 +72,6 @@ def parse_url(url) -> sa.engine.URL:
         raise StoreError(str(url), "not_a_file", f"is not a database URL ({exc})") from None
 
 
-def has_password(url: str) -> bool:
-    return parse_url(url).password is not None
-
-
-def check_setting(url: str) -> str:
-    """A URL the preferences may keep: known engine, no password (secrets come from libpq's service
-    file, PGPASSFILE or the PG* variables, never from a settings file in plain text)."""
-    url = (url or "").strip()
-    if not url:
-        return ""
-    parsed = parse_url(url)
-    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
-        from referee_app.core.errors import BadInput
-
-        raise BadInput("database_url", f"'{parsed.get_backend_name()}' is not a known database (sqlite, postgresql)")
-    if parsed.password is not None:
-        from referee_app.core.errors import BadInput
-
-        raise BadInput("database_url", "a password is never kept in the settings: put it in ~/.pgpass "
-                                       "(PGPASSFILE), a pg_service.conf service or the PGPASSWORD variable")
-    return normalize_url(url)
-
-
 def shown(url) -> str:
     """The URL as it may be shown or logged: never its password."""
     return parse_url(url).render_as_string(hide_password=True)
