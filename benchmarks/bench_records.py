@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_records.py            # per-stroke cost, 10 vs 300 strokes
     .venv/bin/python benchmarks/bench_records.py --disk     # the same with the disk's fsync
     .venv/bin/python benchmarks/bench_records.py --kill 100 # also 100 kill -9s per store
+    .venv/bin/python benchmarks/bench_records.py --postgresql URL  # also through a PostgreSQL server
 
 Per stroke: `matches play` given a file of 10 strokes and one of 300, in one run, side by side;
 then each stroke of one 300-stroke sheet timed through the store, the 2nd-11th against the
@@ -60,6 +61,35 @@ def per_stroke(folder: Path, n: int, already: int = 0) -> float:
     return (time.perf_counter() - started) / n
 
 
+def store_strokes(database, n: int = 300) -> tuple[float, float]:
+    """Stroke by stroke through the store: the median cost of the 2nd-11th strokes of a sheet
+    against its last ten."""
+    from referee_app.core.play.store import MatchStore
+
+    with MatchStore(database) as store:
+        match_id = store.create("icf")
+        times = []
+        for _ in range(n):
+            started = time.perf_counter()
+            store.add_stroke(match_id, {"pocketed": {}})
+            times.append(time.perf_counter() - started)
+    return statistics.median(times[1:11]), statistics.median(times[-10:])
+
+
+def bench_postgresql(url: str) -> None:
+    """The same strokes through the store against a PostgreSQL server (its URL; an empty database,
+    or one at the schema's head) and against a SQLite file on the disk, in one run."""
+    folder = Path(tempfile.mkdtemp())
+    try:
+        sqlite = store_strokes(str(folder / "records.sqlite3"))
+        postgresql = store_strokes(url)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    for name, (early, late) in (("SQLite (disk)", sqlite), ("PostgreSQL", postgresql)):
+        print(f"{name:14} strokes 2-11: {early * 1000:6.2f} ms, 291-300: {late * 1000:6.2f} ms per stroke (median)")
+    print(f"PostgreSQL / SQLite, strokes 2-11: {postgresql[0] / sqlite[0]:.2f}; load {os.getloadavg()[0]:.1f}")
+
+
 def bench_strokes(disk: bool) -> None:
     # On a tmpfs by default: the disk's fsync, the same for every stroke but noisy on a busy
     # machine, is left out, so what is measured is what grows, or not, with the sheet.
@@ -79,18 +109,7 @@ def _bench_strokes(folder: Path) -> None:
     short, long_ = per_stroke(folder, 10), per_stroke(folder, 300)
     print(f"matches play, a file of 10 strokes:  {short * 1000:6.2f} ms per stroke")
     print(f"matches play, a file of 300 strokes: {long_ * 1000:6.2f} ms per stroke  (ratio {long_ / short:.2f})")
-    # Stroke by stroke through the store: the median cost of the 2nd-11th strokes of a sheet
-    # against its 291st-300th.
-    from referee_app.core.play.store import MatchStore
-
-    with MatchStore() as store:
-        match_id = store.create("icf")
-        times = []
-        for _ in range(300):
-            started = time.perf_counter()
-            store.add_stroke(match_id, {"pocketed": {}})
-            times.append(time.perf_counter() - started)
-    early, late = statistics.median(times[1:11]), statistics.median(times[-10:])
+    early, late = store_strokes(None)
     print(f"strokes 2-11 of a sheet:             {early * 1000:6.2f} ms per stroke (median)")
     print(f"strokes 291-300 of the same sheet:   {late * 1000:6.2f} ms per stroke (median, ratio {late / early:.2f})")
 
@@ -176,7 +195,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--kill", type=int, default=0, help="kill -9 iterations per store")
     parser.add_argument("--disk", action="store_true", help="records on the disk, fsync included")
+    parser.add_argument("--postgresql", metavar="URL", help="also strokes through this PostgreSQL database")
     args = parser.parse_args()
     bench_strokes(args.disk)
+    if args.postgresql:
+        bench_postgresql(args.postgresql)
     if args.kill:
         bench_kills(args.kill)
