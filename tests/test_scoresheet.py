@@ -143,6 +143,10 @@ def test_killing_the_process_mid_write_loses_nothing_saved(tmp_path):
             saved = int(line.split()[1])
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    # the writer may have reported more strokes than were read before the kill: the last report counts
+    for line in proc.stdout.read().splitlines():
+        if line.startswith("saved"):
+            saved = int(line.split()[1])
     assert saved >= 40
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
