@@ -126,18 +126,34 @@ def pg_cluster():
 
 @pytest.fixture(scope="session")
 def pg_template(pg_cluster) -> str:
-    """The database every test's database is copied from (CREATE DATABASE ... TEMPLATE)."""
-    return pg_cluster.create_database(prefix="records_template")
+    """The database every test's database is copied from (CREATE DATABASE ... TEMPLATE): migrated
+    to the schema's head once, so that a test does not pay for the migrations."""
+    from referee_app.core.storage.database import Database
+
+    name = pg_cluster.create_database(prefix="records_template")
+    Database(pg_cluster.url(name)).close()    # its connections closed: a template must have none
+    return name
+
+
+def _fresh_database(cluster, template: str):
+    name = cluster.create_database(template=template)
+    try:
+        yield cluster.url(name)
+    finally:
+        cluster.drop_database(name)
 
 
 @pytest.fixture
 def postgresql_url(pg_cluster, pg_template):
-    """A fresh, empty records database on the test cluster, as the superuser; dropped afterwards."""
-    name = pg_cluster.create_database(template=pg_template)
-    try:
-        yield pg_cluster.url(name)
-    finally:
-        pg_cluster.drop_database(name)
+    """A fresh records database on the test cluster, at the schema's head and holding no record,
+    as the superuser; dropped afterwards."""
+    yield from _fresh_database(pg_cluster, pg_template)
+
+
+@pytest.fixture
+def empty_postgresql_url(pg_cluster):
+    """A fresh database with no table at all (no schema yet), as the superuser."""
+    yield from _fresh_database(pg_cluster, "template0")
 
 
 @pytest.fixture
