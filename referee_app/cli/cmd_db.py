@@ -2,26 +2,33 @@
 
     carrom-referee db migrate [URL] [--json]   upgrade its schema to this version's
     carrom-referee db check [URL] [--json]     its engine, schema revision and rows per table
+    carrom-referee db init URL                 the schema, and on PostgreSQL the desk and table roles (JSON)
 
 URL defaults to the records database in use (CARROM_REFEREE_DATABASE, the preferences, or the
-SQLite file in the data folder); a path names a SQLite file.
+SQLite file in the data folder); a path names a SQLite file. A URL is `postgresql://USER@HOST/DATABASE`
+(or `postgresql:///?service=NAME`) or `sqlite:///PATH`; a password never needs to be in it: libpq
+reads it from ~/.pgpass (PGPASSFILE), a service file or PGPASSWORD.
 """
 from __future__ import annotations
+
+import getpass
+import sys
 
 from referee_app.core.errors import BadInput
 from .io import print_json
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("db", help="the records database: migrate, check")
+    p = sub.add_parser("db", help="the records database: migrate, check, create a shared one (init)")
     dsub = p.add_subparsers(dest="db_command", metavar="ACTION", parser_class=type(p))
-    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("db", "name an action: migrate, check")))
+    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("db", "name an action: migrate, check, init")))
     for name, func, text in (("migrate", run_migrate, "upgrade the schema to this version's"),
                              ("check", run_check, "the schema revision and the rows of each table")):
         q = dsub.add_parser(name, help=text)
         q.add_argument("url", nargs="?", help="the database (default: the one in use)")
         q.add_argument("--json", action="store_true")
         q.set_defaults(func=func)
+    _add_init(dsub)
 
 
 def _open(url):
@@ -68,3 +75,60 @@ def run_check(args) -> int:
         for table, count in rows.items():
             print(f"  {table}: {count}")
     return 0 if out["up_to_date"] else 2
+
+
+# --- init ---------------------------------------------------------------------------------------
+
+def _add_init(dsub) -> None:
+    q = dsub.add_parser("init", help="create the schema and, on PostgreSQL, the desk and table roles with their grants")
+    q.add_argument("url", metavar="URL", help="the database, e.g. postgresql://desk@server/carrom")
+    q.set_defaults(func=run_init)
+
+
+def _open_asking(url: str, migrate: bool = True):
+    """The database at `url`; asks for the login's password at the terminal when the server wants
+    one that libpq found nowhere (it is used for this command only, never kept)."""
+    from referee_app.core.storage.database import Database, StoreUnavailable, parse_url
+
+    try:
+        database = Database(url, migrate=migrate)
+        database.revision()
+        return database
+    except StoreUnavailable as exc:
+        if "no password supplied" not in str(exc):
+            raise
+        if not sys.stdin.isatty():
+            raise BadInput("URL", f"{exc.url}: the server asks for a password and libpq found none: put it in "
+                                  "~/.pgpass (or the file PGPASSFILE names), a pg_service.conf service or "
+                                  "PGPASSWORD") from None
+    parsed = parse_url(url)
+    secret = getpass.getpass(f"password of {parsed.username or 'the login'} for {parsed.database}: ")
+    return Database(parsed.set(password=secret), migrate=migrate)
+
+
+def _refuse_foreign(database) -> None:
+    """A PostgreSQL database holding tables but not our schema is another program's: left alone."""
+    from referee_app.core.storage import migrations
+
+    with database.read() as conn:
+        others = migrations.user_tables(conn) if migrations.current(conn) is None else []
+    if others:
+        raise BadInput("URL", f"{database.shown} holds tables ({', '.join(sorted(others)[:3])}) but no carrom-referee "
+                              "schema: it is left untouched; give an empty database")
+
+
+def run_init(args) -> int:
+    from referee_app.core.storage import roles
+
+    with _open_asking(args.url, migrate=False) as database:
+        before = database.revision()
+        if database.dialect == "postgresql":
+            _refuse_foreign(database)
+        applied = database.upgrade()
+        out = {"database": database.shown, "engine": database.dialect, "revision_before": before,
+               "revision": database.revision(), "migrations_applied": applied, "roles": None}
+        if database.dialect == "postgresql":
+            with database.begin() as conn:
+                out["roles"] = roles.apply(conn)
+    print_json(out)
+    return 0
