@@ -3,6 +3,7 @@
     carrom-referee db migrate [URL] [--json]   upgrade its schema to this version's
     carrom-referee db check [URL] [--json]     its engine, schema revision and rows per table
     carrom-referee db init URL                 the schema, and on PostgreSQL the desk and table roles (JSON)
+    carrom-referee db copy --from URL --to URL [--renumber]   every record into another database (JSON)
 
 URL defaults to the records database in use (CARROM_REFEREE_DATABASE, the preferences, or the
 SQLite file in the data folder); a path names a SQLite file. A URL is `postgresql://USER@HOST/DATABASE`
@@ -19,9 +20,9 @@ from .io import print_json
 
 
 def add_parsers(sub) -> None:
-    p = sub.add_parser("db", help="the records database: migrate, check, create a shared one (init)")
+    p = sub.add_parser("db", help="the records database: migrate, check, create a shared one (init), copy records (copy)")
     dsub = p.add_subparsers(dest="db_command", metavar="ACTION", parser_class=type(p))
-    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("db", "name an action: migrate, check, init")))
+    p.set_defaults(func=lambda args: (_ for _ in ()).throw(BadInput("db", "name an action: migrate, check, init, copy")))
     for name, func, text in (("migrate", run_migrate, "upgrade the schema to this version's"),
                              ("check", run_check, "the schema revision and the rows of each table")):
         q = dsub.add_parser(name, help=text)
@@ -29,6 +30,7 @@ def add_parsers(sub) -> None:
         q.add_argument("--json", action="store_true")
         q.set_defaults(func=func)
     _add_init(dsub)
+    _add_copy(dsub)
 
 
 def _open(url):
@@ -131,4 +133,25 @@ def run_init(args) -> int:
             with database.begin() as conn:
                 out["roles"] = roles.apply(conn)
     print_json(out)
+    return 0
+
+
+# --- copy ---------------------------------------------------------------------------------------
+
+def _add_copy(dsub) -> None:
+    q = dsub.add_parser("copy", help="copy every record from one records database into another, all or nothing")
+    q.add_argument("--from", dest="source", metavar="URL", required=True, help="the database read")
+    q.add_argument("--to", dest="target", metavar="URL", required=True, help="the database written")
+    q.add_argument("--renumber", action="store_true",
+                   help="give the copied records new numbers on the target (one that holds others' records)")
+    q.set_defaults(func=run_copy)
+
+
+def run_copy(args) -> int:
+    from referee_app.core.storage.transfer import copy_records
+
+    with _open_asking(args.source) as source, _open_asking(args.target) as target:
+        tables = copy_records(source, target, renumber=args.renumber)
+        print_json({"from": source.shown, "to": target.shown, "ids": "renumbered" if args.renumber else "kept",
+                    "tables": tables, "copied": sum(t["copied"] for t in tables.values())})
     return 0
