@@ -61,7 +61,8 @@ class Cluster:
 
     SUPERUSER = "postgres"
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable    # fsync and synchronous commit on, as on a real server (the load benchmark)
         self.bindir = server_bindir()
         self.user = _server_user()
         self.folder = Path(tempfile.mkdtemp(prefix="carrom-pg-"))
@@ -83,9 +84,10 @@ class Cluster:
             entry = pwd.getpwnam(self.user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", self.SUPERUSER, "-A", "trust", "-E", "UTF8",
-                  "--locale=C.UTF-8", "--no-sync")
-        options = (f"-k {self.folder} -c listen_addresses= -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=200")
+                  "--locale=C.UTF-8", *(() if self.durable else ("--no-sync",)))
+        options = f"-k {self.folder} -c listen_addresses= -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),
                   "-w", "-t", "60", "-s", "start")
         self.running = True
