@@ -84,6 +84,14 @@ def user_dirs(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture
+def records_file(tmp_path, monkeypatch) -> Path:
+    """The records database is an SQLite file in the test's folder, named by CARROM_REFEREE_DB: its path."""
+    path = tmp_path / "records.sqlite3"
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
+    return path
+
+
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     """One searcher over the installed knowledge per test module, its index in a temporary folder

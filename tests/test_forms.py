@@ -47,10 +47,8 @@ class Clock:
 
 
 @pytest.fixture
-def db_path(user_dirs, monkeypatch):
-    path = user_dirs / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
-    return path
+def db_path(user_dirs, records_file):
+    return records_file
 
 
 @pytest.fixture

@@ -154,13 +154,6 @@ def test_approved_strikers_are_those_whose_latest_inspection_passed(records):
 
 # ------------------------------------------------------------------------------- the command line
 
-@pytest.fixture
-def cli_db(tmp_path, monkeypatch):
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
-    return path
-
-
 def _file(tmp_path, document, name="in.yaml"):
     path = tmp_path / name
     path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
@@ -172,7 +165,7 @@ def _pdf_text(path) -> str:
     return " ".join(unicodedata.normalize("NFKC", out).split())  # pdftotext writes "fi" as a ligature
 
 
-def test_save_list_show_reinspect_and_approve_through_the_command(cli_db, tmp_path):
+def test_save_list_show_reinspect_and_approve_through_the_command(records_file, tmp_path):
     p = run_cli("inspect", "--json", "--save", "--inspector", "Élodie Mercier", "--label", "striker of A. Rossi",
                 "--tournament", "Open de Cannes", _file(tmp_path, STRIKER_WIDE))
     assert p.returncode == 0, p.stderr
@@ -195,7 +188,7 @@ def test_save_list_show_reinspect_and_approve_through_the_command(cli_db, tmp_pa
     assert "NOT compliant: striker.diameter" in text and "re-inspects 1" in text
 
 
-def test_save_without_inspector_is_refused_through_the_command(cli_db, tmp_path):
+def test_save_without_inspector_is_refused_through_the_command(records_file, tmp_path):
     p = run_cli("inspect", "--save", "--label", "x", _file(tmp_path, STRIKER_OK))
     assert p.returncode == 2 and p.stderr.startswith("carrom-referee: inspector:")
     p = run_cli("inspections", "show", "7")
@@ -207,7 +200,7 @@ def test_save_without_inspector_is_refused_through_the_command(cli_db, tmp_path)
     ("it", ["Diametro", "Parti metalliche visibili", "14,2 g"]),
     ("en", ["Diameter", "Visible metal parts", "14.2 g"]),
 ])
-def test_certificate_pdf_in_each_language(cli_db, tmp_path, lang, words):
+def test_certificate_pdf_in_each_language(records_file, tmp_path, lang, words):
     from babel.dates import format_date
 
     from referee_app.i18n import babel_locale

@@ -9,14 +9,7 @@ from referee_app.ui.main_window import LEARN
 from test_ui_support import focused, gui_env, key, search_cache, type_text, window  # noqa: F401
 
 
-@pytest.fixture
-def records(tmp_path, monkeypatch):
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
-    return path
-
-
-def test_a_learner_takes_a_quiz_in_italian_from_the_keyboard(window, qtbot, records):
+def test_a_learner_takes_a_quiz_in_italian_from_the_keyboard(window, qtbot, records_file):
     window.language_combo.setCurrentIndex(window.language_combo.findData("it"))
     key(focused() or window, "Ctrl+4")
     assert window.stack.currentIndex() == LEARN
@@ -52,21 +45,21 @@ def test_a_learner_takes_a_quiz_in_italian_from_the_keyboard(window, qtbot, reco
         assert text[:40] in area.why.toPlainText(), clause
         assert "decide" in html
         if n == 0:  # the board, for teaching material
-            png = area.save_board(str(records.parent / "board.png"))
+            png = area.save_board(str(records_file.parent / "board.png"))
             assert png and open(png, "rb").read(4) == b"\x89PNG"
-            assert area.save_board(str(records.parent / "board.svg")) and "Prima del tiro" in open(
-                records.parent / "board.svg", encoding="utf-8").read()
+            assert area.save_board(str(records_file.parent / "board.svg")) and "Prima del tiro" in open(
+                records_file.parent / "board.svg", encoding="utf-8").read()
         key(focused(), "Return")
 
     assert area.current() is None
     assert area.feedback.text().startswith("2 risposte giuste su 3")
-    with ProgressStore(connect(records)) as store:
+    with ProgressStore(connect(records_file)) as store:
         summary = store.summary("Niccolò", area.ruleset)
     assert (summary["seen"], summary["answers"], summary["correct"]) == (3, 3, 2)
     assert area.mastery.topLevelItem(0).text(1) == "3"
 
 
-def test_an_exam_hides_the_answers_until_the_end_and_scores_them(window, qtbot, records):
+def test_an_exam_hides_the_answers_until_the_end_and_scores_them(window, qtbot, records_file):
     key(focused() or window, "Ctrl+4")
     area = window.learn
     area.exam_box.setChecked(True)
@@ -85,21 +78,21 @@ def test_an_exam_hides_the_answers_until_the_end_and_scores_them(window, qtbot, 
     assert "2 right answers of 4" in area.feedback.text() and "Passed" in area.feedback.text()
 
 
-def test_an_exam_paper_printed_from_the_area(window, records):
+def test_an_exam_paper_printed_from_the_area(window, records_file):
     import shutil
     import subprocess
 
     key(focused() or window, "Ctrl+4")
     area = window.learn
     area.count.setValue(3)
-    path = area.print_exam(str(records.parent / "paper.pdf"))
+    path = area.print_exam(str(records_file.parent / "paper.pdf"))
     assert path and "Exam paper saved" in area.feedback.text()
     assert shutil.which("pdftotext")
     text = subprocess.run(["pdftotext", path, "-"], capture_output=True, text=True, check=True).stdout
     assert "Referee examination" in text and "Answer key" in text
 
 
-def test_nothing_due_is_said_not_raised(window, records):
+def test_nothing_due_is_said_not_raised(window, records_file):
     key(focused() or window, "Ctrl+4")
     area = window.learn
     area.scope.setCurrentIndex(area.scope.findData("due"))
@@ -107,7 +100,7 @@ def test_nothing_due_is_said_not_raised(window, records):
     assert area.feedback.isVisible() and "nothing is due" in area.feedback.text()
 
 
-def test_an_exam_ends_when_its_time_is_up(window, qtbot, records):
+def test_an_exam_ends_when_its_time_is_up(window, qtbot, records_file):
     key(focused() or window, "Ctrl+4")
     area = window.learn
     area.exam_box.setChecked(True)

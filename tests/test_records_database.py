@@ -27,13 +27,6 @@ RECORD_COMMANDS = [["matches", "list"], ["matches", "new"], ["forms", "list"], [
                    ["inspections", "list"], ["matches", "show", "1"]]
 
 
-@pytest.fixture
-def store_path(tmp_path, monkeypatch):
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
-    return path
-
-
 def a_sound_store(path):
     code, _out, err = run("matches", "new", "--first-name", "A")
     assert code == 0, err
@@ -54,41 +47,41 @@ def assert_refused_untouched(path, words):
         assert path.read_bytes() == before, "a refused file is never written into"
 
 
-def test_garbage_is_refused(store_path):
-    store_path.write_bytes(os.urandom(5000))
-    assert_refused_untouched(store_path, "not an SQLite database")
+def test_garbage_is_refused(records_file):
+    records_file.write_bytes(os.urandom(5000))
+    assert_refused_untouched(records_file, "not an SQLite database")
 
 
-def test_a_database_cut_in_half_is_refused(store_path):
-    data = a_sound_store(store_path)
+def test_a_database_cut_in_half_is_refused(records_file):
+    data = a_sound_store(records_file)
     for side in ("-wal", "-shm"):
-        store_path.with_name(store_path.name + side).unlink(missing_ok=True)
-    store_path.write_bytes(data[:len(data) // 2])
-    assert_refused_untouched(store_path, "damaged")
+        records_file.with_name(records_file.name + side).unlink(missing_ok=True)
+    records_file.write_bytes(data[:len(data) // 2])
+    assert_refused_untouched(records_file, "damaged")
 
 
-def test_a_directory_is_refused(store_path):
-    store_path.mkdir()
-    assert_refused_untouched(store_path, "not a regular file")
+def test_a_directory_is_refused(records_file):
+    records_file.mkdir()
+    assert_refused_untouched(records_file, "not a regular file")
 
 
-def test_a_foreign_sqlite_file_is_never_written_into(store_path):
-    conn = sqlite3.connect(store_path)
+def test_a_foreign_sqlite_file_is_never_written_into(records_file):
+    conn = sqlite3.connect(records_file)
     conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
     conn.commit()
     conn.close()
-    assert_refused_untouched(store_path, "not a carrom-referee records database")
-    tables = {r[0] for r in sqlite3.connect(store_path).execute("SELECT name FROM sqlite_master")}
+    assert_refused_untouched(records_file, "not a carrom-referee records database")
+    tables = {r[0] for r in sqlite3.connect(records_file).execute("SELECT name FROM sqlite_master")}
     assert tables == {"photos"}
 
 
-def test_a_newer_schema_is_refused_not_written_as_if_current(store_path):
-    a_sound_store(store_path)
-    conn = sqlite3.connect(store_path)
+def test_a_newer_schema_is_refused_not_written_as_if_current(records_file):
+    a_sound_store(records_file)
+    conn = sqlite3.connect(records_file)
     conn.execute("PRAGMA user_version = 99")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
-    assert_refused_untouched(store_path, "schema version 99")
+    assert_refused_untouched(records_file, "schema version 99")
 
 
 def test_a_read_only_store_is_refused_with_advice(tmp_path, monkeypatch):
@@ -119,9 +112,9 @@ def test_a_read_only_store_is_refused_with_advice(tmp_path, monkeypatch):
         folder.chmod(0o700)
 
 
-def test_new_store_moves_the_old_file_aside_untouched(store_path):
-    store_path.write_bytes(b"not a database at all, but someone's data" * 10)
-    before = store_path.read_bytes()
+def test_new_store_moves_the_old_file_aside_untouched(records_file):
+    records_file.write_bytes(b"not a database at all, but someone's data" * 10)
+    before = records_file.read_bytes()
     code, out, err = run("records", "new-store", "--json")
     assert code == 0, err
     moved = json.loads(out)["moved_to"]
@@ -130,15 +123,15 @@ def test_new_store_moves_the_old_file_aside_untouched(store_path):
     assert run("records", "check")[0] == 0
 
 
-def test_new_store_refuses_to_set_aside_a_sound_file(store_path):
-    a_sound_store(store_path)
+def test_new_store_refuses_to_set_aside_a_sound_file(records_file):
+    a_sound_store(records_file)
     code, _out, err = run("records", "new-store")
     assert code == 2 and "sound" in err
 
 
-def test_a_new_store_is_marked_as_the_apps(store_path):
-    a_sound_store(store_path)
-    conn = sqlite3.connect(store_path)
+def test_a_new_store_is_marked_as_the_apps(records_file):
+    a_sound_store(records_file)
+    conn = sqlite3.connect(records_file)
     assert conn.execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
     # user_version 2: the schema is Alembic's (alembic_version), and the versions before refuse it as newer
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
@@ -146,9 +139,9 @@ def test_a_new_store_is_marked_as_the_apps(store_path):
     assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == migrations.HEAD
 
 
-def test_an_older_unmarked_store_is_upgraded_in_place(store_path):
+def test_an_older_unmarked_store_is_upgraded_in_place(records_file):
     """The first versions wrote no application_id and fewer columns: their records stay readable."""
-    conn = sqlite3.connect(store_path)
+    conn = sqlite3.connect(records_file)
     conn.executescript("""
         CREATE TABLE matches (id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, ruleset TEXT NOT NULL,
                               first_name TEXT NOT NULL DEFAULT '', second_name TEXT NOT NULL DEFAULT '');
@@ -163,9 +156,9 @@ def test_an_older_unmarked_store_is_upgraded_in_place(store_path):
     assert code == 0, err
     [match] = json.loads(out)
     assert match["first_name"] == "A. Rossi" and match["doubles"] == 0 and match["referee"] == ""
-    (store_path.parent / "s.yaml").write_text("pocketed: {own: 1}\n")
-    assert run("matches", "play", "1", str(store_path.parent / "s.yaml"))[0] == 0
-    assert sqlite3.connect(store_path).execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
+    (records_file.parent / "s.yaml").write_text("pocketed: {own: 1}\n")
+    assert run("matches", "play", "1", str(records_file.parent / "s.yaml"))[0] == 0
+    assert sqlite3.connect(records_file).execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
 
 
 # -- what is stored and can no longer be read ------------------------------------------------------
@@ -192,8 +185,8 @@ def worst_forms(path):
     return good, bad_date, garbage, wrong_types
 
 
-def test_forms_that_cannot_be_read_do_not_stop_the_others(store_path):
-    good, bad_date, garbage, wrong_types = worst_forms(store_path)
+def test_forms_that_cannot_be_read_do_not_stop_the_others(records_file):
+    good, bad_date, garbage, wrong_types = worst_forms(records_file)
     code, out, err = run("forms", "list", "--json")
     assert code == 0, err
     listed = {f["id"]: f for f in json.loads(out)}
@@ -210,10 +203,10 @@ def test_forms_that_cannot_be_read_do_not_stop_the_others(store_path):
         assert code == 0, err
 
 
-def test_an_unreadable_value_is_kept_until_the_field_is_given_anew(store_path):
-    _good, bad_date, garbage, _wrong = worst_forms(store_path)
+def test_an_unreadable_value_is_kept_until_the_field_is_given_anew(records_file):
+    _good, bad_date, garbage, _wrong = worst_forms(records_file)
     assert run("forms", "set", str(bad_date), "referee", "C. Martin")[0] == 0
-    stored = json.loads(sqlite3.connect(store_path).execute("SELECT fields FROM forms WHERE id = ?",
+    stored = json.loads(sqlite3.connect(records_file).execute("SELECT fields FROM forms WHERE id = ?",
                                                             (bad_date,)).fetchone()[0])
     assert stored["board_ended_at"].startswith("9999") and stored["referee"] == "C. Martin"
     assert run("forms", "set", str(bad_date), "board_ended_at", "2026-05-14T16:00:00+02:00")[0] == 0
@@ -221,5 +214,5 @@ def test_an_unreadable_value_is_kept_until_the_field_is_given_anew(store_path):
     assert "unreadable" not in json.loads(out)
     code, _out, err = run("forms", "set", str(garbage), "referee", "X")
     assert code == 2 and "kept as it is" in err
-    raw = sqlite3.connect(store_path).execute("SELECT fields FROM forms WHERE id = ?", (garbage,)).fetchone()[0]
+    raw = sqlite3.connect(records_file).execute("SELECT fields FROM forms WHERE id = ?", (garbage,)).fetchone()[0]
     assert raw == '["not", "a mapping"]'

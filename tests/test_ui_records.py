@@ -18,13 +18,6 @@ WORST_TEXT = "\u202eevil <b>bold</b> " + "x" * 3000
 
 
 @pytest.fixture
-def store_path(tmp_path, monkeypatch):
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
-    return path
-
-
-@pytest.fixture
 def no_dialogs(monkeypatch):
     """Modal boxes would wait for a click forever offscreen: they are counted instead."""
     shown = []
@@ -89,10 +82,10 @@ def select_every_row(table, count: int, what: str, then=None) -> None:
         QApplication.processEvents()
 
 
-def test_every_area_opens_on_the_worst_stored_values(store_path, gui_env, qtbot, no_dialogs):
-    worst_forms(store_path)
-    matches = worst_matches(store_path)
-    worst_inspections(store_path)
+def test_every_area_opens_on_the_worst_stored_values(records_file, gui_env, qtbot, no_dialogs):
+    worst_forms(records_file)
+    matches = worst_matches(records_file)
+    worst_inspections(records_file)
     window = make_window(qtbot)
     for keys in ("Ctrl+1", "Ctrl+2", "Ctrl+3"):
         key(window, keys)
@@ -119,7 +112,7 @@ def test_every_area_opens_on_the_worst_stored_values(store_path, gui_env, qtbot,
     assert sum(1 for kind, _ in no_dialogs if kind == "warning") == 3
 
 
-def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(store_path, gui_env, qtbot, no_dialogs,
+def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(records_file, gui_env, qtbot, no_dialogs,
                                                                    monkeypatch):
     from referee_app.ui.common import records
 
@@ -154,28 +147,28 @@ def test_a_failed_save_shows_a_dialog_keeps_the_stroke_and_retries(store_path, g
     area.record()
     assert len(asked) == 2
     assert len(area.match.strokes) == 1
-    stored = sqlite3.connect(store_path).execute("SELECT COUNT(*) FROM strokes").fetchone()[0]
+    stored = sqlite3.connect(records_file).execute("SELECT COUNT(*) FROM strokes").fetchone()[0]
     assert stored == 1
 
 
-def test_an_unusable_records_file_at_start_is_named_and_set_aside_untouched(store_path, monkeypatch, qapp,
+def test_an_unusable_records_file_at_start_is_named_and_set_aside_untouched(records_file, monkeypatch, qapp,
                                                                                no_dialogs):
     from referee_app.ui.common import records
 
-    store_path.write_bytes(b"garbage, but someone's garbage" * 100)
-    before = store_path.read_bytes()
+    records_file.write_bytes(b"garbage, but someone's garbage" * 100)
+    before = records_file.read_bytes()
     asked = []
     monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: asked.append(exc.reason) or False)
     assert records.ensure_records() is False
-    assert asked == ["damaged"] and store_path.read_bytes() == before
+    assert asked == ["damaged"] and records_file.read_bytes() == before
     monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: True)
     assert records.ensure_records() is True
-    moved = [p for p in store_path.parent.iterdir() if p.name.startswith("records.sqlite3.damaged-")]
+    moved = [p for p in records_file.parent.iterdir() if p.name.startswith("records.sqlite3.damaged-")]
     assert len(moved) == 1 and moved[0].read_bytes() == before
-    db.connect(store_path).close()
+    db.connect(records_file).close()
 
 
-def test_a_refused_form_field_is_marked_beside_the_field_with_the_reason(store_path, gui_env, qtbot, no_dialogs):
+def test_a_refused_form_field_is_marked_beside_the_field_with_the_reason(records_file, gui_env, qtbot, no_dialogs):
     from PySide6.QtCore import QDate, QDateTime, QTime
 
     from referee_app.ui.forms.page import FormsPage
