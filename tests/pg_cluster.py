@@ -52,6 +52,31 @@ def _server_user() -> str | None:
     return "postgres"
 
 
+def reap_orphans() -> None:
+    """Stops the clusters of earlier test runs that were killed before their cleanup ran (a kill
+    skips pytest's teardown): each folder names the process that owns it, and one whose owner is
+    gone would otherwise keep its server running until the machine stops."""
+    for folder in Path(tempfile.gettempdir()).glob("carrom-pg-*"):
+        try:
+            owner = int((folder / "owner.pid").read_text())
+        except (OSError, ValueError):
+            continue   # still starting, or not one of ours
+        try:
+            os.kill(owner, 0)
+            continue   # its run goes on
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        orphan = Cluster.__new__(Cluster)
+        orphan.bindir, orphan.user, orphan.folder = server_bindir(), _server_user(), folder
+        orphan.data, orphan.running = folder / "data", (folder / "data" / "postmaster.pid").exists()
+        try:
+            orphan.stop()
+        except Unavailable:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 class Cluster:
     """One server with its data folder and socket in a temporary folder; `stop()` removes it all.
 
@@ -80,6 +105,8 @@ class Cluster:
         return done
 
     def start(self) -> "Cluster":
+        reap_orphans()
+        (self.folder / "owner.pid").write_text(str(os.getpid()))
         if self.user:
             entry = pwd.getpwnam(self.user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)

@@ -28,3 +28,43 @@ def test_the_cluster_listens_on_its_own_socket_only(pg_cluster):
         socket_dirs = conn.execute("SHOW unix_socket_directories").fetchone()[0]
         assert socket_dirs == str(pg_cluster.folder)
         assert conn.execute("SHOW fsync").fetchone()[0] == "off"
+
+
+
+def _running(pid: int) -> bool:
+    """Whether a process runs (a zombie whose parent has not reaped it yet has ended)."""
+    try:
+        status = open(f"/proc/{pid}/status").read()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def test_a_killed_run_leaves_no_server_behind(pg_cluster):
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from pg_cluster import reap_orphans
+
+    # a test run killed outright (no teardown) while its cluster is up: its process is gone
+    starter = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.path.insert(0, 'tests'); from pg_cluster import Cluster; "
+                               "print(Cluster().start().folder, flush=True)"],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    folder = Path(starter.stdout.strip())
+    assert (folder / "data" / "postmaster.pid").exists(), starter.stderr
+    server = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    assert _running(server)
+    reap_orphans()
+    assert not folder.exists()
+    deadline = time.monotonic() + 10
+    while _running(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(server), "the killed run's server was left running"
+    assert pg_cluster.folder.exists() and _running(pg_cluster_server(pg_cluster))   # a live run's is left alone
+
+
+def pg_cluster_server(cluster) -> int:
+    return int((cluster.data / "postmaster.pid").read_text().split()[0])
