@@ -20,6 +20,8 @@ from referee_app.core.knowledge.rulesets import load_rulesets
 from referee_app.ui.rulebook import search_worker
 from referee_app.ui import settings
 from referee_app.ui import theme
+from referee_app.ui.common import records_source
+from referee_app.ui.common.server_state import reset_server_state
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -131,6 +133,9 @@ def gui_env(qapp, tmp_path, monkeypatch, search_cache):
     monkeypatch.setenv("XDG_CACHE_HOME", str(search_cache))
     # the window's records in the test's own folder, never the user's (nor another run's)
     monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    reset_server_state()   # no save left waiting by another test
+    records_source.forget()
     settings.put(settings.LANGUAGE, "en")
     i18n.set_language("en")
     yield config
@@ -139,6 +144,8 @@ def gui_env(qapp, tmp_path, monkeypatch, search_cache):
     theme.apply_type_size(False, 0)
     theme.apply_appearance("system")
     QApplication.clipboard().clear()
+    reset_server_state()
+    records_source.forget()
 
 
 def make_window(qtbot, kb=None, rulesets=None, size=(1366, 740)):

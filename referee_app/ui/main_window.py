@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
-                               QStackedWidget, QToolBar, QWidget)
+                               QStackedWidget, QToolBar, QVBoxLayout, QWidget)
 
 from referee_app import i18n
 from referee_app.core.errors import KnowledgeError
@@ -25,6 +25,7 @@ from referee_app.ui.rulebook.area import RulebookView
 from referee_app.ui.rulings.area import RulingsArea
 
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
+HEARTBEAT_MS = 5000
 DEFAULT_RULESET = "icf"
 
 
@@ -94,7 +95,17 @@ class MainWindow(QMainWindow):
         self.tournament = TournamentHost(self.current_ruleset, self.open_table_match)
         for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, self.learn_host, self.tournament):
             self.stack.addWidget(area)
-        self.setCentralWidget(self.stack)
+        from .common.server_banner import ServerBanner
+
+        self.server_banner = ServerBanner()
+        self._watch_server()
+        central = QWidget(objectName="central")
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.server_banner)
+        column.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
 
         self._build_toolbar()
         self._build_menus()
@@ -230,6 +241,21 @@ class MainWindow(QMainWindow):
         self.about_action.triggered.connect(self._about)
         self.help_menu.addAction(self.shortcuts_action)
         self.help_menu.addAction(self.about_action)
+
+    def _watch_server(self) -> None:
+        """On a shared server, a heartbeat every few seconds: a server lost is said in the banner
+        at once, before the referee's next save finds it out."""
+        from PySide6.QtCore import QTimer
+
+        from .common import records_source
+        from .common.server_state import server_state
+
+        state = server_state()
+        state.probe = records_source.probe
+        self.heartbeat = QTimer(self, interval=HEARTBEAT_MS)
+        self.heartbeat.timeout.connect(lambda: state.attempt(records_source.probe))
+        if state.attempt(records_source.shared, False):
+            self.heartbeat.start()
 
     # --- settings -------------------------------------------------------------------------
     def _restore(self) -> None:

@@ -12,6 +12,7 @@ import weakref
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from referee_app import i18n
+from referee_app.core.storage.errors import StoreUnavailable
 
 
 def follow_language(widget) -> None:
@@ -26,6 +27,10 @@ def follow_language(widget) -> None:
             target.retranslate()
         except RuntimeError:  # the C++ side is gone but `destroyed` has not run yet
             pass
+        except StoreUnavailable as exc:   # a view re-reading its records while the server is away:
+            from referee_app.ui.common.server_state import server_state   # its words change at the next
+
+            server_state().noticed(exc)   # refresh; the banner says why
 
     remove = i18n.on_language_changed(listener)
     widget.destroyed.connect(lambda *_: remove())

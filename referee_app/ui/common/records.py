@@ -3,14 +3,19 @@
 At start, a records file that cannot be used (damaged, another program's, written by a newer
 version, not a file) is named in a dialog that offers to start a new one, moving the old file
 aside untouched, or to quit. Later, a save that fails (a full disk, a file damaged under the
-window) shows a dialog; what was entered stays where it was typed, and Retry tries again.
+window) shows a dialog; what was entered stays where it was typed, and Retry tries again. A shared
+server that cannot be reached is said by the window's banner instead (server_state.py).
 """
 from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.storage import db
+from referee_app.core.storage import location
+from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.i18n import gettext as _
+from .records_source import records_database
+from .server_state import server_state
 
 
 def _reason(exc: db.StoreError) -> str:
@@ -36,20 +41,59 @@ def ask_new_store(exc: db.StoreError, parent=None) -> bool:
     return start is not None and box.clickedButton() is start
 
 
+def ask_unreachable(exc, parent=None) -> str:
+    """The records server cannot be reached as the window opens: "retry", "preferences" (to choose
+    another database) or "quit". Tests replace this."""
+    box = QMessageBox(QMessageBox.Icon.Warning, _("Records"), _("The records server cannot be reached."),
+                      parent=parent)
+    box.setInformativeText(location.shown(exc.url) + "\n\n" + _("Check the network and the server, then try "
+                                                                  "again; or choose another records database in "
+                                                                  "the preferences."))
+    box.setDetailedText(str(exc))   # the driver's own words, for whoever runs the server
+    retry = box.addButton(_("Try again"), QMessageBox.ButtonRole.AcceptRole)
+    prefs = box.addButton(_("Preferences…"), QMessageBox.ButtonRole.ActionRole)
+    box.addButton(_("Quit"), QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    return {retry: "retry", prefs: "preferences"}.get(box.clickedButton(), "quit")
+
+
 def ensure_records(parent=None) -> bool:
     """True when the records database can be used, after starting a new one if the user chose to;
     False when the app should not open."""
-    try:
-        db.connect().close()
-        return True
-    except db.StoreError as exc:
-        if not exc.can_move_aside or not ask_new_store(exc, parent):
-            return False
-        moved = db.move_aside(exc.path, exc.reason)
-        db.connect().close()
-        QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "
-                                                        "{path}.").format(path=str(moved)))
-        return True
+    while True:
+        try:
+            records_database()
+            return True
+        except StoreUnavailable as exc:
+            choice = ask_unreachable(exc, parent)
+            if choice == "quit":
+                return False
+            if choice == "preferences" and not _choose_database(parent):
+                return False
+        except location.UrlRefused as exc:   # a password written into the settings file by hand
+            from referee_app.ui.preferences import refusal_text
+
+            QMessageBox.warning(parent, _("Records"), refusal_text(exc))
+            if not _choose_database(parent):
+                return False
+        except db.StoreError as exc:
+            return _start_new_file(exc, parent)
+
+
+def _choose_database(parent) -> bool:
+    from referee_app.ui.preferences import PreferencesDialog
+
+    return bool(PreferencesDialog(parent).exec())
+
+
+def _start_new_file(exc: db.StoreError, parent) -> bool:
+    if not exc.can_move_aside or not ask_new_store(exc, parent):
+        return False
+    moved = db.move_aside(exc.path, exc.reason)
+    records_database()
+    QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "
+                                                    "{path}.").format(path=str(moved)))
+    return True
 
 
 def ask_retry(parent, what: str, problem: str) -> bool:
@@ -61,12 +105,28 @@ def ask_retry(parent, what: str, problem: str) -> bool:
     return answer == QMessageBox.StandardButton.Retry
 
 
-def saving(parent, what: str, action):
-    """Runs `action` (a write); on a failed write asks to retry. Returns (True, result), or (False,
-    None) once the user gives up: the caller then keeps what was entered as it is."""
-    while True:
-        try:
-            return True, action()
-        except (db.StoreError, OSError) as exc:
-            if not ask_retry(parent, what, str(exc)):
-                return False, None
+class _GaveUp(Exception):
+    """The user chose not to retry a failed write."""
+
+
+def saving(parent, what: str, action, key=None, on_saved=None, on_refused=None) -> bool:
+    """Runs `action` (a write) and, once it is committed, `on_saved(result)`; True if that happened now.
+
+    A write the file refuses (a full disk, a file damaged under the window) asks to retry, and
+    returns False once the user gives up. A server that cannot be reached returns False at once:
+    the write waits in the window's server state under `key` (the banner says so) and `on_saved`
+    runs when it goes through. Either way the caller keeps what was entered as it is."""
+    def attempt():
+        while True:
+            try:
+                return action()
+            except StoreUnavailable:
+                raise   # not the file's fault: the server state keeps the write waiting
+            except (db.StoreError, OSError) as exc:
+                if not ask_retry(parent, what, str(exc)):
+                    raise _GaveUp from None
+
+    try:
+        return server_state().save(key if key is not None else what, attempt, on_saved, on_refused)
+    except _GaveUp:
+        return False

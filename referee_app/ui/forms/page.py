@@ -12,7 +12,6 @@ clause_picker.py, form_editor.py, forms_list.py, incidents_panel.py, protest_cou
 """
 from __future__ import annotations
 
-
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -27,11 +26,16 @@ from referee_app.core.forms.fields import FIELDS, disqualification_rules, now, p
 from referee_app.core.forms.clauses import forms_data
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import tool_row
+from referee_app.core.storage.errors import StoreUnavailable, VersionConflict
+from . import conflicts
 from .editor import FormEditor
 from .labels import field_label, label_text, outcome_text
 from .forms_list import FormsList
 from .incidents_panel import IncidentsPanel
 from .protest_countdown import ProtestCountdown
+from referee_app.core.storage.change_marks import forms_mark
+from referee_app.ui.common.poller import ChangePoller
+from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
 
 
@@ -44,8 +48,9 @@ class FormsPage(QWidget):
         self.clock = clock or now
         if store is None:
             from referee_app.core.forms.store import FormsStore
+            from referee_app.ui.common.records_source import records_database
 
-            store = FormsStore(clock=self.clock)
+            store = FormsStore(records_database(), clock=self.clock)
         self.store = store
         self.current = None   # the Form being edited
         self._message: Callable[[], str] = str   # the message shown, as a function of the language
@@ -136,6 +141,9 @@ class FormsPage(QWidget):
         self.retranslate()
         self.refresh_list()
         self.show_form(None)
+        # forms filed or decided at other machines appear in the list without a restart
+        self.poller = ChangePoller(self, lambda: forms_mark(self.store), self.refresh_list)
+        self.poller.remember()
 
     # the countdown only runs while the page is on screen
     def showEvent(self, event) -> None:
@@ -182,7 +190,12 @@ class FormsPage(QWidget):
         if self.tournament_filter.currentData():
             fields["tournament"] = self.tournament_filter.currentData()
         fields.update(prefill or {})
-        form = self.store.create(kind, fields)
+        try:
+            form = self.store.create(kind, fields)
+        except StoreUnavailable as exc:
+            server_state().noticed(exc)
+            self.show_message(lambda e=exc: self._problem(e))
+            return
         self.status_filter.setCurrentIndex(0)
         self.current = form
         self.refresh_list()
@@ -267,26 +280,69 @@ class FormsPage(QWidget):
         self.countdown.refresh()
 
     def _field_edited(self, name: str) -> None:
-        """Autosave: every change of a field is written at once."""
+        """Autosave: every change of a field is written at once; a server out of reach keeps it waiting."""
         if self.current is None:
             return
-        editor = self.editors[self.current.kind]
-        widget = editor.fields.get(name)
+        form_id, editor = self.current.id, self.editors[self.current.kind]
+        widget, value = editor.fields.get(name), editor.value(name)
+        key = ("form", form_id, name)
         try:
-            self.current = self.store.set_field(self.current.id, name, editor.value(name))
-        except (BadInput, KnowledgeError) as exc:  # a failed write (StoreError) too
-            # what was typed stays in the field, marked with the reason; the next change saves it again
-            self.show_message(lambda e=exc: _("Not saved: {problem}").format(problem=self._problem(e)))
-            if widget is not None:
-                widget.setProperty("refused", True)
-                widget.setToolTip(self._problem(exc))
-                widget.setStyleSheet("border: 2px solid #b00020;")
+            # the version is read when the write is made, not when typed: a save that waited for the
+            # server follows this machine's own saves made before it, and is refused only when another
+            # machine changed the form meanwhile
+            saved = server_state().save(key, lambda: self.store.set_field(form_id, name, value,
+                                                                          expected_version=self._version(form_id)),
+                                        on_saved=lambda form: self._field_saved(form, name),
+                                        on_refused=lambda exc: self._field_refused(form_id, name, exc))
+        except (BadInput, KnowledgeError, OSError) as exc:   # a failed write (StoreError) too: said in the page
+            self._field_refused(form_id, name, exc)
             return
-        if widget is not None and widget.property("refused"):
-            widget.setProperty("refused", False)
-            widget.setToolTip("")
-            widget.setStyleSheet("")
-        self.show_message("")
+        if not saved and server_state().waiting(key):
+            # what was typed stays in the field, marked as not saved yet, until the server takes it
+            self._mark(widget, "waiting", _("Not saved yet: waiting for the records server"))
+            self.show_message(lambda: _("Not saved yet: the records server cannot be reached. What you typed stays "
+                                        "here and is saved as soon as it answers."))
+
+    def _mark(self, widget, state: str, tip: str = "") -> None:
+        """A field's border says whether what it shows is saved: refused (red), waiting (amber), or saved."""
+        if widget is None:
+            return
+        widget.setProperty("save_state", state)
+        widget.setProperty("refused", state == "refused")
+        widget.setToolTip(tip)
+        widget.setStyleSheet({"refused": "border: 2px solid #b00020;",
+                              "waiting": "border: 2px dashed #b26a00;"}.get(state, ""))
+
+    def _version(self, form_id: int):
+        return self.current.version if self.current is not None and self.current.id == form_id else None
+
+    def _field_refused(self, form_id: int, name: str, exc) -> None:
+        if self.current is None or self.current.id != form_id:
+            return
+        if isinstance(exc, VersionConflict):
+            conflicts.resolve(self, form_id, name, exc)
+            return
+        # what was typed stays in the field, marked with the reason; the next change saves it again
+        self.show_message(lambda e=exc: _("Not saved: {problem}").format(problem=self._problem(e)))
+        self._mark(self.editors[self.current.kind].fields.get(name), "refused", self._problem(exc))
+
+    def field_not_saved(self, form_id: int, name: str, text: str) -> None:
+        if self.current is None or self.current.id != form_id:
+            return
+        self.show_message(text)
+        self._mark(self.editors[self.current.kind].fields.get(name), "refused", text)
+
+    def _field_saved(self, form, name: str) -> None:
+        if self.current is None or self.current.id != form.id:
+            self.forms_list.update_row(form)
+            return
+        self.current = form
+        editor = self.editors[form.kind]
+        widget = editor.fields.get(name)
+        if widget is not None and widget.property("save_state") in ("refused", "waiting"):
+            self._mark(widget, "saved")
+        if not any(w.property("save_state") in ("refused", "waiting") for w in editor.fields.values()):
+            self.show_message("")
         if name == "ruleset" and "ground" in editor.fields:
             editor.fill_grounds(self.current.fields.get("ruleset"))
         if name in ("tournament", "players", "player", "board_ended_at", "ruleset", "filed_at"):
@@ -296,7 +352,18 @@ class FormsPage(QWidget):
         elif name == "board_ended_at":
             self.update_countdown()
 
+    def _elsewhere(self, exc) -> bool:
+        """A filing or a decision refused because another machine changed the form meanwhile: both
+        versions are shown (then File or the decision is given again on the version kept)."""
+        server_state().noticed(exc)
+        if isinstance(exc, VersionConflict):
+            conflicts.resolve(self, self.current.id, "", exc)
+            return True
+        return False
+
     def _problem(self, exc) -> str:
+        if isinstance(exc, StoreUnavailable):
+            return _("the records server cannot be reached; nothing was changed. Try again once it answers.")
         if isinstance(exc, BadInput) and exc.field:
             name = exc.field.split(".")[0]
             kind = self.current.kind if self.current else "protest"
@@ -312,8 +379,10 @@ class FormsPage(QWidget):
 
     def file_current(self) -> None:
         try:
-            self.current = self.store.file(self.current.id)
+            self.current = self.store.file(self.current.id, expected_version=self.current.version)
         except (BadInput, KnowledgeError) as exc:
+            if self._elsewhere(exc):
+                return
             self.show_message(lambda e=exc: _("Cannot file it yet: {problem}").format(problem=self._problem(e)))
             return
         self.show_form(self.current)
@@ -322,8 +391,10 @@ class FormsPage(QWidget):
     def decide(self, outcome: str) -> None:
         director = self.editors[self.current.kind].value("director") or None
         try:
-            self.current = self.store.decide(self.current.id, outcome, director)
+            self.current = self.store.decide(self.current.id, outcome, director, expected_version=self.current.version)
         except (BadInput, KnowledgeError) as exc:
+            if self._elsewhere(exc):
+                return
             self.show_message(lambda e=exc: self._problem(e))
             return
         self.show_form(self.current)
@@ -333,7 +404,8 @@ class FormsPage(QWidget):
         try:
             self.store.delete(self.current.id)
         except BadInput as exc:
-            self.show_message(str(exc.problem))
+            server_state().noticed(exc)
+            self.show_message(self._problem(exc) if isinstance(exc, StoreUnavailable) else str(exc.problem))
             return
         self.current = None
         self.refresh_list()

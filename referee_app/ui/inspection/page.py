@@ -24,6 +24,7 @@ from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.errors import BadInput
 from referee_app.core.storage.errors import StoreError
+from referee_app.ui.common.server_state import server_state
 from referee_app.core.inspection.verdict import ReadingRefused, inspect
 from referee_app.core.inspection.entry import EntryError, refusal
 from referee_app.core.inspection.spec import Item, default_specs
@@ -180,8 +181,9 @@ class InspectionPage(QWidget):
     def store(self):
         if self._store is None:
             from referee_app.core.inspection.store import InspectionStore
+            from referee_app.ui.common.records_source import records_database
 
-            self._store = InspectionStore()
+            self._store = InspectionStore(records_database())
             store = self._store
             self.destroyed.connect(lambda *_a: store.close())
         return self._store
@@ -273,15 +275,30 @@ class InspectionPage(QWidget):
                 self._say("⚠ " + _("Not saved: an incomplete inspection is not recorded.") + " "
                           + self.overall.text(), "fail")
                 return None
-            record = self.store.save(document, inspector=self.inspector_edit.text(), label=self.label_edit.text(),
-                                     tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
-                                     photo=self.photo_edit.text(), previous_id=self.previous_id)
-        except StoreError as exc:  # the readings stay in the form, to save again
-            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
-            return None
+            meta = dict(inspector=self.inspector_edit.text(), label=self.label_edit.text(),
+                        tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
+                        photo=self.photo_edit.text(), previous_id=self.previous_id)
+            saved = []
+            if not server_state().save(("inspection", id(self)), lambda: self.store.save(document, **meta),
+                                       on_saved=lambda record: saved.append(self._saved(record)),
+                                       on_refused=self._refused):
+                # the server is out of reach: the readings stay in the form and are saved once it answers
+                self._say("⚠ " + _("Not saved yet: the records server cannot be reached. The readings stay here "
+                                   "and are saved as soon as it answers."), "fail")
+                return None
+            return saved[0]
         except (EntryError, BadInput) as exc:
-            self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
+            self._refused(exc)
             return None
+
+    def _refused(self, exc) -> None:
+        if isinstance(exc, StoreError):  # the readings stay in the form, to save again
+            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
+        else:
+            self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
+
+    def _saved(self, record) -> int:
+        """Once the inspection is committed: its number and verdict shown, the history updated."""
         self.record_id, self._dirty = record.id, False
         verdict = fmt.overall(record.compliant, i18n.current_language())
         self._say(_("Saved as inspection no. {number} ({verdict}).").format(number=record.id, verdict=verdict),

@@ -207,8 +207,9 @@ class LearnArea(QWidget):
     def store(self):
         if self._store is None:
             from referee_app.core.learn.store import ProgressStore
+            from referee_app.ui.common.records_source import records_database
 
-            self._store = self._store_factory() if self._store_factory else ProgressStore()
+            self._store = self._store_factory() if self._store_factory else ProgressStore(records_database())
         return self._store
 
     def start(self) -> None:

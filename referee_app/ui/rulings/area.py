@@ -26,6 +26,8 @@ from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import column, tool_row
 from referee_app.ui.common.records import saving
+from referee_app.core.storage.errors import StoreUnavailable
+from referee_app.ui.common.server_state import server_state
 from .clocks import Countdown
 from .compare_view import CompareDialog
 from .match_header import MatchHeader
@@ -154,6 +156,10 @@ class RulingsArea(QWidget):
         buttons.addWidget(self.undo_button, 1, 0)
         buttons.addWidget(self.cancel_button, 1, 1)
         buttons.addWidget(self.tie_button, 2, 0, 1, 2)
+        self.waiting = QLabel(objectName="stroke_waiting", wordWrap=True)
+        self.waiting.setStyleSheet("color: #8a4b00; font-weight: bold;")
+        self.waiting.hide()
+        buttons.addWidget(self.waiting, 3, 0, 1, 2)
         # set from the ruleset's parameters by _apply_ruleset_parameters before any use
         self.stroke_clock = Countdown("stroke_clock", 0)
         self.break_clock = Countdown("break_clock", 0)
@@ -225,8 +231,9 @@ class RulingsArea(QWidget):
     def store(self):
         if self._store is None:
             from referee_app.core.play.store import MatchStore
+            from referee_app.ui.common.records_source import records_database
 
-            self._store = MatchStore()
+            self._store = MatchStore(records_database())
         return self._store
 
     def names(self) -> tuple[str, str]:
@@ -333,10 +340,18 @@ class RulingsArea(QWidget):
         """A header field is saved as it is typed, before or after the first stroke."""
         if self.match_id is None and not text.strip():
             return
-        if self.match_id is None:
-            self._ensure_saved()
-        else:
-            self.store.update_header(self.match_id, **{field: text})
+
+        match, match_id = self.match, self.match_id
+
+        def write() -> None:
+            if match_id is None:
+                if self.match is match:
+                    self._ensure_saved()   # with the whole header as it reads then
+            else:
+                self.store.update_header(match_id, **{field: text})
+
+        # out of reach, the field keeps what was typed and the last text typed is saved once it answers
+        saving(self, _("The match header"), write, key=("header", id(match), field))
         if field in ("first_name", "second_name"):
             self.refresh()
 
@@ -430,13 +445,51 @@ class RulingsArea(QWidget):
                 self.correcting = None
                 self.cancel_button.hide()  # the correction is done: nothing left to cancel
             else:
-                saved, _ruling = saving(self, _("The stroke"), lambda: self.store.add_stroke(self._ensure_saved(), stroke))
-                if not saved:
-                    return  # the stroke stays ticked in the form, to record again
-                self.match.play(stroke)
-        except BadInput as exc:
-            QMessageBox.warning(self, _("Not recorded"), str(exc))
+                self._save_stroke(stroke)
+                return
+        except BadInput as exc:   # a correction refused; or not made, the server out of reach (the banner)
+            if not server_state().noticed(exc):
+                QMessageBox.warning(self, _("Not recorded"), str(exc))
             return
+        self._stroke_done()
+
+    def _save_stroke(self, stroke: dict) -> None:
+        """Appends the stroke to the stored sheet; it joins the sheet on screen only once committed.
+
+        Unsaved (a file that refuses it, a server out of reach), it stays ticked in the form, and a
+        server's wait is said beside the Record button; the save is tried again on its own."""
+        match, match_id, header = self.match, self.match_id, self.header.values()
+
+        def write():
+            # bound to the match it was entered in: another match opened meanwhile never receives it
+            nonlocal match_id
+            if match_id is None:
+                match_id = self.store.create(match.ruleset, match.doubles, **header)
+                if self.match is match:
+                    self.match_id = match_id
+                    self.resume.hide()
+            return self.store.add_stroke(match_id, stroke)
+
+        def committed(_ruling) -> None:
+            self.waiting.hide()
+            if self.match is not match:   # another match was opened meanwhile: its sheet is not this one
+                return
+            self.match.play(stroke)
+            if self.form.stroke() == stroke:  # the form still shows it: done with it
+                self._stroke_done()
+            else:
+                self.refresh()
+
+        def refused(exc) -> None:
+            self.waiting.hide()
+            QMessageBox.warning(self, _("Not recorded"), str(exc))
+
+        key = ("stroke", id(match))   # one waiting stroke per match: recorded again, the form's latest wins
+        if not saving(self, _("The stroke"), write, key=key, on_saved=committed, on_refused=refused):
+            # the stroke stays ticked in the form, to record again
+            self.waiting.setVisible(server_state().waiting(key))
+
+    def _stroke_done(self) -> None:
         self.form.reset()
         self.stroke_clock.restart() if self.stroke_clock.running else self.stroke_clock.reset()
         self.refresh()
@@ -466,7 +519,8 @@ class RulingsArea(QWidget):
             else:
                 self.match.play(entry)
         except BadInput as exc:
-            QMessageBox.warning(self, _("Not recorded"), str(exc))
+            if not server_state().noticed(exc):
+                QMessageBox.warning(self, _("Not recorded"), str(exc))
             return
         self.refresh()
 
@@ -494,8 +548,12 @@ class RulingsArea(QWidget):
         if not self.match.strokes or self.what_if.isChecked():
             return
         if self.match_id is not None:
-            self.store.undo(self.match_id)
-            self.match = self.store.load(self.match_id)
+            try:
+                self.store.undo(self.match_id)
+                self.match = self.store.load(self.match_id)
+            except StoreUnavailable as exc:   # nothing undone: the banner says why; undo again later
+                server_state().noticed(exc)
+                return
         else:
             self.match.undo()
         self.cancel_correction()
@@ -650,6 +708,8 @@ class RulingsArea(QWidget):
         self.undo_button.setText(_("Undo last stroke (Ctrl+Z)"))
         self.cancel_button.setText(_("Cancel correction (Esc)"))
         self.tie_button.setText(_("Deciding strokes…"))
+        self.waiting.setText(_("Not recorded yet: the records server cannot be reached. The stroke stays ticked "
+                               "and is recorded as soon as the server answers."))
         for name, text in (("record_action", _("Record the stroke")), ("undo_action", _("Undo the last stroke")),
                            ("what_if_action", _("What if: rule without recording")),
                            ("compare_action", _("Compare rulesets")),

@@ -12,7 +12,10 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushB
                                QWidget)
 
 from referee_app.core.errors import BadInput
+from referee_app.core.storage.change_marks import tournament_mark
+from referee_app.core.storage.errors import VersionConflict
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.poller import ChangePoller
 from referee_app.ui.retranslate import follow_language
 from .entries import EntriesView
 from .rounds import RoundsView
@@ -25,8 +28,9 @@ class TournamentArea(QWidget):
         self.setObjectName("tournament_area")
         if store is None:
             from referee_app.core.tournament.store import TournamentStore
+            from referee_app.ui.common.records_source import records_database
 
-            store = TournamentStore()
+            store = TournamentStore(records_database())
         if matches is None:
             from referee_app.core.play.store import MatchStore
 
@@ -71,6 +75,8 @@ class TournamentArea(QWidget):
         follow_language(self)
         self.retranslate()
         self.fill_tournaments()
+        self.poller = ChangePoller(self, lambda: tournament_mark(self.store, self.tid), self.arrived)
+        self.poller.remember()
 
     # --- the tournament being run ------------------------------------------------------------
     @property
@@ -100,11 +106,33 @@ class TournamentArea(QWidget):
             self.tabs.setCurrentWidget(self.entries)
             self.entries.name_edit.setFocus()
 
+    def arrived(self) -> None:
+        """What another machine wrote (a result, an entry, a pairing), shown at once, without losing
+        the desk's place: the tournament, round and table chosen stay, and so do points being typed."""
+        rounds = self.rounds
+        table = rounds.selected_table()
+        typing = {w: w.value() for w in (rounds.first_points, rounds.second_points)
+                  if rounds.first_points.hasFocus() or rounds.second_points.hasFocus() or rounds.reason_edit.hasFocus()}
+        typed_over = rounds.typed_over
+        shown = self.message.text() if self.message.isVisible() else ""
+        self.fill_tournaments()
+        if table is not None:
+            rounds.select_table(table)
+        for w, value in typing.items():
+            w.setValue(value)
+        if typing:   # the points being typed are typed over the game as it was shown when typing began
+            rounds.typed_over = typed_over
+        if shown:
+            self.show_message(shown)
+
     # --- shared by the tabs ------------------------------------------------------------------
     def run(self, action):
-        """Runs a change of the records; a refusal is shown, never raised. Returns its result."""
+        """Runs a change of the records; a refusal is shown, never raised. Returns its result.
+        A version conflict is raised: the view that wrote shows both versions (rounds.py)."""
         try:
             result = action()
+        except VersionConflict:
+            raise
         except BadInput as exc:
             self.show_message(str(exc))
             return None

@@ -12,8 +12,10 @@ from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView,
 from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.store import FINAL
 from referee_app.core.tournament.table_matches import collect, open_match
+from referee_app.core.storage.errors import VersionConflict
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
+from referee_app.ui.common import conflict_dialog
 from referee_app.ui.retranslate import follow_language
 from . import documents
 
@@ -25,6 +27,7 @@ class RoundsView(QWidget):
         super().__init__(parent)
         self.setObjectName("tournament_rounds")
         self.desk = desk
+        self.typed_over: tuple = (None, None)   # (table, version of its game as shown)
         self.round_label = QLabel()
         self.round_combo = QComboBox(objectName="round_combo")
         self.round_label.setBuddy(self.round_combo)
@@ -141,6 +144,8 @@ class RoundsView(QWidget):
     def _selection_changed(self) -> None:
         table = self.selected_table()
         game = next((g for g in self.games() if g["table_no"] == table), None)
+        # the game a result typed now is typed over: a change made elsewhere since is caught on saving
+        self.typed_over = (table, game.get("version") if game else None)
         if game is not None and game["score_first"] is not None:
             self.first_points.setValue(game["score_first"])
             self.second_points.setValue(game["score_second"])
@@ -230,17 +235,40 @@ class RoundsView(QWidget):
                                          "correction. Type its reason first."))
                 self.reason_edit.setFocus()
                 return
-            done = self.desk.run(lambda: self.desk.store.correct(self.desk.tid, self.round_no, table, score, reason))
+            done = self._write_result(table, score, reason)
             if done is not None:
                 self.reason_edit.clear()
         else:
-            self.desk.run(lambda: self.desk.store.result(self.desk.tid, self.round_no, table, score))
+            self._write_result(table, score, None)
         shown = self.desk.message.isVisible() and self.desk.message.text()
         self.desk.refresh()
         if shown:
             self.desk.show_message(shown)
         self.refresh()
         self.select_table(table)
+
+    def _write_result(self, table: int, score: list, reason: str | None):
+        """The result typed at the desk, over the version of the game the desk was shown: when another
+        machine gave this table's result meanwhile, both are shown and the desk chooses."""
+        store, tid, round_no = self.desk.store, self.desk.tid, self.round_no
+
+        def write(version):
+            if reason is not None:
+                return store.correct(tid, round_no, table, score, reason, expected_version=version)
+            return store.result(tid, round_no, table, score, expected_version=version) or True
+
+        shown_table, version = self.typed_over
+        try:
+            return self.desk.run(lambda: write(version if shown_table == table else None))
+        except VersionConflict as exc:
+            theirs = exc.theirs or {}
+            labels = {"points": _("Points"), "entered_at": _("Entered at")}
+            choice = conflict_dialog.ask_conflict(
+                self, _("The result of table {n}").format(n=table), {"points": score, "entered_at": ""},
+                {"points": theirs.get("score"), "entered_at": theirs.get("entered_at")}, labels)
+            if choice == conflict_dialog.KEEP_MINE:
+                return self.desk.run(lambda: write(theirs.get("version")))
+            return None   # theirs stays, and the refresh that follows shows it
 
     def _ghost_game(self, table: int) -> bool:
         game = next((g for g in self.games() if g["table_no"] == table), None)
