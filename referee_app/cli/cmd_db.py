@@ -90,17 +90,17 @@ def _add_init(dsub) -> None:
 def _open_asking(url: str, migrate: bool = True):
     """The database at `url`; asks for the login's password at the terminal when the server wants
     one that libpq found nowhere (it is used for this command only, never kept)."""
-    from referee_app.core.storage.database import Database, StoreUnavailable, parse_url
+    from referee_app.core.storage.database import Database, StoreError, parse_url
 
     try:
         database = Database(url, migrate=migrate)
         database.revision()
         return database
-    except StoreUnavailable as exc:
-        if "no password supplied" not in str(exc):
+    except StoreError as exc:
+        if exc.reason != "credentials" or "no password supplied" not in str(exc):
             raise
         if not sys.stdin.isatty():
-            raise BadInput("URL", f"{exc.url}: the server asks for a password and libpq found none: put it in "
+            raise BadInput("URL", f"{exc.path}: the server asks for a password and libpq found none: put it in "
                                   "~/.pgpass (or the file PGPASSFILE names), a pg_service.conf service or "
                                   "PGPASSWORD") from None
     parsed = parse_url(url)

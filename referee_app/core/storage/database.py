@@ -152,7 +152,11 @@ def _sqlite_begin(conn) -> None:
 
 _LOST = ("server closed the connection", "connection refused", "could not connect", "connection timeout",
          "terminating connection", "no route to host", "could not translate host", "connection is lost",
-         "the connection is closed", "consuming input failed", "timeout expired", "connection to server")
+         "the connection is closed", "consuming input failed", "timeout expired", "connection to server",
+         "failed to resolve host")
+# libpq asked for a secret it was not given, or the server refused it: not an outage, and no
+# retry will mend it (both messages also say "connection to server")
+_CREDENTIALS = ("no password supplied", "password authentication failed")
 
 
 def _lost_connection(error: sa_exc.DBAPIError) -> bool:
@@ -224,6 +228,8 @@ class Database:
             yield
         except sa_exc.DBAPIError as error:
             message = validation.one_line(str(error.orig), 200)
+            if self.dialect == "postgresql" and any(s in message.lower() for s in _CREDENTIALS):
+                raise StoreError(self.shown, "credentials", message) from error
             if self.dialect == "postgresql" and _lost_connection(error):
                 raise StoreUnavailable(self.shown, message) from error
             if isinstance(error, sa_exc.IntegrityError):

@@ -11,8 +11,8 @@ class StoreError(BadInput):
     """A records database that cannot be used as it is: names it, says why and what to do.
 
     `reason` is one of not_a_file, unwritable, damaged, foreign, newer, older, refused, failed,
-    unavailable; `can_move_aside` says whether starting a new store beside it (`move_aside`) is the
-    way out (only for a file).
+    credentials, unavailable; `can_move_aside` says whether starting a new store beside it
+    (`move_aside`) is the way out (only for a file).
     """
 
     ADVICE = {
@@ -28,6 +28,8 @@ class StoreError(BadInput):
         "refused": "the records database refused the change, which would have rewritten or removed a kept record; "
                    "nothing was changed",
         "failed": "nothing of this change was saved; try again (`carrom-referee db check` says more)",
+        "credentials": "the server wants a password libpq did not find: put it in ~/.pgpass (or the file "
+                       "PGPASSFILE names) or a service in ~/.pg_service.conf, never in the address or the preferences",
         "unavailable": "the database server cannot be reached: nothing of this change was saved; check the network "
                        "and the server, then try again",
     }
