@@ -26,6 +26,12 @@ hits=$("$EXE" search --json --limit 10 "reine confirmer")
 echo "$hits" | grep -q '"icf-fr:3.12.[de]"' || { echo "smoke: search missed icf-fr:3.12.d/e: $hits"; exit 1; }
 echo "smoke: search ok"
 
+# the records database's migrations are read from the bundle's folder, not its archive
+"$EXE" db migrate >/dev/null || { echo "smoke: db migrate failed"; exit 1; }
+check=$("$EXE" db check --json)
+echo "$check" | grep -q '"up_to_date": true' || { echo "smoke: the records database is not at its schema's head: $check"; exit 1; }
+echo "smoke: records database at its schema's head"
+
 start=$(date +%s.%N)
 out=$(CARROM_REFEREE_QUIT_WHEN_SHOWN=1 timeout 60 "$EXE" 2>&1) || { echo "smoke: the window did not open: $out"; exit 1; }
 end=$(date +%s.%N)
