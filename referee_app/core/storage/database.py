@@ -21,9 +21,9 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc as sa_exc
 
 from referee_app.core import validation
+from . import location
 from .errors import StoreError, StoreUnavailable, VersionConflict  # noqa: F401  (the storage layer's errors)
 
-ENV_URL = "CARROM_REFEREE_DATABASE"
 ENV_FILE = "CARROM_REFEREE_DB"
 # Marks a SQLite records file as this app's (application_id, "CRef"), so that another program's
 # SQLite file is never written into. user_version 1 was the last schema kept by hand; 2 says
@@ -53,7 +53,7 @@ def sqlite_url(path: Path | str) -> str:
 def database_url(setting: str | None = None) -> str:
     """Which records database to use: CARROM_REFEREE_DATABASE, else the `database_url` setting of
     the window's preferences, else the SQLite file in the data folder (CARROM_REFEREE_DB names it)."""
-    chosen = os.environ.get(ENV_URL) or (setting or "").strip()
+    chosen, _source = location.chosen(setting)   # one rule of precedence, the window's too
     return normalize_url(chosen) if chosen else sqlite_url(default_path())
 
 

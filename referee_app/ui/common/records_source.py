@@ -16,10 +16,11 @@ _opened: tuple[str, Database] | None = None
 def records_url() -> str:
     """The URL in force. A setting that should never have been kept (a password put in the file by
     hand) is refused here too (UrlRefused), rather than used."""
-    url, source = location.chosen(settings.get_str(settings.DATABASE_URL))
+    kept = settings.get_str(settings.DATABASE_URL)
+    url, source = location.chosen(kept)
     if source == "settings":
         location.check_setting(url)
-    return database_url(url if source == "settings" else None)
+    return database_url(kept)
 
 
 def records_database() -> Database:
