@@ -68,11 +68,8 @@ def reap_orphans() -> None:
             pass
         except PermissionError:
             continue
-        orphan = Cluster.__new__(Cluster)
-        orphan.bindir, orphan.user, orphan.folder = server_bindir(), _server_user(), folder
-        orphan.data, orphan.running = folder / "data", (folder / "data" / "postmaster.pid").exists()
         try:
-            orphan.stop()
+            Cluster(folder=folder).stop()
         except Unavailable:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -86,13 +83,14 @@ class Cluster:
 
     SUPERUSER = "postgres"
 
-    def __init__(self, durable: bool = False) -> None:
+    def __init__(self, durable: bool = False, folder: Path | None = None) -> None:
+        """A new cluster in a new temporary folder, or (`folder`) one an earlier run left there."""
         self.durable = durable    # fsync and synchronous commit on, as on a real server (the load benchmark)
         self.bindir = server_bindir()
         self.user = _server_user()
-        self.folder = Path(tempfile.mkdtemp(prefix="carrom-pg-"))
+        self.folder = folder or Path(tempfile.mkdtemp(prefix="carrom-pg-"))
         self.data = self.folder / "data"
-        self.running = False
+        self.running = (self.data / "postmaster.pid").exists()
         self._databases = 0
 
     def _run(self, *args: str) -> subprocess.CompletedProcess:
