@@ -40,6 +40,10 @@ def _running(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
+def _server_pid(folder) -> int:
+    return int((folder / "data" / "postmaster.pid").read_text().split()[0])
+
+
 def test_a_killed_run_leaves_no_server_behind(pg_cluster):
     import subprocess
     import sys
@@ -55,7 +59,7 @@ def test_a_killed_run_leaves_no_server_behind(pg_cluster):
         capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
     folder = Path(starter.stdout.strip())
     assert (folder / "data" / "postmaster.pid").exists(), starter.stderr
-    server = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    server = _server_pid(folder)
     assert _running(server)
     reap_orphans()
     assert not folder.exists()
@@ -63,8 +67,4 @@ def test_a_killed_run_leaves_no_server_behind(pg_cluster):
     while _running(server) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(server), "the killed run's server was left running"
-    assert pg_cluster.folder.exists() and _running(pg_cluster_server(pg_cluster))   # a live run's is left alone
-
-
-def pg_cluster_server(cluster) -> int:
-    return int((cluster.data / "postmaster.pid").read_text().split()[0])
+    assert pg_cluster.folder.exists() and _running(_server_pid(pg_cluster.folder))   # a live run's is left alone
