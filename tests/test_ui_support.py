@@ -154,7 +154,9 @@ def make_window(qtbot, kb=None, rulesets=None, size=(1366, 740)):
     if kb is not None and rulesets is None:
         rulesets = load_rulesets(kb)
     # size None keeps the geometry the window restored from its settings
-    return shown(qtbot, MainWindow(kb=kb, rulesets=rulesets), size, active=True)
+    window = shown(qtbot, MainWindow(kb=kb, rulesets=rulesets), size, active=True)
+    qtbot.waitUntil(lambda: window.started)   # what comes just after the first paint has come
+    return window
 
 
 def shown(qtbot, widget, size=(1366, 740), active=False):

@@ -7,9 +7,9 @@ first search builds it, in a worker). What the referee chose is remembered in se
 from __future__ import annotations
 
 
-from PySide6.QtCore import QByteArray, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
+from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
 
 from referee_app import i18n
@@ -58,10 +58,17 @@ EQUIPMENT_PAGES = ((_inspection_page, lambda: _("Equipment inspection")), (_form
 
 class MainWindow(QMainWindow):
     ruleset_changed = Signal(str)
+    ready = Signal()   # the records are open: finish_start has run
 
-    def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, parent=None):
+    def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, parent=None,
+                 open_records=None):
+        """`open_records(parent)`: makes the records usable once the window is shown (asking the user
+        when they are not), False when the app should not go on (ui/common/records.py: ensure_records)."""
         super().__init__(parent)
         self.setObjectName("main_window")
+        self._open_records = open_records
+        self.started = False   # finish_start has run
+        self._painted = False
         problems = []
         if kb is None:
             kb, rulesets, problems = load_knowledge()
@@ -98,7 +105,7 @@ class MainWindow(QMainWindow):
         from .common.server_banner import ServerBanner
 
         self.server_banner = ServerBanner()
-        self._watch_server()
+        self.heartbeat = QTimer(self, interval=HEARTBEAT_MS)
         central = QWidget(objectName="central")
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -242,17 +249,35 @@ class MainWindow(QMainWindow):
         self.help_menu.addAction(self.shortcuts_action)
         self.help_menu.addAction(self.about_action)
 
+    def paintEvent(self, event):
+        super().paintEvent(event)
+        if not self._painted:   # what the first paint did not need comes just after it
+            self._painted = True
+            QTimer.singleShot(0, self.finish_start)
+
+    def finish_start(self) -> None:
+        """What the first paint does without, done just after it: opening the records (SQLAlchemy,
+        a server's first answer), then the server's heartbeat and the offer to resume an unfinished
+        match. Until then nothing waits on it: a save opens the records itself (`saving`)."""
+        if self.started:
+            return
+        self.started = True
+        if self._open_records is not None and not self._open_records(self):
+            self.hide()
+            QApplication.exit(1)
+            return
+        self._watch_server()
+        self.rulings_area.offer_resume()
+        self.ready.emit()
+
     def _watch_server(self) -> None:
         """On a shared server, a heartbeat every few seconds: a server lost is said in the banner
         at once, before the referee's next save finds it out."""
-        from PySide6.QtCore import QTimer
-
         from .common import records_source
         from .common.server_state import server_state
 
         state = server_state()
         state.probe = records_source.probe
-        self.heartbeat = QTimer(self, interval=HEARTBEAT_MS)
         self.heartbeat.timeout.connect(lambda: state.attempt(records_source.probe))
         if state.attempt(records_source.shared, False):
             self.heartbeat.start()
@@ -279,7 +304,6 @@ class MainWindow(QMainWindow):
         self.ruleset_combo.blockSignals(False)
         self.rulings_area.set_ruleset(rid)
         self._apply_ruleset(rid, save=False)
-        self.rulings_area.offer_resume()
         self.large_type_action.blockSignals(True)
         self.large_type_action.setChecked(self._large)
         self.large_type_action.blockSignals(False)

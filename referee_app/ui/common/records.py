@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
-from referee_app.core.storage import db
 from referee_app.core.storage import location
-from referee_app.core.storage.errors import StoreUnavailable
+from referee_app.core.storage.errors import StoreError, StoreUnavailable
 from referee_app.i18n import gettext as _
 from .records_source import records_database
 from .server_state import server_state
 
 
-def _reason(exc: db.StoreError) -> str:
+def _reason(exc: StoreError) -> str:
     path = str(exc.path)
     return {
         "not_a_file": _("{path} is not a file."),
@@ -29,7 +28,7 @@ def _reason(exc: db.StoreError) -> str:
     }.get(exc.reason, "{path}").format(path=path)
 
 
-def ask_new_store(exc: db.StoreError, parent=None) -> bool:
+def ask_new_store(exc: StoreError, parent=None) -> bool:
     """Asks whether to start a new records file; True to start one. Tests replace this."""
     box = QMessageBox(QMessageBox.Icon.Warning, _("Records"), _("The records file cannot be used."), parent=parent)
     box.setInformativeText(_reason(exc) + "\n\n" + (
@@ -76,7 +75,7 @@ def ensure_records(parent=None) -> bool:
             QMessageBox.warning(parent, _("Records"), refusal_text(exc))
             if not _choose_database(parent):
                 return False
-        except db.StoreError as exc:
+        except StoreError as exc:
             return _start_new_file(exc, parent)
 
 
@@ -86,10 +85,12 @@ def _choose_database(parent) -> bool:
     return bool(PreferencesDialog(parent).exec())
 
 
-def _start_new_file(exc: db.StoreError, parent) -> bool:
+def _start_new_file(exc: StoreError, parent) -> bool:
     if not exc.can_move_aside or not ask_new_store(exc, parent):
         return False
-    moved = db.move_aside(exc.path, exc.reason)
+    from referee_app.core.storage.db import move_aside
+
+    moved = move_aside(exc.path, exc.reason)
     records_database()
     QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "
                                                     "{path}.").format(path=str(moved)))
@@ -122,7 +123,7 @@ def saving(parent, what: str, action, key=None, on_saved=None, on_refused=None) 
                 return action()
             except StoreUnavailable:
                 raise   # not the file's fault: the server state keeps the write waiting
-            except (db.StoreError, OSError) as exc:
+            except (StoreError, OSError) as exc:
                 if not ask_retry(parent, what, str(exc)):
                     raise _GaveUp from None
 

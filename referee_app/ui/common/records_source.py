@@ -6,10 +6,16 @@ of connections to a shared server, however many areas are open.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee_app.core.storage import location
-from referee_app.core.storage.database import Database, database_url
 from referee_app.ui import settings
 
+if TYPE_CHECKING:
+    from referee_app.core.storage.database import Database
+
+# SQLAlchemy (core/storage/database.py) is imported by the first call that opens the records, not
+# by importing this module: the window is shown before it (benchmarks/bench_startup.py).
 _opened: tuple[str, Database] | None = None
 
 
@@ -20,6 +26,8 @@ def records_url() -> str:
     url, source = location.chosen(kept)
     if source == "settings":
         location.check_setting(url)
+    from referee_app.core.storage.database import database_url
+
     return database_url(kept)
 
 
@@ -28,6 +36,8 @@ def records_database() -> Database:
     url = records_url()
     if _opened is None or _opened[0] != url:
         forget()
+        from referee_app.core.storage.database import Database
+
         _opened = (url, Database(url))
     return _opened[1]
 
