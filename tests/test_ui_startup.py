@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from test_ui_support import gui_env, search_cache  # noqa: F401
+from test_ui_support import gui_env, mini_kb, search_cache  # noqa: F401
 
 PROBE = """
 import sys
@@ -50,3 +50,36 @@ def test_records_the_user_will_not_replace_close_the_window_and_the_app_fails(gu
     (reason, parent), = asked
     assert reason == "damaged" and parent.objectName() == "main_window" and not parent.isVisible()
     assert path.read_bytes() == b"garbage, but someone's garbage" * 100
+
+
+def test_the_rulebook_is_built_when_first_needed_and_its_menus_act_on_it_before_then(qtbot, gui_env, mini_kb):
+    from referee_app.ui import settings
+    from test_ui_support import key, make_window
+
+    settings.put(settings.LAST_CLAUSE, "alpha:1.2")
+    settings.put(settings.BOOKMARKS, ["beta:7"])
+    window = make_window(qtbot, mini_kb)
+    assert window.rulebook_host.area is None, "not built for the first paint"
+    actions = window.rulebook_actions
+    assert [a.text() for a in window.go_menu.actions()] == ["Back", "Forward", "Contents"]
+    assert actions.bookmark.isEnabled() and not actions.bookmark.isChecked() and not actions.back.isEnabled()
+    key(window, "Ctrl+D")   # from the Rulings area: bookmarks the clause last read, as it always did
+    assert window.rulebook_host.area is not None and window.rulebook.current_clause == "alpha:1.2"
+    assert settings.get_list(settings.BOOKMARKS) == ["beta:7", "alpha:1.2"]
+    assert actions.bookmark.isChecked() and window.rulebook.bookmark_action is actions.bookmark
+    assert window.stack.currentIndex() == 1
+
+
+def test_the_rulebook_menus_follow_the_language_before_the_area_is_built(qtbot, gui_env, mini_kb):
+    from referee_app import i18n
+    from test_ui_support import make_window
+
+    window = make_window(qtbot, mini_kb)
+    i18n.set_language("fr")
+    french = i18n.translations("fr").gettext
+    assert window.rulebook_host.area is None
+    texts = [a.text() for a in window.go_menu.actions() + window.bookmarks_menu.actions()]
+    assert texts == [french(t) for t in ("Back", "Forward", "Contents", "Bookmark", "Bookmarks", "Copy citation",
+                                         "Compare sources")]
+    assert "Back" not in texts and "Forward" not in texts
+    assert window.rulebook.back_action.text() == french("Back")

@@ -6,6 +6,7 @@ first search builds it, in a worker). What the referee chose is remembered in se
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
@@ -21,8 +22,11 @@ from . import settings
 from . import theme
 from .areas import AreaHost, EquipmentArea, scrolling
 from .retranslate import follow_language, install_qt_translations, system_language
-from referee_app.ui.rulebook.area import RulebookView
+from referee_app.ui.rulebook.actions import RulebookActions
 from referee_app.ui.rulings.area import RulingsArea
+
+if TYPE_CHECKING:
+    from referee_app.ui.rulebook.area import RulebookView
 
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
@@ -92,7 +96,7 @@ class MainWindow(QMainWindow):
         self.rulings_area.open_clause.connect(self.open_clause)
         self.rulings_area.ruleset_in_force.connect(self._match_ruleset)
         self.rulings_area.protest.connect(self.open_protest)
-        self.rulebook = RulebookView(kb, self.rulesets)
+        self.rulebook_host = AreaHost(self._make_rulebook, "rulebook_host")
         self.equipment = EquipmentArea(EQUIPMENT_PAGES)
         self.equipment_tabs = self.equipment.tabs
         self.learn_host = AreaHost(self._make_learn, "learn_host", scroll=True)
@@ -100,7 +104,7 @@ class MainWindow(QMainWindow):
         from referee_app.ui.tournament.host import TournamentHost
 
         self.tournament = TournamentHost(self.current_ruleset, self.open_table_match)
-        for area in (scrolling(self.rulings_area), self.rulebook, self.equipment, self.learn_host, self.tournament):
+        for area in (scrolling(self.rulings_area), self.rulebook_host, self.equipment, self.learn_host, self.tournament):
             self.stack.addWidget(area)
         from .common.server_banner import ServerBanner
 
@@ -116,7 +120,6 @@ class MainWindow(QMainWindow):
 
         self._build_toolbar()
         self._build_menus()
-        self.rulebook.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.statusBar()  # there from the start, so the first message does not shift the layout
         self.problems_label = QLabel(objectName="kb_problems")
         if problems:
@@ -129,6 +132,27 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
     # --- building -------------------------------------------------------------------------
+    @property
+    def rulebook(self) -> RulebookView:
+        """The Rulebook area, built when first shown or asked for."""
+        return self.rulebook_host.ensure_area()
+
+    def _make_rulebook(self) -> RulebookView:
+        from referee_app.ui.rulebook.area import RulebookView
+
+        rulebook = RulebookView(self.kb, self.rulesets, self.rulebook_actions)
+        rulebook.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        sizes = settings.get_list(settings.SPLITTER)
+        if len(sizes) == 2 and all(s.isdigit() for s in sizes):
+            rulebook.splitter.setSizes([int(s) for s in sizes])
+        rs = self.rulesets.get(self.current_ruleset())
+        if rs is not None:
+            rulebook.tree.set_source_order(rs.all_sources(self.rulesets))
+        last = settings.get_str(settings.LAST_CLAUSE)
+        if last in self.kb.clauses:
+            rulebook.open_clause(last)
+        return rulebook
+
     @property
     def learn(self):
         """The Learn area, built when first shown or asked for."""
@@ -234,7 +258,10 @@ class MainWindow(QMainWindow):
 
         self.go_menu = bar.addMenu("")
         self.bookmarks_menu = bar.addMenu("")
-        groups = self.rulebook.actions_for_menus()
+        self.rulebook_actions = RulebookActions(self, lambda: self.rulebook)
+        last = settings.get_str(settings.LAST_CLAUSE)
+        self.rulebook_actions.before_the_area(last in self.kb.clauses, last in settings.get_list(settings.BOOKMARKS))
+        groups = self.rulebook_actions.for_menus()
         for menu, key in ((self.go_menu, "go"), (self.bookmarks_menu, "bookmarks")):
             for a in groups[key]:
                 menu.addAction(a)
@@ -293,9 +320,6 @@ class MainWindow(QMainWindow):
             w = min(1280, int(avail.width() * 0.95)) if avail else 1280
             h = min(820, int(avail.height() * 0.92)) if avail else 760
             self.resize(w, h)
-        sizes = settings.get_list(settings.SPLITTER)
-        if len(sizes) == 2 and all(s.isdigit() for s in sizes):
-            self.rulebook.splitter.setSizes([int(s) for s in sizes])
         rid = settings.get_str(settings.RULESET, DEFAULT_RULESET)
         if rid not in self.rulesets:
             rid = DEFAULT_RULESET if DEFAULT_RULESET in self.rulesets else next(iter(self.rulesets), "")
@@ -309,16 +333,14 @@ class MainWindow(QMainWindow):
         self.large_type_action.blockSignals(False)
         self.appearance_actions.get(settings.get_str(settings.APPEARANCE, "system"),
                                     self.appearance_actions["system"]).setChecked(True)
-        last = settings.get_str(settings.LAST_CLAUSE)
-        if last in self.kb.clauses:
-            self.rulebook.open_clause(last)
         area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
         self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT) else RULINGS, focus=True)
 
     def closeEvent(self, event):
         settings.put(settings.GEOMETRY, self.saveGeometry())
         settings.put(settings.AREA, self.stack.currentIndex())
-        settings.put(settings.SPLITTER, [str(s) for s in self.rulebook.splitter.sizes()])
+        if self.rulebook_host.area is not None:   # else the sizes read at start stay as they were
+            settings.put(settings.SPLITTER, [str(s) for s in self.rulebook.splitter.sizes()])
         super().closeEvent(event)
 
     # --- areas ----------------------------------------------------------------------------
@@ -392,7 +414,8 @@ class MainWindow(QMainWindow):
             return
         if save:
             settings.put(settings.RULESET, rid)
-        self.rulebook.tree.set_source_order(rs.all_sources(self.rulesets))
+        if self.rulebook_host.area is not None:   # else the area takes it when it is built
+            self.rulebook.tree.set_source_order(rs.all_sources(self.rulesets))
         self.ruleset_changed.emit(rid)
 
     def _language_chosen(self, _index: int) -> None:
@@ -425,7 +448,8 @@ class MainWindow(QMainWindow):
         self.appearance_actions[choice].setChecked(True)
         theme.apply_appearance(choice)
         self._restyle()  # the ring and the ruling follow the palette
-        self.rulebook.search.refresh_colours()
+        if self.rulebook_host.area is not None:
+            self.rulebook.search.refresh_colours()
 
     def _system_scheme_changed(self, _scheme) -> None:
         if settings.get_str(settings.APPEARANCE, "system") == "system":

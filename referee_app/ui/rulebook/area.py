@@ -1,18 +1,18 @@
 """The Rulebook area: contents, search and bookmarks on the left, the reading pane on the right.
 
-Its actions (history, bookmark, citation, compare) are QActions with shortcuts; the main window
-puts them in its menus as well, so they work from anywhere in the window.
+Its actions (history, bookmark, citation, compare) are QActions with shortcuts, made with the main
+window's menus (actions.py), so they work from anywhere in the window, before this area is built.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout,
-                               QWidget)
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from referee_app.core.knowledge.loader import KnowledgeBase
 from referee_app.i18n import gettext as _
 from referee_app.ui import settings
+from .actions import RulebookActions
 from .bookmarks import BookmarksList
 from .clause_html import citation
 from .clause_view import ClauseView
@@ -28,7 +28,8 @@ class RulebookView(QWidget):
     status_message = Signal(str)
     clause_shown = Signal(str)
 
-    def __init__(self, kb: KnowledgeBase, rulesets: dict, parent=None):
+    def __init__(self, kb: KnowledgeBase, rulesets: dict, actions: RulebookActions | None = None, parent=None):
+        """`actions`: the window's (made with its menus); the area makes its own without them."""
         super().__init__(parent)
         self.kb = kb
         self.setObjectName("rulebook_view")
@@ -54,7 +55,7 @@ class RulebookView(QWidget):
         self.view = ClauseView(kb)
         self.toolbar = QToolBar(objectName="clause_toolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self._make_actions()
+        self._take_actions(actions or RulebookActions(self, lambda: self))
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -85,33 +86,16 @@ class RulebookView(QWidget):
         self.retranslate()
         self._update_actions()
 
-    def _make_actions(self) -> None:
-        style = self.style()
-
-        def action(name, keys, slot, icon=None, checkable=False):
-            a = QAction(self, objectName=name, checkable=checkable)
-            a.setShortcuts([QKeySequence(k) for k in keys])
-            if icon is not None:
-                a.setIcon(style.standardIcon(icon))
-            (a.toggled if checkable else a.triggered).connect(slot)
-            return a
-
-        self.back_action = action("back_action", ["Alt+Left"], self.back, QStyle.StandardPixmap.SP_ArrowBack)
-        self.forward_action = action("forward_action", ["Alt+Right"], self.forward, QStyle.StandardPixmap.SP_ArrowForward)
-        self.bookmark_action = action("bookmark_action", ["Ctrl+D"], self.toggle_bookmark, checkable=True)
-        self.citation_action = action("citation_action", ["Ctrl+Shift+C"], self.copy_citation)
-        self.compare_action = action("compare_action", ["Ctrl+M"], self._compare_toggled, checkable=True)
-        # Not Ctrl+T: the Rulings area restarts the stroke clock with it.
-        self.contents_action = action("contents_action", ["Ctrl+E"], self.focus_contents)
-        self.bookmarks_action = action("bookmarks_action", ["Ctrl+B"], self.focus_bookmarks)
+    def _take_actions(self, actions: RulebookActions) -> None:
+        """The actions made with the window's menus: this area shows them in its toolbar and keeps
+        their state; they act on it (`back`, `toggle_bookmark`, `compare`...)."""
+        self.back_action, self.forward_action = actions.back, actions.forward
+        self.bookmark_action, self.citation_action, self.compare_action = actions.bookmark, actions.citation, actions.compare
+        self.contents_action, self.bookmarks_action = actions.contents, actions.bookmarks
         for a in (self.back_action, self.forward_action, self.bookmark_action, self.citation_action,
                   self.compare_action):
             self.toolbar.addAction(a)
             self.toolbar.widgetForAction(a).setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys do it; Tab stays in the text
-
-    def actions_for_menus(self) -> dict[str, list[QAction]]:
-        return {"go": [self.back_action, self.forward_action, self.contents_action],
-                "bookmarks": [self.bookmark_action, self.bookmarks_action, self.citation_action, self.compare_action]}
 
     def retranslate(self) -> None:
         self.nav.setTabText(CONTENTS_TAB, _("Contents"))
@@ -125,19 +109,6 @@ class RulebookView(QWidget):
         self.nav.setTabToolTip(BOOKMARKS_TAB, _("Your bookmarked clauses ({keys})").format(
             keys=keys[self.bookmarks_action]))
         self.bookmarks_hint.setText(_("Ctrl+D bookmarks the clause shown; Delete removes the selected bookmark."))
-        texts = {
-            self.back_action: (_("Back"), _("Previous clause read")),
-            self.forward_action: (_("Forward"), _("Next clause read")),
-            self.bookmark_action: (_("Bookmark"), _("Bookmark this clause, or remove the bookmark")),
-            self.citation_action: (_("Copy citation"), _("Copy the citation, e.g. “ICF 3.12 e)”, to the clipboard")),
-            self.compare_action: (_("Compare sources"), _("Show the corresponding clauses of every source side by side")),
-            self.contents_action: (_("Contents"), _("Go to the table of contents")),
-            self.bookmarks_action: (_("Bookmarks"), _("Go to your bookmarks")),
-        }
-        for a, (text, tip) in texts.items():
-            a.setText(text)
-            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            a.setToolTip(f"{tip} ({keys})" if keys else tip)
         self.toolbar.setWindowTitle(_("Clause tools"))
 
     # --- navigation -----------------------------------------------------------------------
@@ -193,7 +164,7 @@ class RulebookView(QWidget):
         self.status_message.emit(_("Copied to the clipboard: {citation}").format(citation=text))
         return text
 
-    def _compare_toggled(self, checked: bool) -> None:
+    def compare(self, checked: bool) -> None:
         if self.current_clause is None:
             return
         if checked:
