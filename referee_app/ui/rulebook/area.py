@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from referee_app.core.knowledge.loader import KnowledgeBase
 from referee_app.i18n import gettext as _
@@ -92,6 +92,9 @@ class RulebookView(QWidget):
         self.back_action, self.forward_action = actions.back, actions.forward
         self.bookmark_action, self.citation_action, self.compare_action = actions.bookmark, actions.citation, actions.compare
         self.contents_action, self.bookmarks_action = actions.contents, actions.bookmarks
+        for a, icon in ((self.back_action, QStyle.StandardPixmap.SP_ArrowBack),
+                        (self.forward_action, QStyle.StandardPixmap.SP_ArrowForward)):
+            a.setIcon(self.style().standardIcon(icon))
         for a in (self.back_action, self.forward_action, self.bookmark_action, self.citation_action,
                   self.compare_action):
             self.toolbar.addAction(a)

@@ -29,7 +29,6 @@ from referee_app.ui.common.records import saving
 from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.ui.common.server_state import server_state
 from .clocks import Countdown
-from .compare_view import CompareDialog
 from .match_header import MatchHeader
 from .refusal_words import refusal_text
 from .resume_banner import ResumeBanner
@@ -588,6 +587,8 @@ class RulingsArea(QWidget):
         except BadInput as exc:
             QMessageBox.warning(self, _("Compare rulesets"), str(exc))
             return
+        from .compare_view import CompareDialog   # a dialog of its own: not needed for the first paint
+
         dialog = CompareDialog(doc, self, reference=self.what_if_ruleset())
         follow_language(dialog)
         dialog.show()
