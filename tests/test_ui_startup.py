@@ -3,6 +3,7 @@ benchmarks/bench_startup.py), and opens them just after: a records problem is st
 over the window, and the app does not go on when the user chooses to quit."""
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -47,6 +48,7 @@ def test_records_the_user_will_not_replace_close_the_window_and_the_app_fails(gu
     asked = []
     monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: asked.append((exc.reason, parent)) or False)
     assert app.run_app() == 1
+    assert gc.isenabled(), "the collector, off while the window was built, runs again"
     (reason, parent), = asked
     assert reason == "damaged" and parent.objectName() == "main_window" and not parent.isVisible()
     assert path.read_bytes() == b"garbage, but someone's garbage" * 100
