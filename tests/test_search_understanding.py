@@ -215,6 +215,29 @@ def test_an_official_clause_outranks_a_summary_saying_the_same(searcher):
     assert rank(hits, "aicf-2009:11") < rank(hits, "icf-proposal-2009:5.3"), ids(hits)
 
 
+# --- The concepts said together -----------------------------------------------------------------------
+
+def test_a_text_saying_the_concepts_together_outranks_one_saying_them_apart(searcher):
+    """The rules on the opponent's last coin pocketed alone say `loge le dernier J/C de
+    l'adversaire`; the many on both last coins at once mention the opponent's last coin too, but
+    after the player's own, further from the pocketing."""
+    alone = {"icf-fr:3.7.m", "it:88", "fr-simplified:9.11", "ffc-summary:4.3", "fr-house:9.5", "carom-bi:8.6"}
+    hits = searcher.search("pocket the opponent's last coin")
+    assert ids(hits)[0] in alone, ids(hits)
+
+
+@pytest.mark.parametrize("places,span", [
+    ([[0], [2, 3], [6]], 7),            # loge(0) le dernier(2) J/C(3) de l' adversaire(6)
+    ([[0], [2, 3, 9, 10], [13]], 14),   # loge son dernier jeton ... le dernier jeton de l' adversaire
+    ([[5, 40], [41], [1, 39]], 3),      # the tightest stretch, wherever it is
+    ([[4], [4]], 1),                    # one word for two concepts
+])
+def test_the_shortest_stretch_holding_each_concept(places, span):
+    from referee_app.core.search.ranking import _cover
+
+    assert _cover(places) == span
+
+
 # --- Snippets in the matched language, highlights in every language -------------------------------
 
 def test_the_snippet_is_the_text_that_matched_and_a_translation_says_so(searcher):

@@ -8,6 +8,8 @@ Whoosh's BM25F scores each term, from whoosh's own statistics; combining them is
   - the sum weighted by the share of the query a text holds;
   - a text that holds the words as they were typed reads best (this replaces guessing the
     query's language: `reine` prefers the French texts because they say `reine`);
+  - among the best, a text saying the query's concepts in the fewest words (the shortest stretch
+    of it holding one of each) reads best: term proximity as the span that covers the terms;
   - the printed text outranks the project's translation, and an official rule text outranks a
     summary of it (the simplified variants, the federation's summary, a proposal) when both
     match equally;
@@ -32,8 +34,7 @@ QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong
 TIGHTNESS = 5.0           # a range a tenth of its value wide scores two thirds of an exact value
 QUANTITY_WEIGHT = 6.0     # and it weighs in the query like a rare word
 DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
-PROXIMITY_BONUS = 0.5     # a text saying the query's concepts side by side, as typed, up to half as much again
-PROXIMITY_WORDS = 4       # "side by side": this many words apart at most
+PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words as they take, up to twice as much
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
 ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
@@ -173,19 +174,22 @@ class Ranker:
         return score
 
     def _proximity(self, doc: int, cand: Candidate, concepts) -> float:
-        """The share of the query's neighbouring concepts (in the order typed) that the text says
-        within a few words of each other: `le dernier jeton de l'adversaire` is closer to a rule
-        about the opponent's last coin than to one that speaks of the last coin, then, further
-        on, of the opponent."""
+        """How tightly the text says the query's concepts it holds: their number over the words of
+        the shortest stretch of the text holding one of each (1 when they follow one another).
+        `mettre au trou l'ultime jeton adverse` asks about the rule that says `loge le dernier J/C
+        de l'adversaire` (3 concepts in 7 words) more than those that say `loge son dernier jeton
+        en même temps que le dernier jeton de l'adversaire` (3 in 14): the many rules on both
+        last coins at once mention the opponent's last coin too, but further from the pocketing."""
         where = self._places(doc)
         lang = f"text_{cand.lang}"
-        places: list[list[int]] = []
+        places = []
         for concept in concepts:
             found = [p for (fname, leaf) in concept.leaves if fname == lang for s in leaf for p in where.get(s, ())]
-            places.append(sorted(found))
-        pairs = [(a, b) for a, b in zip(places, places[1:])]
-        near = sum(1 for a, b in pairs if a and b and _closest(a, b) <= PROXIMITY_WORDS)
-        return near / len(pairs) if pairs else 0.0
+            if found:
+                places.append(found)
+        if len(places) < 2:
+            return 0.0
+        return min(1.0, len(places) / _cover(places))
 
     def _places(self, doc: int) -> dict[str, list[int]]:
         where = self._positions.get(doc)
@@ -247,14 +251,18 @@ class Ranker:
         return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]
 
 
-def _closest(a: list[int], b: list[int]) -> int:
-    """The smallest distance between a position in `a` and one in `b` (both sorted)."""
-    i = j = 0
-    best = 1 << 30
-    while i < len(a) and j < len(b):
-        best = min(best, abs(a[i] - b[j]))
-        if a[i] < b[j]:
-            i += 1
-        else:
-            j += 1
+def _cover(places: list[list[int]]) -> int:
+    """The length in words of the shortest stretch holding a position from each list (none empty)."""
+    marks = sorted((p, i) for i, positions in enumerate(places) for p in positions)
+    held: dict[int, int] = {}   # list -> how many of its positions the stretch holds
+    best, start = 1 << 30, 0
+    for p, i in marks:
+        held[i] = held.get(i, 0) + 1
+        while len(held) == len(places):
+            first, j = marks[start]
+            best = min(best, p - first + 1)
+            held[j] -= 1
+            if not held[j]:
+                del held[j]
+            start += 1
     return best
