@@ -215,7 +215,34 @@ def test_an_official_clause_outranks_a_summary_saying_the_same(searcher):
     assert rank(hits, "aicf-2009:11") < rank(hits, "icf-proposal-2009:5.3"), ids(hits)
 
 
-# --- The concepts said together -----------------------------------------------------------------------
+# --- Each source's own words; the concepts said together --------------------------------------------
+
+def _official_french(source: str) -> str:
+    from referee_app.core.knowledge.loader import default
+
+    return " ".join(c.text.lower() for c in default().clauses.values() if c.source == source and c.lang == "fr")
+
+
+def test_each_source_s_own_word_for_a_concept_weighs_as_the_thesaurus_s_first(searcher):
+    """The thesaurus lists `dernier jeton` first for the last coin, a word only the project's
+    translations use; the ICF's French says `dernier J/C` and the simplified rules `dernier pion`.
+    Asked in words no text uses (`ultime jeton`), those two weigh as the first; a form no official
+    text uses (`ultime pion`) weighs less."""
+    icf, simplified = _official_french("icf-fr"), _official_french("fr-simplified")
+    assert icf.count("dernier j/c") > icf.count("dernier jeton") + icf.count("dernier pion")
+    assert simplified.count("dernier pion") > simplified.count("dernier jeton") + simplified.count("dernier j/c")
+    q = searcher._understanding.read("ultime jeton")
+    last = next(c for c in q.concepts if c.concepts)
+    first = last.leaves[("text_fr", ("derni", "jeton"))]
+    assert last.leaves[("text_fr", ("derni", "j/c"))] == first
+    assert last.leaves[("text_fr", ("derni", "pion"))] == first
+    assert last.leaves[("text_fr", ("ultim", "pion"))] < first
+
+
+def test_the_opponent_s_last_coin_asked_in_other_words_finds_the_official_rules(searcher):
+    hits = searcher.search("mettre au trou l'ultime jeton adverse", lang="fr")
+    assert {"icf-fr:3.7.m", "fr-simplified:9.11"} & set(ids(hits)), ids(hits)
+
 
 def test_a_text_saying_the_concepts_together_outranks_one_saying_them_apart(searcher):
     """The rules on the opponent's last coin pocketed alone say `loge le dernier J/C de
@@ -224,6 +251,9 @@ def test_a_text_saying_the_concepts_together_outranks_one_saying_them_apart(sear
     alone = {"icf-fr:3.7.m", "it:88", "fr-simplified:9.11", "ffc-summary:4.3", "fr-house:9.5", "carom-bi:8.6"}
     hits = searcher.search("pocket the opponent's last coin")
     assert ids(hits)[0] in alone, ids(hits)
+    # within one source, in its own words
+    hits = searcher.search("loger le dernier J/C de l'adversaire", source="icf-fr")
+    assert ids(hits)[0] == "icf-fr:3.7.m", ids(hits)
 
 
 @pytest.mark.parametrize("places,span", [

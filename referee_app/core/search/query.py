@@ -14,11 +14,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 from . import numbers
 from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens, word_key
 from .backend import levenshtein_dfa
-from .terms import LOOSE_FACTOR, Terms, max_edits
+from .terms import LOOSE_FACTOR, PHRASE_SLOP, Terms, max_edits
 
 FUZZY_BOOST = 0.35        # a guessed spelling weighs less than the word as typed
 EQUIVALENT_FACTOR = 0.8   # a concept's words in the other languages weigh a little less than the typed word
@@ -77,10 +78,13 @@ class Query:
 class Understanding:
     """Reads queries against one open index, its thesaurus and its citation grammar."""
 
-    def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]]):
+    def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]],
+                 source_of: Callable[[int], str | None] = lambda doc: None):
         self._index = index
         self._terms = terms
         self._citations = citations
+        self._source_of = source_of   # document -> its source, if it is an official text
+        self._usual: dict[int, frozenset] = {}
         self._lexicons: dict[str, list[str]] = {}
         # "qu'est-ce qu'un …", "what does … mean": (prefix words, suffix words), longest first
         forms = []
@@ -135,7 +139,8 @@ class Understanding:
             for cid in concept_ids:
                 factor = LOOSE_FACTOR if len(concept_ids) > 1 and \
                     self._loosely(cid, [words[p] for p in positions], langs) else 1.0
-                for lang, stems, weight in self._terms.leaves(cid, factor * (FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR)):
+                for lang, stems, weight in self._terms.leaves(cid, factor * (FUZZY_BOOST if fuzzy else EQUIVALENT_FACTOR),
+                                                              self._usual_words(cid)):
                     concept.add(lang, stems, weight)
             if not fuzzy:
                 concept.typed.update(langs)
@@ -153,6 +158,35 @@ class Understanding:
         q.words = list(words)
         self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    def _usual_words(self, cid: int) -> frozenset:
+        """(lang, stems) of the words each source's official texts use most for a concept: the
+        thesaurus lists one usual word first (`dernier jeton`), but the ICF's French says
+        `dernier J/C` and the simplified rules `dernier pion`, and a query in other words must not
+        find their clauses behind the project's translations, which say `jeton`."""
+        found = self._usual.get(cid)
+        if found is None:
+            usual = set()
+            for lang in LANGS:
+                fname = f"text_{lang}"
+                counts: dict[str, dict[tuple, int]] = {}   # source -> form -> official texts saying it
+                for form in self._terms.concepts[cid]["words"].get(lang, ()):
+                    stems = tuple(form["stems"])
+                    for doc in self._docs_saying(fname, stems):
+                        source = self._source_of(doc)
+                        if source is not None:
+                            per_form = counts.setdefault(source, {})
+                            per_form[stems] = per_form.get(stems, 0) + 1
+                for per_form in counts.values():
+                    most = max(per_form.values())
+                    usual.update((lang, stems) for stems, n in per_form.items() if n == most)
+            found = self._usual[cid] = frozenset(usual)
+        return found
+
+    def _docs_saying(self, fname: str, stems: tuple[str, ...]):
+        if len(stems) == 1:
+            return self._index.term_scores(fname, stems[0]).keys()
+        return self._index.phrase_docs(fname, stems, PHRASE_SLOP)
 
     @staticmethod
     def _drop_overlaps(concepts: list[Concept], words: list[str]) -> None:
@@ -255,7 +289,7 @@ class Understanding:
                 for near in self._near_terms(f"text_{lang}", s, k):
                     concept.add(lang, [near], FUZZY_BOOST)
         for cid in self._terms.near(fold(word)):
-            for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST):
+            for lang, stems, weight in self._terms.leaves(cid, FUZZY_BOOST, self._usual_words(cid)):
                 concept.add(lang, stems, weight)
         return concept
 

@@ -89,7 +89,7 @@ class Searcher:
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
         self._terms = Terms(aux["terms"])
-        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"])
+        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source)
         self._filters: dict[tuple[str, object], frozenset] = {}
         self._doc_words: dict[int, list] = {}
         self._doc_keys: dict[int, list] = {}
@@ -244,6 +244,10 @@ class Searcher:
         if found is None:
             found = self._stored_fields[doc] = self._index.stored(doc)
         return found
+
+    def _official_source(self, doc: int) -> str | None:
+        fields = self._stored(doc)
+        return fields["source"] if fields["official"] else None
 
     def _words(self, doc: int, fields: dict) -> list:
         """A document's words and their stems, worked out once (snippets recur as a query is typed)."""

@@ -7,7 +7,7 @@ from .backend import distance
 
 PHRASE_SLOP = 1           # a phrase's words one after the other (stop words aside)
 LOOSE_FACTOR = 0.5        # a concept a shared word names only loosely (`main`: the hand, and in jargon the turn)
-SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual one (`pion rouge`, `reine`)
+SYNONYM_FACTOR = 0.6      # a concept's other names weigh less than its usual ones (`pion rouge`, `reine`)
 
 
 def analysed(state: dict) -> list[dict]:
@@ -123,8 +123,10 @@ class Terms:
         well (`main`: a hand, and only in jargon the turn): they name the concept less surely."""
         return list(stems) in self.concepts[concept].get("loose", {}).get(lang, ())
 
-    def leaves(self, concept: int, weight: float = 1.0):
-        """(lang, stems, weight) for each of a concept's words in every language."""
+    def leaves(self, concept: int, weight: float = 1.0, usual: frozenset = frozenset()):
+        """(lang, stems, weight) for each of a concept's words in every language: its first word
+        and those in `usual` ((lang, stems) pairs) at full weight, the others less."""
         for lang in LANGS:
             for rank, form in enumerate(self.concepts[concept]["words"].get(lang, [])):
-                yield lang, form["stems"], weight * (1.0 if rank == 0 else SYNONYM_FACTOR)
+                full = rank == 0 or (lang, tuple(form["stems"])) in usual
+                yield lang, form["stems"], weight * (1.0 if full else SYNONYM_FACTOR)
