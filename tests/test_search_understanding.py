@@ -324,3 +324,18 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_memory(tmp_path, mo
     s = Searcher(folder=tmp_path / "search")
     assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
     assert s.in_memory
+
+
+def test_an_index_in_memory_needs_no_system_temp_folder(tmp_path, monkeypatch):
+    """whoosh's writer would keep its scratch files in `<temp>/MAIN.tmp`: one fixed folder that
+    two processes building at once destroy under each other and that another user may own. Here
+    the temp folder cannot be used at all (it is a file), and the index is built all the same."""
+    import tempfile
+
+    unusable = tmp_path / "temp"
+    unusable.write_text("a file where the temp folder should be")
+    monkeypatch.setattr(tempfile, "tempdir", str(unusable))
+    (tmp_path / "cache").write_text("a file where the cache folder should be")
+    s = Searcher(folder=tmp_path / "cache" / "search")
+    assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
+    assert s.in_memory

@@ -100,9 +100,18 @@ def _schema(text_analyzers: dict) -> Schema:
     return Schema(**fields)
 
 
+class _MemoryStorage(RamStorage):
+    """An index in memory whose writer keeps its scratch files in memory too: whoosh's own puts
+    them in `<system temp folder>/MAIN.tmp`, one fixed folder that two processes building at once
+    destroy under each other, and that another user of the machine may own."""
+
+    def temp_storage(self, name=None):
+        return RamStorage()
+
+
 def build(folder: Path | None, docs: Iterable[dict], text_analyzers: dict) -> "Index | int":
     """Index `docs` into `folder` and return how many, or into memory (folder None) and return it open."""
-    storage = RamStorage() if folder is None else None
+    storage = _MemoryStorage() if folder is None else None
     ix = storage.create_index(_schema(text_analyzers)) if storage else \
         whoosh_index.create_in(str(folder), _schema(text_analyzers))
     writer = ix.writer(limitmb=256)
