@@ -339,3 +339,11 @@ def test_an_index_in_memory_needs_no_system_temp_folder(tmp_path, monkeypatch):
     s = Searcher(folder=tmp_path / "cache" / "search")
     assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
     assert s.in_memory
+
+
+def test_a_word_the_thesaurus_does_not_know_credits_no_other_language(searcher):
+    """`rapporte` is in French and Italian texts and the thesaurus does not know it: English
+    texts, which do not say it, are not taken for texts that could not, and a French query reads
+    French texts first."""
+    hits = searcher.search("combien rapporte la reine", limit=5)
+    assert [h["lang"] for h in hits] == ["fr"] * 5, [(h["id"], h["lang"]) for h in hits]

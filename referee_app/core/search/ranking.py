@@ -221,7 +221,7 @@ class Ranker:
         shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
         factors, _ = self._calibration(candidates, len(concepts))
         weights = [self._weight(c) for c in concepts]
-        unsayable = {lang: {i for i, c in enumerate(concepts) if lang not in c.langs()} for lang in LANGS}
+        unsayable = {lang: {i for i, c in enumerate(concepts) if _unsayable(c, lang)} for lang in LANGS}
         scores = {}
         for doc, cand in candidates.items():
             score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
@@ -249,6 +249,14 @@ class Ranker:
             ranked.append((not exact, -(score + CORRESPONDENCE_SHARE * related), doc))
         ranked.sort()
         return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]
+
+
+def _unsayable(concept, lang: str) -> bool:
+    """Whether a text in `lang` could not say the concept: the thesaurus has no word for it in
+    that language. A word the thesaurus does not know, found in the texts of some languages
+    (`rapporte`, in French and Italian), says nothing of how the others would say it: crediting
+    every English text with it would put English texts first for a French query."""
+    return bool(concept.concepts) and lang not in concept.langs()
 
 
 def _cover(places: list[list[int]]) -> int:
