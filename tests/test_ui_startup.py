@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from test_ui_support import gui_env, mini_kb, search_cache  # noqa: F401
+from test_ui_support import gui_env, mini_kb, search_cache, window  # noqa: F401
 
 PROBE = """
 import sys
@@ -85,3 +85,31 @@ def test_the_rulebook_menus_follow_the_language_before_the_area_is_built(qtbot, 
                                          "Compare sources")]
     assert "Back" not in texts and "Forward" not in texts
     assert window.rulebook.back_action.text() == french("Back")
+
+
+def test_the_rulings_area_takes_the_focus_at_the_head_of_its_chain(window):
+    from PySide6.QtWidgets import QApplication
+
+    from referee_app.ui.main_window import _focus_first
+    from test_ui_support import key
+
+    assert QApplication.focusWidget() is window.rulings_area.first_name
+    key(window, "Ctrl+2")
+    key(QApplication.focusWidget(), "Ctrl+1")
+    assert QApplication.focusWidget() is window.rulings_area.first_name
+    window.stack.currentWidget().setFocus()
+    _focus_first(window.stack.currentWidget())   # the walk the other areas take finds the same field
+    assert QApplication.focusWidget() is window.rulings_area.first_name
+
+
+def test_a_clock_turns_red_when_its_time_is_up_and_back_when_reset(qtbot, gui_env):
+    from referee_app.ui.rulings.clocks import Countdown
+
+    clock = Countdown("stroke_clock", 0)
+    qtbot.addWidget(clock)
+    assert clock.display.styleSheet() == ""
+    clock.start_pause()
+    qtbot.waitUntil(lambda: "c62828" in clock.display.styleSheet(), timeout=2000)
+    assert clock.display.text() == "time is up"
+    clock.reset()
+    assert clock.display.styleSheet() == "" and clock.display.text().strip() == "0.0"

@@ -91,6 +91,8 @@ class MainWindow(QMainWindow):
         self._large = settings.get_bool(settings.LARGE_TYPE)
         self._zoom = settings.get_int(settings.ZOOM)
         theme.apply_type_size(self._large, self._zoom)
+        # before the areas: each widget is styled once, as it is first shown, not again after it is built
+        self.setStyleSheet(theme.focus_ring_css())
 
         self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
         self.rulings_area.open_clause.connect(self.open_clause)
@@ -127,7 +129,6 @@ class MainWindow(QMainWindow):
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
 
         self._restore()
-        self.setStyleSheet(theme.focus_ring_css())
         follow_language(self)
         self.retranslate()
 
@@ -356,6 +357,10 @@ class MainWindow(QMainWindow):
                 self.rulebook.nav.currentWidget().setFocus(Qt.FocusReason.ShortcutFocusReason)
                 if self.rulebook.nav.currentIndex() == 1:
                     self.rulebook.search.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            elif index == RULINGS:
+                # the head of its focus chain, named rather than walked to: a walk wraps every
+                # inner widget of the scroll area for Python, a few ms of the start
+                self.rulings_area.first_name.setFocus(Qt.FocusReason.ShortcutFocusReason)
             else:
                 _focus_first(area)
 

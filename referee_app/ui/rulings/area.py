@@ -221,9 +221,8 @@ class RulingsArea(QWidget):
             self.addAction(action)
             self.actions_by_name[name] = action
         follow_language(self)
-        self.retranslate()
         self._apply_ruleset_parameters()
-        self.refresh()
+        self.retranslate()   # which shows the board and rules the empty stroke (refresh)
 
     # --- the match --------------------------------------------------------------------------
     @property

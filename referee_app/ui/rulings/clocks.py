@@ -37,6 +37,7 @@ class Countdown(QWidget):
         layout.addWidget(self.toggle)
         layout.addWidget(self.reset_button)
         self._title_fn = lambda: name
+        self._over = False
         self.retranslate()
 
     def set_title(self, fn) -> None:
@@ -86,7 +87,9 @@ class Countdown(QWidget):
                     else _("time is up"))
             over = True
         self.display.setText(text)
-        self.display.setStyleSheet("color: #c62828" if over else "")
+        if over != self._over:   # a style sheet set again, even the same, restyles the label
+            self._over = over
+            self.display.setStyleSheet("color: #c62828" if over else "")
 
     def retranslate(self) -> None:
         self.title.setText(self._title_fn())

@@ -107,7 +107,9 @@ class FoulField(QLineEdit):
 
     def _mark(self) -> None:
         problem = self.problem()
-        self.setStyleSheet(f"QLineEdit {{ border: 2px solid {theme.colors().accent}; }}" if problem else "")
+        sheet = f"QLineEdit {{ border: 2px solid {theme.colors().accent}; }}" if problem else ""
+        if sheet != self.styleSheet():   # a style sheet set again, even the same, restyles the field
+            self.setStyleSheet(sheet)
         self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
 
 
