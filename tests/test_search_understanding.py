@@ -347,3 +347,10 @@ def test_a_word_the_thesaurus_does_not_know_credits_no_other_language(searcher):
     French texts first."""
     hits = searcher.search("combien rapporte la reine", limit=5)
     assert [h["lang"] for h in hits] == ["fr"] * 5, [(h["id"], h["lang"]) for h in hits]
+
+
+def test_a_concept_typed_in_several_words_reads_best_where_they_are_said_as_typed(searcher):
+    """`carrom men` is one concept, and the French and Italian texts say it too, in passing: the
+    text saying it as typed (the English definition: `carrom men or coins`) shows the clause."""
+    hit = searcher.search("carrom men", limit=1)[0]
+    assert (hit["id"], hit["lang"]) == ("icf-fr:5.j-c", "en"), hit

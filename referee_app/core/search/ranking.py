@@ -231,7 +231,8 @@ class Ranker:
                 # (`arbitre`), its definition a little ahead
                 score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
             scores[doc] = score
-        if len(concepts) > 1 and self._keys is not None:
+        # side by side: the concepts (two at least), or the words of one concept typed in several
+        if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
             for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
                 scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
                     (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
