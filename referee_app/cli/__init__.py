@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import sqlite3
 import sys
 
 from referee_app.core.errors import BadInput, KnowledgeError
@@ -59,11 +58,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _driver_errors() -> tuple:
-    """The database drivers' errors, looked up only once an exception is being handled (SQLAlchemy
-    is not imported for a command that never opens the records)."""
-    found = [sqlite3.Error]
-    if "sqlalchemy.exc" in sys.modules:
-        found.append(sys.modules["sqlalchemy.exc"].SQLAlchemyError)
+    """The database drivers' errors, looked up only once an exception is being handled: neither
+    sqlite3 nor SQLAlchemy is imported by a command that never opens the records (nor by the
+    window before its first paint), and a driver never imported raised nothing."""
+    found = [sys.modules[name].Error if name == "sqlite3" else sys.modules[name].SQLAlchemyError
+             for name in ("sqlite3", "sqlalchemy.exc") if name in sys.modules]
     return tuple(found)
 
 

@@ -21,7 +21,6 @@ def _run(argv: list[str] | None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from .rulebook import search_worker
     from .main_window import MainWindow
     from .common.records import ensure_records
 
@@ -47,8 +46,11 @@ def _run(argv: list[str] | None) -> int:
         QTimer.singleShot(0, shown)
         window.ready.connect(ready)
     status = app.exec()
-    # A search may still be building the index: let it finish before Python shuts down under it.
-    search_worker.wait_for_searches(15000)
+    # A search may still be building the index: let it finish before Python shuts down under it
+    # (a window that never searched never imported the worker).
+    search_worker = sys.modules.get("referee_app.ui.rulebook.search_worker")
+    if search_worker is not None:
+        search_worker.wait_for_searches(15000)
     return status
 
 
