@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core.search import Searcher, analysis, documents, index_cache, searcher as searcher_module
+from referee_app.core.search import Searcher, analysis, backend, documents, index_cache, searcher as searcher_module
 from referee_app.core.search.snippets import SNIPPET_CHARS, snippet
 from referee_app.core.errors import BadInput
 
@@ -357,7 +357,7 @@ def test_a_half_written_build_is_ignored(user_dirs):
     current = json.loads((folder / index_cache.CURRENT).read_text())
     half = folder / "build-crashed"
     shutil.copytree(folder / current["dir"], half)
-    _truncate(next(p for p in sorted(half.iterdir()) if p.suffix == ".seg"))
+    _truncate(half / backend.SNAPSHOT)
     assert index_cache.ensure_index() is False
     assert Searcher().search("filet")
 

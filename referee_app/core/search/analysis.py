@@ -7,11 +7,10 @@ a decimal point). Then lower case, the language's stop words, accents folded (`p
 from __future__ import annotations
 
 import re
-import threading
 from functools import lru_cache
 
 from referee_app.languages import LANGUAGES
-from .backend import ACCENTS, STOPLISTS, analyzer as _chain
+from .backend import STOPLISTS, Analyser, accents
 
 LANGS = LANGUAGES
 # Abbreviations of two letters and a slash (`J/C`, `c/m`, `P/C`: the coins and the board, never
@@ -73,36 +72,28 @@ def _distinct_en(word: str) -> str:
 _DISTINCT = {"fr": _distinct_fr, "it": None, "en": _distinct_en}
 
 
-def analyzer(lang: str):
-    """A new analysis chain for one language."""
-    return _chain(lang, TOKEN, STOPWORDS[lang], _french_endings if lang == "fr" else _decimal,
-                  _DISTINCT[lang], PAIRS[lang])
+def analyzer(lang: str) -> Analyser:
+    """The analysis chain of one language: the index's and the query's."""
+    return Analyser(lang, TOKEN, STOPWORDS[lang], _french_endings if lang == "fr" else _decimal,
+                    _DISTINCT[lang], PAIRS[lang])
+
+
+# The query side's analysers, one per language and one keeping the stop words: they hold no
+# state, so threads share them.
+_analysers = {lang: analyzer(lang) for lang in LANGS}
+_every_word = {lang: an.every_word() for lang, an in _analysers.items()}
 
 
 @lru_cache(maxsize=20_000)
 def analyse_all(lang: str, text: str) -> tuple[str, ...]:
     """The stems of every word of a text in `lang`, stop words included (for phrases that ask
     for a concept in so many words: `break between sets`)."""
-    key = (lang, "all")
-    with _analysis_lock:
-        if key not in _query_analyzers:
-            _query_analyzers[key] = _chain(lang, TOKEN, frozenset(), _french_endings if lang == "fr" else _decimal,
-                                           _DISTINCT[lang], PAIRS[lang])
-        return tuple(t.text for t in _query_analyzers[key](text))
-
-
-# The query side's analysers, one per language, used under a lock: whoosh's stemming cache is not
-# thread-safe. An index being built uses analysers of its own.
-_query_analyzers: dict = {}
-_analysis_lock = threading.Lock()
+    return _every_word[lang](text)
 
 
 def analyse(lang: str, text: str) -> tuple[str, ...]:
     """The indexed forms of a text in `lang`, in order."""
-    with _analysis_lock:
-        if lang not in _query_analyzers:
-            _query_analyzers[lang] = analyzer(lang)
-        return tuple(t.text for t in _query_analyzers[lang](text))
+    return _analysers[lang](text)
 
 
 @lru_cache(maxsize=100_000)
@@ -113,7 +104,7 @@ def stem(lang: str, word: str) -> str | None:
 
 
 def fold(word: str) -> str:
-    return word.lower().translate(ACCENTS)
+    return word.lower().translate(accents())
 
 
 def word_key(word: str) -> str:

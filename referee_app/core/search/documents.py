@@ -8,7 +8,7 @@ from referee_app.core.knowledge import thesaurus
 from referee_app.core.knowledge.citations import Citations
 
 from . import numbers
-from .analysis import LANGS, analyzer, word_key
+from .analysis import LANGS, STOPWORDS, analyzer, word_key
 from .snippets import words as text_words
 from .terms import PHRASE_SLOP, analysed
 
@@ -35,8 +35,7 @@ def documents(kb, rulesets: dict):
                 continue
             doc = dict(key=f"{c.id}|{lang}", id=c.id, source=c.source, kind=c.kind, lang=lang,
                        paragraph=c.paragraph, title=c.title_in(lang), rulesets=",".join(by_source.get(c.source, [])),
-                       official=bool(entry["official"]), body=entry["text"],
-                       stems=[s for _, _, s in text_words(entry["text"], lang)])
+                       official=bool(entry["official"]), body=entry["text"], keys=word_keys(entry["text"], lang))
             # The heading says what a clause is about (`Pedine fuori board` over rules that say
             # `pedina` and `fuori` but never `board`): each language's text carries its own, and
             # none where the heading has no translation (its words would pass for that language's).
@@ -65,6 +64,15 @@ def aux_data(kb, rulesets: dict) -> dict:
             "links": {c.id: list(c.corresponds_to) for c in kb.clauses.values() if c.corresponds_to}}
 
 
+def vocabulary(kb) -> list[str]:
+    """Words a query says whether or not a text does, beside the texts' own: the index keeps the
+    stem of each in every language (a word it lacks is stemmed by whoosh, imported for it): the
+    thesaurus's words and phrases, and every language's stop words (`combien`, `quoi`)."""
+    state = thesaurus.load(kb)[0].state()
+    return [w for c in state["concepts"] for source in (c["words"], c.get("asked", {}))
+            for words in source.values() for w in words] + [" ".join(sorted(STOPWORDS[lang])) for lang in LANGS]
+
+
 def stamp_data(kb, rulesets: dict) -> dict:
     """What besides the clauses the index depends on (its change means a rebuild)."""
     return {"thesaurus": thesaurus.load(kb)[0].state(), "citations": Citations.from_kb(kb).state(),
@@ -72,8 +80,8 @@ def stamp_data(kb, rulesets: dict) -> dict:
 
 
 def index_data(index, terms: list[dict]) -> dict:
-    """What the searcher keeps beside an index it has just built, read from it once: each field's
-    lengths and terms, and the documents that say each thesaurus phrase."""
+    """What the searcher keeps beside an index it has just built, read from it once: the
+    documents that say each thesaurus phrase."""
     phrases, seen = [], set()
     for concept in terms:
         for lang, forms in concept["words"].items():
@@ -83,19 +91,11 @@ def index_data(index, terms: list[dict]) -> dict:
                     seen.add(key)
                     phrases.append([key[0], list(key[1]), PHRASE_SLOP,
                                     sorted(index.phrase_docs(key[0], key[1], PHRASE_SLOP))])
-    return {"lengths": index.text_lengths(), "lexicons": {f: index.lexicon(f) for f in index.text_fields()},
-            "phrases": phrases}
+    return {"phrases": phrases}
 
 
-def stored_texts(index) -> list[dict]:
-    """Each document's stored fields, in document order, its words' stems replaced by its words as
-    the ranking compares them with a query's ("keys": stems, stop words as written, in one
-    string, space-separated)."""
-    out = []
-    for doc in range(index.doc_count):
-        fields = index.stored(doc)
-        body = fields["body"]
-        words = text_words(body, fields["lang"], fields.pop("stems", None))
-        fields["keys"] = " ".join(s or word_key(body[a:b]) for a, b, s in words)
-        out.append(fields)
-    return out
+def word_keys(body: str, lang: str) -> str:
+    """A text's words as the ranking compares them with a query's, worked out once at build:
+    stems, stop words as written (analysis.word_key), in one string, space-separated (a list of
+    words each would be a quarter of a million objects for the garbage collector to walk)."""
+    return " ".join(s or word_key(body[a:b]) for a, b, s in text_words(body, lang))

@@ -12,25 +12,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
+import pickle
 import time
-import uuid
 import zlib
 from hashlib import sha256
 from pathlib import Path
 
 from . import backend
-from .documents import analyzers, aux_data, documents, index_data, stamp_data, stored_texts
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 CURRENT = "current.json"
-# Each document's stored fields in document order, read whole when the index is opened: a search
-# then reads no stored field from the index (one at a time, they were a good part of a first
-# search's cost: its snippets, and the words the ranking compares side by side).
-TEXTS = "texts.json"
+AUX = "aux.pickle"  # what the searcher keeps beside the index (documents.aux_data), as JSON's plain data
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
 
 
@@ -52,14 +46,17 @@ def fingerprint(root: Path) -> str:
 
 
 def _quick(fp: str, stamp: str) -> str:
-    # this code's schema too: an index another version built is stale though the knowledge is not
-    return sha256(f"{SCHEMA_VERSION}:{fp}:{stamp}".encode()).hexdigest()[:16]
+    # this code's schema and whoosh's version too: an index another version built is stale though
+    # the knowledge is not
+    return sha256(f"{SCHEMA_VERSION}:{backend.VERSION}:{fp}:{stamp}".encode()).hexdigest()[:16]
 
 
 def stamp(kb, rulesets: dict) -> str:
     """What the index depends on: this code's schema, the knowledge, the thesaurus, the citation
     names and which ruleset has which source."""
-    spec = {"schema": SCHEMA_VERSION, "kb": kb.stamp, **stamp_data(kb, rulesets)}
+    from .documents import stamp_data
+
+    spec = {"schema": SCHEMA_VERSION, "whoosh": backend.VERSION, "kb": kb.stamp, **stamp_data(kb, rulesets)}
     return sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -85,7 +82,7 @@ def read_current(folder: Path) -> dict | None:
 
 def _write_current(folder: Path, data: dict) -> None:
     # Written beside, then renamed over: a reader sees the old pointer or the new one, never half.
-    tmp = folder / f".{CURRENT}.{uuid.uuid4().hex}"
+    tmp = folder / f".{CURRENT}.{os.urandom(8).hex()}"
     tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
     os.replace(tmp, folder / CURRENT)
 
@@ -140,22 +137,25 @@ def fresh(folder: Path, kb) -> bool:
 
 def build(folder: Path, kb) -> dict:
     """Build a new index into a temporary folder, rename it into place and point current.json at it."""
+    import shutil
+    import tempfile
+
+    from .documents import analyzers, aux_data, documents, index_data, vocabulary
+
     kb, rulesets = load(kb)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
-        count = backend.build(tmp, documents(kb, rulesets), analyzers())
+        count = backend.build(tmp, documents(kb, rulesets), analyzers(), vocabulary(kb))
         built = backend.open_dir(tmp)
         try:
             aux = aux_data(kb, rulesets)
             aux.update(index_data(built, aux["terms"]))
-            texts = stored_texts(built)
         finally:
             built.close()
-        (tmp / "aux.json").write_text(json.dumps(aux, ensure_ascii=False), encoding="utf-8")
-        (tmp / TEXTS).write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+        (tmp / AUX).write_bytes(_dumps(aux))
         manifest = _manifest(tmp)
-        final = folder / f"idx-{uuid.uuid4().hex[:12]}"
+        final = folder / f"idx-{os.urandom(6).hex()}"
         os.rename(tmp, final)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -173,24 +173,38 @@ def build(folder: Path, kb) -> dict:
 
 def build_in_memory(kb):
     """(open index, aux data) built in memory: for a cache folder that cannot be used."""
+    from .documents import analyzers, aux_data, documents, index_data, vocabulary
+
     kb, rulesets = load(kb)
-    index = backend.build(None, documents(kb, rulesets), analyzers())
+    index = backend.build(None, documents(kb, rulesets), analyzers(), vocabulary(kb))
     aux = aux_data(kb, rulesets)
-    return index, dict(aux, **index_data(index, aux["terms"]), texts=stored_texts(index))
+    return index, dict(aux, **index_data(index, aux["terms"]))
 
 
 def open_built(folder: Path, current: dict):
     """(open index, aux data) of the index current.json names."""
     path = folder / current["dir"]
-    aux = json.loads((path / "aux.json").read_text(encoding="utf-8"))
-    if (path / TEXTS).is_file():
-        aux["texts"] = json.loads((path / TEXTS).read_text(encoding="utf-8"))
+    aux = _loads((path / AUX).read_bytes())
+    if not isinstance(aux, dict):
+        raise ValueError(f"{AUX} is not the search's")
     return backend.open_dir(path), aux
+
+
+def _dumps(value) -> bytes:
+    # JSON's data (lists, not tuples; string keys) pickled: what a search reads is the same
+    # whichever way the files were written
+    return pickle.dumps(json.loads(json.dumps(value, ensure_ascii=False)), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(data: bytes):
+    return backend.plain_data(data)
 
 
 def _remove_old(folder: Path, keep: str) -> None:
     """Delete earlier indexes and abandoned builds. Recent ones are left alone: another process
     may be building one, or opening the index it has just built (they go at a later build)."""
+    import shutil
+
     now = time.time()
     for path in folder.iterdir():
         if path.name == keep or not path.name.startswith(("idx-", "build-", f".{CURRENT}.")):
