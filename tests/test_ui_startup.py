@@ -113,3 +113,16 @@ def test_a_clock_turns_red_when_its_time_is_up_and_back_when_reset(qtbot, gui_en
     assert clock.display.text() == "time is up"
     clock.reset()
     assert clock.display.styleSheet() == "" and clock.display.text().strip() == "0.0"
+
+
+def test_a_window_shown_but_never_painted_still_opens_its_records(qtbot, gui_env, monkeypatch):
+    from referee_app.ui import main_window
+
+    monkeypatch.setattr(main_window, "FINISH_START_LATEST_MS", 50)
+    monkeypatch.setattr(main_window.MainWindow, "paintEvent", lambda self, event: None)   # minimised, off screen
+    opened = []
+    window = main_window.MainWindow(open_records=lambda parent: opened.append(parent) or True)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.started, timeout=2000)
+    assert opened == [window]

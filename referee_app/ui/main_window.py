@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
+FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
 DEFAULT_RULESET = "icf"
 
 
@@ -276,6 +277,11 @@ class MainWindow(QMainWindow):
         self.about_action.triggered.connect(self._about)
         self.help_menu.addAction(self.shortcuts_action)
         self.help_menu.addAction(self.about_action)
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not self._painted:   # a window shown but never painted (minimised, off screen) still opens its records
+            QTimer.singleShot(FINISH_START_LATEST_MS, self.finish_start)
 
     def paintEvent(self, event):
         super().paintEvent(event)
