@@ -20,7 +20,9 @@ from referee_app.ui.main_window import MainWindow
 window = MainWindow(open_records=ensure_records)
 window.show()
 def loaded(when):
-    print(when, "sqlalchemy" in sys.modules, window.rulings_area.record_button.isEnabled(), flush=True)
+    area = window.rulings_area
+    print(when, "sqlalchemy" in sys.modules, area.record_button.isEnabled(), area.last_ruling is not None,
+          area.ruling_view.headline.text(), flush=True)
 QTimer.singleShot(0, lambda: loaded("shown"))
 window.ready.connect(lambda: (loaded("ready"), app.quit()))
 sys.exit(app.exec())
@@ -34,8 +36,11 @@ def test_the_window_is_shown_before_its_records_are_opened_and_opens_them_just_a
     env.pop("CARROM_REFEREE_DATABASE", None)
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
-    # shown: the Rulings area rules the empty stroke at once (Record is on), with no records opened yet
-    assert out.stdout.split("\n")[:2] == ["shown False True", "ready True True"]
+    # shown: the Rulings area takes a stroke (Record is on) and asks for one; the empty stroke is
+    # ruled, and the records opened, just after
+    shown, ready = out.stdout.split("\n")[:2]
+    assert shown == "shown False True False Tick what happened in the stroke"
+    assert ready.startswith("ready True True True ") and "Tick what happened" not in ready
     assert (tmp_path / "records.sqlite3").is_file()
 
 
@@ -126,3 +131,18 @@ def test_a_window_shown_but_never_painted_still_opens_its_records(qtbot, gui_env
     window.show()
     qtbot.waitUntil(lambda: window.started, timeout=2000)
     assert opened == [window]
+
+
+def test_a_stroke_ticked_and_recorded_before_the_window_finished_starting_is_ruled_and_saved(qtbot, gui_env):
+    from referee_app.core.play.store import MatchStore
+    from referee_app.ui.main_window import MainWindow
+
+    window = MainWindow()   # built, not shown yet: nothing of what follows the first paint has run
+    qtbot.addWidget(window)
+    area = window.rulings_area
+    assert not window.started and area.last_ruling is None
+    area.form.own.setValue(1)
+    assert area.last_ruling is not None, "a tick rules at once"
+    area.record()
+    assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1
+    assert [s["pocketed"]["own"] for s in MatchStore().strokes(area.match_id)] == [1]

@@ -95,7 +95,9 @@ class MainWindow(QMainWindow):
         # before the areas: each widget is styled once, as it is first shown, not again after it is built
         self.setStyleSheet(theme.focus_ring_css())
 
-        self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
+        # the empty stroke is ruled just after the first paint (finish_start): the form, the
+        # sheet and the clocks are what the first paint needs
+        self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET, first_ruling_later=True)
         self.rulings_area.open_clause.connect(self.open_clause)
         self.rulings_area.ruleset_in_force.connect(self._match_ruleset)
         self.rulings_area.protest.connect(self.open_protest)
@@ -290,12 +292,15 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.finish_start)
 
     def finish_start(self) -> None:
-        """What the first paint does without, done just after it: opening the records (SQLAlchemy,
-        a server's first answer), then the server's heartbeat and the offer to resume an unfinished
-        match. Until then nothing waits on it: a save opens the records itself (`saving`)."""
+        """What the first paint does without, done just after it: the empty stroke's ruling, then
+        opening the records (SQLAlchemy, a server's first answer), the server's heartbeat and the
+        offer to resume an unfinished match. Until then nothing waits on it: a tick or Record rules
+        at once, a save opens the records itself (`saving`)."""
         if self.started:
             return
         self.started = True
+        self.rulings_area.update_ruling()
+        self.rulings_area.ruling_view.repaint()   # on screen now, not after the records below
         if self._open_records is not None and not self._open_records(self):
             self.hide()
             QApplication.exit(1)

@@ -109,9 +109,13 @@ class RulingsArea(QWidget):
     open_clause = Signal(str)
     ruleset_in_force = Signal(str)  # the match's ruleset, whenever a match is opened or begun
 
-    def __init__(self, ruleset: str = "icf", store=None, parent=None):
+    def __init__(self, ruleset: str = "icf", store=None, parent=None, first_ruling_later: bool = False):
+        """`first_ruling_later`: the empty stroke is not ruled as the area is built, but by the first
+        `update_ruling()` (the window's, just after its first paint); until then the ruling says
+        to tick what happened. Any tick, and Record, rule at once as always."""
         super().__init__(parent)
         self.setObjectName("rulings_area")
+        self._ruling_now = not first_ruling_later
         if ruleset not in default_rulesets():
             ruleset = "icf"
         self._store = store
@@ -223,6 +227,7 @@ class RulingsArea(QWidget):
         follow_language(self)
         self._apply_ruleset_parameters()
         self.retranslate()   # which shows the board and rules the empty stroke (refresh)
+        self._ruling_now = True
 
     # --- the match --------------------------------------------------------------------------
     @property
@@ -402,6 +407,8 @@ class RulingsArea(QWidget):
 
     def update_ruling(self) -> None:
         """Rules the stroke as ticked so far; never records."""
+        if not self._ruling_now:   # the area being built for a window's first paint: ruled just after it
+            return
         problem = self.form.problem()
         if problem:
             self.last_ruling = None
