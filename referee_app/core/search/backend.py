@@ -45,7 +45,7 @@ MIN_CHARS = 2  # shorter words are not indexed (whoosh's StopFilter drops them)
 TEXT = "text_"  # the analysed fields' prefix
 _UNFILTERED = ("key",)  # an indexed field no search filters on: one value per document
 # The errors reading changed or damaged index files raises.
-READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zlib.error, struct.error,
+READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, zlib.error, struct.error,
                pickle.UnpicklingError)
 
 
@@ -53,10 +53,10 @@ READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, z
 
 _stem_lock = threading.Lock()
 _stems: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}  # lang -> word -> stem, as whoosh stems it
-# lang -> snapshots' (words, their stems), each "\n"-separated, not yet read into _stems; and
-# (lang, hash) of those read
-_vocabularies: dict[str, set[tuple[str, str]]] = {}
-_vocabularies_read: set[tuple[str, int]] = set()
+# lang -> the open snapshots' stem tables, the latest first: "\nword\tstem\n..." (looked a word
+# up in with str.find, which costs a first search less than making a dictionary of the table)
+_tables: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
+_MAX_TABLES = 4
 _accents: dict | None = None
 _MAX_STEMS = 200_000
 
@@ -85,25 +85,33 @@ def stem_word(lang: str, word: str) -> str:
     if found is None:
         if not any(c.isalpha() for c in word):  # a number: no suffix to strip (Snowball's are letters)
             return word
-        with _stem_lock:  # whoosh's stemmers are not thread-safe
-            for vocabulary in _vocabularies.pop(lang, ()):  # read whole on the first word of the language asked for
-                words, stems = vocabulary
-                _stems[lang] = {**dict(zip(words.split("\n"), stems.split("\n"))), **_stems[lang]}
-                _vocabularies_read.add((lang, hash(vocabulary)))
-            found = _stems[lang].get(word)
-            if found is None:
+        found = _in_tables(lang, word)
+        if found is None:
+            with _stem_lock:  # whoosh's stemmers are not thread-safe
                 found = _stemmer(lang)(word)
-                if len(_stems[lang]) < _MAX_STEMS:  # a long session's typing does not grow it for ever
-                    _stems[lang][word] = found
+        if len(_stems[lang]) < _MAX_STEMS:  # a long session's typing does not grow it for ever
+            _stems[lang][word] = found
     return found
 
 
-def _know_stems(vocabularies: dict[str, tuple[str, str]]) -> None:
+def _in_tables(lang: str, word: str) -> str | None:
+    key = f"\n{word}\t"
+    for table in _tables[lang]:
+        at = table.find(key)
+        if at >= 0:
+            return table[at + len(key):table.index("\n", at + len(key))]
+    return None
+
+
+def _stem_table(words: list[str], lang: str) -> str:
+    return "\n" + "".join(f"{word}\t{stem_word(lang, word)}\n" for word in words)
+
+
+def _know_stems(tables: dict[str, str]) -> None:
     with _stem_lock:
-        for lang, vocabulary in vocabularies.items():
-            vocabulary = tuple(vocabulary)
-            if lang in _stems and (lang, hash(vocabulary)) not in _vocabularies_read:
-                _vocabularies.setdefault(lang, set()).add(vocabulary)
+        for lang, table in tables.items():
+            if lang in _tables and isinstance(table, str) and table not in _tables[lang]:
+                _tables[lang] = [table, *_tables[lang]][:_MAX_TABLES]
 
 
 class Analyser:
@@ -296,16 +304,14 @@ def _unpack_scores(packed: bytes) -> dict[int, float]:
     return dict(zip(_unpack_docs(packed, count), scores))
 
 
-def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> dict[str, tuple[str, str]]:
+def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> dict[str, str]:
     """Each language's stem of every word of the rulebook, in whichever language it is written (a
     query is looked up in every language), stop words included (a phrase asking for a concept
-    counts them): (the words, their stems), each a string of lines (much faster to read than a
-    dictionary of as many words, or a list)."""
+    counts them): a table of lines a language (_in_tables)."""
     out = {}
     for lang, an in text_analysers.items():
         every = an.every_word()
-        words = sorted({word for text in texts for word in every.words(text)})
-        out[lang] = ("\n".join(words), "\n".join(stem_word(lang, word) for word in words))
+        out[lang] = _stem_table(sorted({word for text in texts for word in every.words(text)}), lang)
     return out
 
 
