@@ -127,18 +127,36 @@ class Analyser:
 
     def words(self, text: str) -> list[str]:
         """The word the stemmer is given, for each word kept, in order."""
-        out, prev, folding = [], None, accents()
+        out, prev = [], None
         for m in self._token_re.finditer(text):
             word = m.group(0).lower()
             if self.pairs:  # `pairs` looks at the word before, stop words included
                 word, prev = self.pairs.get((prev, word), word), word
-            if self.before_folding is not None:
-                word = self.before_folding(word)
-            if len(word) < MIN_CHARS or word in self.stopwords:
-                continue
-            word = word.translate(folding)
-            out.append(self.rewrite(word) if self.rewrite is not None else word)
+            form = self._form(word)
+            if form is not None:
+                out.append(form)
         return out
+
+    def _form(self, word: str) -> str | None:
+        """What the stemmer is given for one lower-case word (its pair's name already given), or
+        None for a stop word or a word under two letters."""
+        if self.before_folding is not None:
+            word = self.before_folding(word)
+        if len(word) < MIN_CHARS or word in self.stopwords:
+            return None
+        word = word.translate(accents())
+        return self.rewrite(word) if self.rewrite is not None else word
+
+    def forms(self, texts: Iterable[str]) -> set[str]:
+        """What the stemmer is given for every word of `texts` (and a few more: a word that a pair
+        always renames), each word worked out once however often the texts say it."""
+        said, renamed = set(), set()
+        for text in texts:
+            words = [word.lower() for word in self._token_re.findall(text)]
+            said.update(words)
+            if self.pairs:
+                renamed.update(self.pairs[pair] for pair in zip([None, *words], words) if pair in self.pairs)
+        return {form for word in said | renamed if (form := self._form(word)) is not None}
 
     def every_word(self) -> "Analyser":
         """The same chain keeping the stop words."""
@@ -308,11 +326,7 @@ def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> 
     """Each language's stem of every word of the rulebook, in whichever language it is written (a
     query is looked up in every language), stop words included (a phrase asking for a concept
     counts them): a table of lines a language (_in_tables)."""
-    out = {}
-    for lang, an in text_analysers.items():
-        every = an.every_word()
-        out[lang] = _stem_table(sorted({word for text in texts for word in every.words(text)}), lang)
-    return out
+    return {lang: _stem_table(sorted(an.every_word().forms(texts)), lang) for lang, an in text_analysers.items()}
 
 
 # --- Reading -----------------------------------------------------------------------------------
