@@ -201,7 +201,7 @@ def test_the_snapshot_knows_the_stem_of_every_word_of_the_rulebook_the_thesaurus
         stemmer = backend._stemmer(lang)
         assert all(stem == stemmer(word) for word, stem in entries[::20])
         assert all(backend._in_tables(lang, word) == stem for word, stem in entries[::20])
-        assert backend._in_tables(lang, "xylophonique") is None
+        assert "\nxylophonique\t" not in table   # (an earlier test's index of this process may know it)
 
 
 def test_a_word_without_letters_is_its_own_stem():
