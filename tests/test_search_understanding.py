@@ -104,6 +104,25 @@ def test_a_typo_is_still_corrected_and_says_so(searcher):
     assert d["unmatched"] == [] and d["hits"] and all(h["match"] == "fuzzy" for h in d["hits"])
 
 
+@pytest.mark.parametrize("word,near", [("répétition", "reposition")])
+def test_a_real_word_two_slips_from_a_thesaurus_word_is_not_read_as_it(searcher, word, near):
+    """`répétition` is in no text; the thesaurus says `reposition` (of a coin), two letters away:
+    it is said to match nothing rather than read as a repositioned coin."""
+    assert near in {f["word"] for c in searcher._terms.concepts for forms in c["words"].values() for f in forms}
+    d = searcher.search_detailed(f"gêner l'adversaire à {word}", limit=5)
+    q = searcher._understanding.read(f"gêner l'adversaire à {word}")
+    assert not any(c.fuzzy for c in q.concepts), [c.words for c in q.concepts if c.fuzzy]
+    assert word in d["unmatched"]
+
+
+@pytest.mark.parametrize("typo", ["arbittre", "disqualifcation", "spacata", "dimentions"])
+def test_a_misspelling_one_slip_away_is_read_as_the_word(searcher, typo):
+    """(One letter more, less or another: every misspelling of the evaluation sets is one slip away.)"""
+    d = searcher.search_detailed(typo, limit=3)
+    assert d["unmatched"] == [] and d["hits"], d
+    assert all(h["match"] == "fuzzy" for h in d["hits"])
+
+
 # --- Stems that collide ---------------------------------------------------------------------------
 
 def test_a_broken_coin_is_not_the_break_though_both_stem_alike(searcher):

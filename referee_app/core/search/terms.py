@@ -33,8 +33,11 @@ def analysed(state: dict) -> list[dict]:
 
 
 def max_edits(word: str) -> int:
-    """How many typing slips a word of this length may carry: short words have too many neighbours."""
-    return 0 if len(word) < 5 else 1 if len(word) < 8 else 2
+    """How many typing slips a word of this length may be read through: none for a short word (too
+    many neighbours), one for a longer one (two neighbouring letters swapped count as one). Two
+    edits turned real words no text uses into others (`répétition` into `reposition`), and every
+    misspelling users were seen to type was one slip away."""
+    return 0 if len(word) < 5 else 1
 
 
 class Terms:
