@@ -143,7 +143,7 @@ def test_the_snapshot_has_whoosh_s_stored_fields_columns_and_filters(both):
     assert snap.column("lang") == list(searcher.reader().column_reader("lang"))
     for fname, value in (("lang", "it"), ("lang", "fr"), ("official", False), ("official", True),
                          ("kind", "definition"), ("source", "icf-fr"), ("source", "it"), ("rulesets", "icf"),
-                         ("rulesets", "nope"), ("id", "icf-fr:3.12.e")):
+                         ("rulesets", "nope"), ("id", "icf-fr:3.12.e"), ("nofield", "x")):
         assert snap.docs_with(fname, value) == frozenset(searcher.docs_for_query(Term(fname, value))), (fname, value)
 
 

@@ -458,7 +458,7 @@ class Index:
         return found
 
     def docs_with(self, fname: str, value) -> frozenset:
-        packed = self._docs[fname].get(value)
+        packed = self._docs.get(fname, {}).get(value)
         return frozenset(_unpack_docs(packed)) if packed else frozenset()
 
     def column(self, fname: str) -> list:
