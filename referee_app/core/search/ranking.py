@@ -217,25 +217,14 @@ class Ranker:
              definition: bool = False, defined: tuple = (), keys: dict | None = None) -> list[tuple[str, int, float, Candidate]]:
         """(clause id, document shown, score, evidence) for the best clauses, each once, through
         its best allowed text; exact matches before guessed spellings."""
-        own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
-        shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
-        factors, _ = self._calibration(candidates, len(concepts))
-        weights = [self._weight(c) for c in concepts]
-        unsayable = {lang: {i for i, c in enumerate(concepts) if _unsayable(c, lang)} for lang in LANGS}
-        scores = {}
-        for doc, cand in candidates.items():
-            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
-            if self._ids[doc] in defined:
-                # what defines the very concept asked about (a glossary entry, or the rule that
-                # says what a foul is); or, for a query that is one concept and nothing else
-                # (`arbitre`), its definition a little ahead
-                score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
-            scores[doc] = score
+        scores = self._scored(candidates, concepts, definition, defined)
         # side by side: the concepts (two at least), or the words of one concept typed in several
         if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
             for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
                 scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
                     (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
+        own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
+        shown: dict[str, tuple] = {}        # clause -> (exact, score, doc) of its best allowed text
         for doc, cand in candidates.items():
             cid = self._ids[doc]
             score = scores[doc]
@@ -250,6 +239,22 @@ class Ranker:
             ranked.append((not exact, -(score + CORRESPONDENCE_SHARE * related), doc))
         ranked.sort()
         return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]
+
+    def _scored(self, candidates: dict[int, Candidate], concepts, definition: bool, defined: tuple) -> dict[int, float]:
+        """Each document's score from its evidence and its standing."""
+        factors, _ = self._calibration(candidates, len(concepts))
+        weights = [self._weight(c) for c in concepts]
+        unsayable = {lang: {i for i, c in enumerate(concepts) if _unsayable(c, lang)} for lang in LANGS}
+        scores = {}
+        for doc, cand in candidates.items():
+            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
+            if self._ids[doc] in defined:
+                # what defines the very concept asked about (a glossary entry, or the rule that
+                # says what a foul is); or, for a query that is one concept and nothing else
+                # (`arbitre`), its definition a little ahead
+                score *= DEFINITION_FACTOR if definition else NAMED_FACTOR
+            scores[doc] = score
+        return scores
 
 
 def _unsayable(concept, lang: str) -> bool:
