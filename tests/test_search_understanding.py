@@ -258,6 +258,19 @@ def test_each_source_s_own_word_for_a_concept_weighs_as_the_thesaurus_s_first(se
     assert last.leaves[("text_fr", ("ultim", "pion"))] < first
 
 
+def test_a_word_with_an_everyday_sense_is_no_source_s_usual_word(searcher):
+    """`application` (software) is a loose word of the software concept; the AICF's `shall be
+    applicable` stems alike. It must not weigh as a usual word and put that rule before the
+    clause naming the federation's software."""
+    assert searcher.search("Scarry", limit=1)[0]["id"] == "ffc-tournament:1.23"
+    for cid, concept in enumerate(searcher._terms.concepts):
+        usual = searcher._understanding._usual_words(cid)
+        for lang, forms in concept["words"].items():
+            for form in forms:
+                if searcher._terms.is_loose(cid, lang, tuple(form["stems"])):
+                    assert (lang, tuple(form["stems"])) not in usual, (concept["id"], form["word"])
+
+
 def test_the_opponent_s_last_coin_asked_in_other_words_finds_the_official_rules(searcher):
     hits = searcher.search("mettre au trou l'ultime jeton adverse", lang="fr")
     assert {"icf-fr:3.7.m", "fr-simplified:9.11"} & set(ids(hits)), ids(hits)

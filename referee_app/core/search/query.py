@@ -163,7 +163,8 @@ class Understanding:
         """(lang, stems) of the words each source's official texts use most for a concept: the
         thesaurus lists one usual word first (`dernier jeton`), but the ICF's French says
         `dernier J/C` and the simplified rules `dernier pion`, and a query in other words must not
-        find their clauses behind the project's translations, which say `jeton`."""
+        find their clauses behind the project's translations, which say `jeton`. A word with an
+        everyday sense as well (`loose`) is nobody's usual word for the concept."""
         found = self._usual.get(cid)
         if found is None:
             usual = set()
@@ -172,6 +173,8 @@ class Understanding:
                 counts: dict[str, dict[tuple, int]] = {}   # source -> form -> official texts saying it
                 for form in self._terms.concepts[cid]["words"].get(lang, ()):
                     stems = tuple(form["stems"])
+                    if self._terms.is_loose(cid, lang, stems):
+                        continue   # `applicable` is no source's word for software
                     for doc in self._docs_saying(fname, stems):
                         source = self._source_of(doc)
                         if source is not None:
