@@ -123,6 +123,17 @@ def test_a_misspelling_one_slip_away_is_read_as_the_word(searcher, typo):
     assert all(h["match"] == "fuzzy" for h in d["hits"])
 
 
+def test_a_thesaurus_phrase_of_one_word_and_stop_words_is_matched_on_all_its_words(searcher):
+    """`get up` (standing up) is `get` once `up`, a stop word, is dropped: `gets` alone must not
+    stand for standing up, `gets up` must."""
+    def concepts(query):
+        return {searcher._terms.concepts[i]["id"] for c in searcher._understanding.read(query).concepts
+                for i in c.concepts}
+
+    assert "stand-up" in concepts("player gets up during his turn")
+    assert "stand-up" not in concepts("who gets the bye")
+
+
 # --- Stems that collide ---------------------------------------------------------------------------
 
 def test_a_broken_coin_is_not_the_break_though_both_stem_alike(searcher):

@@ -52,18 +52,12 @@ class Terms:
         # word as written (lower case, accents kept) -> concepts: `cassé` is broken, though it
         # stems like `casse`, the break
         self.exact: dict[str, set[int]] = {}
+        # phrases that ask for a concept, matched on every word (stop words too)
+        self.asked: dict[str, dict[str, list]] = {lang: {} for lang in LANGS}
         for i, concept in enumerate(concepts):
             for lang in LANGS:
                 for form in concept["words"].get(lang, []):
-                    stems = tuple(form["stems"])
-                    self.starts[lang].setdefault(stems[0], []).append((stems, i))
-                    self.stems[lang].update(stems)
-                    folded = [fold(w) for w in TOKEN_RE.findall(form["word"].lower())]
-                    if len(folded) == 1:
-                        self.single.append((folded[0], i))
-                    self.exact.setdefault(form["word"].lower(), set()).add(i)
-        # phrases that ask for a concept, matched on every word (stop words too)
-        self.asked: dict[str, dict[str, list]] = {lang: {} for lang in LANGS}
+                    self._add_form(i, lang, form)
         for i, concept in enumerate(concepts):
             for lang in LANGS:
                 for stems in concept.get("asked", {}).get(lang, ()):
@@ -73,6 +67,21 @@ class Terms:
             for table in tables.values():
                 for entries in table.values():
                     entries.sort(key=lambda e: -len(e[0]))
+
+    def _add_form(self, i: int, lang: str, form: dict) -> None:
+        stems = tuple(form["stems"])
+        folded = [fold(w) for w in TOKEN_RE.findall(form["word"].lower())]
+        if len(folded) > 1 and len(stems) == 1:
+            # its other words are stop words (`get up`, `par erreur`): found on its lone stem, it
+            # would stand for the concept wherever `get` is typed, so it is matched on every word
+            every = analyse_all(lang, form["word"])
+            self.asked[lang].setdefault(every[0], []).append((every, i))
+        else:
+            self.starts[lang].setdefault(stems[0], []).append((stems, i))
+        self.stems[lang].update(stems)
+        if len(folded) == 1:
+            self.single.append((folded[0], i))
+        self.exact.setdefault(form["word"].lower(), set()).add(i)
 
     def match(self, lang: str, stems: list[tuple[int, str]], asked: bool = False):
         """Yield (word positions, concept indexes) for each thesaurus entry found in a query's stems
