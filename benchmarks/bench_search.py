@@ -5,8 +5,9 @@
 
 Both engines index the same documents (every clause, once per language text it has) in the same
 run. Quality, on the evaluation set (tests/search_eval.yaml: queries as users type them, each
-with its judged relevant clauses) and on the public cases (../shared/cases/search.yaml): MRR@10
-and recall@10. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
+with its judged relevant clauses), on the blind set (tests/search_blind.yaml: queries written by
+someone who never ran the search, which it is not tuned on) and on the public cases
+(../shared/cases/search.yaml): MRR@10 and recall@10. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
 --repeat times after a warm-up; each query's first run in the same process; the first --count
 queries of --cold fresh processes (nothing cached yet: what the first searches after opening the
 index cost); and building each index. The baseline is what FTS5 gives out of
@@ -39,6 +40,7 @@ from referee_app.core.search.documents import documents  # noqa: E402
 from referee_app.core.search.evaluation import evaluate  # noqa: E402
 
 EVAL = REPO / "tests" / "search_eval.yaml"
+BLIND = REPO / "tests" / "search_blind.yaml"   # written blind, never tuned on
 PUBLIC = REPO.parent / "shared" / "cases" / "search.yaml"
 
 
@@ -211,6 +213,7 @@ def main() -> int:
     if PUBLIC.is_file():
         public = [{"q": c["query"], "relevant": c["any_id"], "lang": c.get("lang")}
                   for c in yaml.safe_load(PUBLIC.read_text(encoding="utf-8")) if "any_id" in c]
+    blind = yaml.safe_load(BLIND.read_text(encoding="utf-8"))
     queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -220,7 +223,8 @@ def main() -> int:
         fts = Fts5(folder / "fts5.db")
         _, fts_build = timed(fts.build, docs)
         rows = [("build (s)", f"{ours_build:.2f}", f"{fts_build:.2f}"), ("open (ms)", f"{ours_open * 1000:.0f}", "-")]
-        found, results = quality(searcher, fts, {"evaluation set": cases, "public cases": public})
+        found, results = quality(searcher, fts, {"evaluation set": cases, "blind set": blind,
+                                                      "public cases": public})
         searcher.close()
         rows += found + speed(folder, kb, fts, queries, args)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

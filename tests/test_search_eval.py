@@ -13,19 +13,27 @@ from referee_app.core.search import Searcher
 from referee_app.core.search.evaluation import evaluate
 
 CASES = Path(__file__).with_name("search_eval.yaml")
+BLIND = Path(__file__).with_name("search_blind.yaml")
 # The level reached (MRR@10 0.903 and recall@10 on the set); raise it when the search improves.
 # Every query is answered in the top 10.
 MRR_FLOOR = 0.90
 RECALL_FLOOR = 1.0
 
 
-@pytest.fixture(scope="module")
-def cases():
-    return yaml.safe_load(CASES.read_text(encoding="utf-8"))
+# The blind set (written by someone who never ran the search; the search is not tuned on it): a
+# floor below the level reached (MRR@10 0.72, recall@10 75/80), so that a change that helps the
+# evaluation set by hurting queries nobody tuned for is seen.
+BLIND_MRR_FLOOR = 0.70
+BLIND_RECALL_FLOOR = 0.92
+
+
+@pytest.fixture(scope="module", params=[CASES, BLIND], ids=["evaluation", "blind"])
+def cases(request):
+    return yaml.safe_load(request.param.read_text(encoding="utf-8"))
 
 
 def test_the_set_is_large_trilingual_and_judged_against_real_clauses(cases, kb):
-    assert len(cases) >= 150
+    assert len(cases) >= 80
     assert len({c["q"] for c in cases}) == len(cases), "a query is listed twice"
     for case in cases:
         assert case["relevant"] and all(cid in kb.clauses for cid in case["relevant"]), case
@@ -40,9 +48,26 @@ def test_no_query_is_copied_from_a_clause(cases, kb):
             assert not any(q in t for t in texts), f"{case['q']!r} is a clause's words"
 
 
-def test_the_search_keeps_the_level_it_reached(cases, tmp_path_factory):
+def test_the_evaluation_set_is_at_least_150_queries():
+    assert len(yaml.safe_load(CASES.read_text(encoding="utf-8"))) >= 150
+
+
+def test_no_blind_query_is_in_the_evaluation_set():
+    ours = {c["q"].lower() for c in yaml.safe_load(CASES.read_text(encoding="utf-8"))}
+    assert not ours & {c["q"].lower() for c in yaml.safe_load(BLIND.read_text(encoding="utf-8"))}
+
+
+@pytest.fixture(scope="module")
+def searcher_for_sets(tmp_path_factory):
     s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
-    scores = evaluate(lambda q: [h["id"] for h in s.search(q, limit=10)], cases)
+    yield s
     s.close()
-    assert scores.recall >= RECALL_FLOOR, f"not in the top 10: {scores.missed()}"
-    assert scores.mrr >= MRR_FLOOR, f"MRR@10 {scores.mrr:.3f} < {MRR_FLOOR}"
+
+
+@pytest.mark.parametrize("path,mrr,recall", [(CASES, MRR_FLOOR, RECALL_FLOOR),
+                                              (BLIND, BLIND_MRR_FLOOR, BLIND_RECALL_FLOOR)], ids=["evaluation", "blind"])
+def test_the_search_keeps_the_level_it_reached(searcher_for_sets, path, mrr, recall):
+    cases = yaml.safe_load(path.read_text(encoding="utf-8"))
+    scores = evaluate(lambda q: [h["id"] for h in searcher_for_sets.search(q, limit=10)], cases)
+    assert scores.recall >= recall, f"not in the top 10: {scores.missed()}"
+    assert scores.mrr >= mrr, f"MRR@10 {scores.mrr:.3f} < {mrr}"
