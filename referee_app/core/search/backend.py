@@ -182,21 +182,18 @@ def distance(a: str, b: str, limit: int | None = None) -> int:
 
 # --- Building ----------------------------------------------------------------------------------
 
-class _Tokens:
-    """whoosh's tokenizer running an `Analyser`: the index holds exactly what a query is analysed
-    into. (A class of this module: whoosh pickles the schema, even in memory.)"""
-
-    def __init__(self, analyser: Analyser):
-        self.analyser = analyser
+class _Terms:
+    """whoosh's tokenizer for a text an `Analyser` has already analysed (its terms, space-separated):
+    the index holds exactly what a query is analysed into, and each text is analysed once. (A class
+    of this module: whoosh pickles the schema, even in memory.)"""
 
     def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
                  start_pos=0, start_char=0, tokenize=True, mode="", **kwargs):
         from whoosh.analysis import Token
 
-        lang = self.analyser.lang
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        for n, word in enumerate(self.analyser.words(value)):
-            t.text, t.boost, t.stopped = stem_word(lang, word), 1.0, False
+        for n, term in enumerate(value.split(" ") if value else ()):
+            t.text, t.boost, t.stopped = term, 1.0, False
             if positions:
                 t.pos = start_pos + n
             yield t
@@ -218,8 +215,8 @@ def _schema(text_analysers: dict[str, Analyser]):
         body=STORED(),                        # the text itself, for snippets without the YAML
         keys=STORED(),                        # its words as the ranking compares them (documents.word_keys)
     )
-    for lang, an in text_analysers.items():
-        fields[f"{TEXT}{lang}"] = WORDS(analyzer=_Tokens(an))
+    for lang in text_analysers:
+        fields[f"{TEXT}{lang}"] = WORDS(analyzer=_Terms())
     return Schema(**fields)
 
 
@@ -232,12 +229,13 @@ def build(folder: Path | None, docs: Iterable[dict], text_analysers: dict[str, A
     sequences: dict[str, dict[int, str]] = {f"{TEXT}{lang}": {} for lang in text_analysers}
     texts = list(vocabulary)
     for n, doc in enumerate(docs):
-        writer.add_document(**doc)
+        analysed = {}
         for fname, seq in sequences.items():
             if doc.get(fname):
-                seq[n] = " ".join(text_analysers[fname[len(TEXT):]](doc[fname]))
+                analysed[fname] = seq[n] = " ".join(text_analysers[fname[len(TEXT):]](doc[fname]))
                 texts.append(doc[fname])
         texts.append(doc.get("body", ""))
+        writer.add_document(**dict(doc, **analysed))
     writer.commit()
     snapshot = _snapshot(ix, sequences, _vocabulary_stems(texts, text_analysers))
     ix.close()
