@@ -193,14 +193,14 @@ def test_a_word_the_rulebook_does_not_have_is_stemmed_by_whoosh():
 def test_the_snapshot_knows_the_stem_of_every_word_of_the_rulebook_the_thesaurus_and_the_stop_lists(kb, docs):
     backend.build(None, docs[:40], analyzers(), vocabulary(kb))  # opened: its stem tables are the latest
     for lang in analysis.LANGS:
-        table = backend._tables[lang][0]
+        table, _ = backend._tables[lang][0]
         entries = [line.split("\t") for line in table.strip("\n").split("\n")]
         known = dict(entries)
         assert len(known) == len(entries) > 1000
         assert {"reine", "confirmer", "pedina", "carrom", "men", "queen", "combien", "quoi", "the"} <= set(known)
         stemmer = backend._stemmer(lang)
         assert all(stem == stemmer(word) for word, stem in entries[::20])
-        assert all(backend._in_tables(lang, word) == stem for word, stem in entries[::20])
+        assert all(backend._in_tables(lang, word) == stem for word, stem in entries)
         assert "\nxylophonique\t" not in table   # (an earlier test's index of this process may know it)
 
 

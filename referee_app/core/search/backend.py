@@ -53,9 +53,10 @@ READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, zlib.error, 
 
 _stem_lock = threading.Lock()
 _stems: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}  # lang -> word -> stem, as whoosh stems it
-# lang -> the open snapshots' stem tables, the latest first: "\nword\tstem\n..." (looked a word
-# up in with str.find, which costs a first search less than making a dictionary of the table)
-_tables: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
+# lang -> the open snapshots' stem tables, the latest first: ("\nword\tstem\n...", where each line
+# starts), the words in order: a word is looked up by bisection, which costs a start less than
+# making a dictionary of the table, or searching it through
+_tables: dict[str, list[tuple[str, array]]] = {lang: [] for lang in LANGUAGES}
 _MAX_TABLES = 4
 _accents: dict | None = None
 _MAX_STEMS = 200_000
@@ -95,23 +96,39 @@ def stem_word(lang: str, word: str) -> str:
 
 
 def _in_tables(lang: str, word: str) -> str | None:
-    key = f"\n{word}\t"
-    for table in _tables[lang]:
-        at = table.find(key)
-        if at >= 0:
-            return table[at + len(key):table.index("\n", at + len(key))]
+    for table, starts in _tables[lang]:
+        lo, hi = 0, len(starts)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = starts[mid]
+            tab = table.index("\t", start)
+            found = table[start:tab]
+            if found == word:
+                return table[tab + 1:table.index("\n", tab)]
+            if found < word:
+                lo = mid + 1
+            else:
+                hi = mid
     return None
 
 
-def _stem_table(words: list[str], lang: str) -> str:
-    return "\n" + "".join(f"{word}\t{stem_word(lang, word)}\n" for word in words)
+def _stem_table(words: list[str], lang: str) -> tuple[str, bytes]:
+    """(the lines "word\tstem" of sorted words, after a first "\n"; where each line starts, packed)."""
+    lines = [f"{word}\t{stem_word(lang, word)}\n" for word in words]
+    starts, at = array("I"), 1
+    for line in lines:
+        starts.append(at)
+        at += len(line)
+    return "\n" + "".join(lines), starts.tobytes()
 
 
-def _know_stems(tables: dict[str, str]) -> None:
+def _know_stems(tables: dict[str, tuple[str, bytes]]) -> None:
     with _stem_lock:
-        for lang, table in tables.items():
-            if lang in _tables and isinstance(table, str) and table not in _tables[lang]:
-                _tables[lang] = [table, *_tables[lang]][:_MAX_TABLES]
+        for lang, (table, packed) in tables.items():
+            if lang in _tables and all(table != known for known, _ in _tables[lang]):
+                starts = array("I")
+                starts.frombytes(packed)
+                _tables[lang] = [(table, starts), *_tables[lang]][:_MAX_TABLES]
 
 
 class Analyser:
@@ -323,7 +340,7 @@ def _unpack_scores(packed: bytes) -> dict[int, float]:
 def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> dict[str, str]:
     """Each language's stem of every word of the rulebook, in whichever language it is written (a
     query is looked up in every language), stop words included (a phrase asking for a concept
-    counts them): a table of lines a language (_in_tables)."""
+    counts them): a table a language (_stem_table)."""
     return {lang: _stem_table(sorted(an.every_word().forms(texts)), lang) for lang, an in text_analysers.items()}
 
 
