@@ -84,6 +84,30 @@ def user_dirs(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def private_qt_settings(request, tmp_path_factory):
+    """Every test with a QApplication reads and writes settings of its own, whatever ran before it.
+    QSettings keeps the folder it was first given, not XDG_CONFIG_HOME as a later test sets it, so
+    without this a test's settings (a server address that cannot be reached) reach the next test
+    that builds a widget. A test using `gui_env` sets its own folder again, after this one."""
+    if "qapp" not in request.fixturenames:
+        yield
+        return
+    from PySide6.QtCore import QSettings
+
+    from referee_app.ui.common import records_source
+    from referee_app.ui.common.server_state import reset_server_state
+
+    folder = tmp_path_factory.mktemp("settings")
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    reset_server_state()   # no save left waiting, no server remembered, by another test
+    records_source.forget()
+    yield
+    reset_server_state()
+    records_source.forget()
+
+
 @pytest.fixture
 def records_file(tmp_path, monkeypatch) -> Path:
     """The records database is an SQLite file in the test's folder, named by CARROM_REFEREE_DB: its path."""
