@@ -119,3 +119,40 @@ def test_a_changed_folder_gets_a_new_cache_and_old_ones_are_pruned(fresh, tmp_pa
         new_process(monkeypatch)
         loader.load(fresh)
     assert len(cache_files(tmp_path)) == cache.KEEP
+
+
+def test_a_settled_folder_is_known_by_its_stamp_without_reading_its_files(fresh, monkeypatch):
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)   # the copy counts as left alone long enough
+    first, _ = loader.load(fresh)
+    new_process(monkeypatch)
+    monkeypatch.setattr(cache, "_contents", lambda root: pytest.fail("read and hashed every file again"))
+    again, _ = loader.load(fresh)
+    assert [c.record() for c in again.clauses.values()] == [c.record() for c in first.clauses.values()]
+
+
+def test_an_edit_keeping_the_size_and_the_modification_time_is_seen(fresh, monkeypatch):
+    import os
+
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    kb, _ = loader.load(fresh)
+    clause = kb.clauses["icf-fr:3.12.a"]
+    path = fresh / clause.file
+    before = os.stat(path)
+    text = path.read_text(encoding="utf-8")
+    word = clause.text.split()[0]
+    path.write_text(text.replace(word, "X" * len(word), 1), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(path).st_size == before.st_size and os.stat(path).st_mtime_ns == before.st_mtime_ns
+    assert loader.load(fresh)[0].clauses["icf-fr:3.12.a"].text.startswith("X" * len(word))
+    new_process(monkeypatch)
+    assert loader.load(fresh)[0].clauses["icf-fr:3.12.a"].text.startswith("X" * len(word))
+
+
+def test_a_file_written_moments_ago_is_read_not_trusted_by_its_stamp(fresh, monkeypatch):
+    loader.load(fresh)   # the copy was just made: its stamp is not settled
+    new_process(monkeypatch)
+    hashed = []
+    contents = cache._contents
+    monkeypatch.setattr(cache, "_contents", lambda root: hashed.append(root) or contents(root))
+    loader.load(fresh)
+    assert hashed

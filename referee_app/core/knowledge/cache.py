@@ -11,7 +11,14 @@ CARROM_REFEREE_KNOWLEDGE), older ones removed.
 
 Never stale: a parse is looked up by the hash of the file's bytes as read now, and the loaded
 knowledge base is used only while the folder still hashes to the key it was stored under (a
-test editing a copy, a maintainer editing YAML in a running session). A damaged, truncated or
+test editing a copy, a maintainer editing YAML in a running session). Reading and hashing every
+file costs each start a few ms, so a start first takes each file's stat (`_stamp`): size, inode,
+and modification and change times to the nanosecond. A folder whose stat was seen before, when
+every file had been left alone for SETTLED_NS, is known by the key its bytes hashed to then
+(`knowledge.stamps`). The change time (ctime) is the system's, set on every write and every
+change of the modification time, so an edit that keeps a file's size and puts its modification
+time back still changes the stamp; a file written in the last SETTLED_NS, whose edit could still
+fall within the file system's clock tick, is never trusted by its stamp. A damaged, truncated or
 foreign cache file is ignored and rewritten; a cache folder that cannot be written is not used.
 The file is written under a temporary name then renamed, so a crash never leaves half a cache
 under the real name, and read with an unpickler that builds only plain data and the loader's
@@ -24,6 +31,7 @@ import hashlib
 import io
 import os
 import pickle
+import time
 from pathlib import Path
 
 from referee_app.core.cache_files import cache_folder, remove_older, write_whole
@@ -37,6 +45,9 @@ _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime",
                  ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
     ("referee_app.core.knowledge.loader", name) for name in ("KnowledgeBase", "Clause", "Source", "Term", "Problem")}
 MISS = object()
+SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
+_STAMPS = "knowledge.stamps"   # lines of "stamp key", the newest last
+_KEEP_STAMPS = 8
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -97,12 +108,52 @@ def _contents(root: Path) -> tuple[str, dict[Path, bytes]]:
     return digest.hexdigest()[:24], contents
 
 
+def _stamp(root: Path) -> tuple[str, bool]:
+    """A digest of the stat of the folder's YAML files and of the code that reads them, and whether
+    every one of them was left alone for SETTLED_NS (else its bytes must be hashed)."""
+    digest = hashlib.sha256(VERSION)
+    settled_before = time.time_ns() - SETTLED_NS
+    settled = True
+    paths = [(name, Path(__file__).with_name(name)) for name in _CODE] + yaml_files(root)
+    for rel, path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:   # a frozen bundle has no source: its files come and go with the bundle
+            digest.update(rel.encode() + b"\0-\0")
+            continue
+        digest.update(f"{rel}\0{st.st_size} {st.st_ino} {st.st_mtime_ns} {st.st_ctime_ns}\0".encode())
+        settled = settled and max(st.st_mtime_ns, st.st_ctime_ns) < settled_before
+    return digest.hexdigest()[:24], settled
+
+
+def _stamps() -> list[list[str]]:
+    try:
+        lines = (cache_folder() / _STAMPS).read_text(encoding="ascii").splitlines()
+    except (OSError, ValueError):
+        return []
+    return [line.split() for line in lines if len(line.split()) == 2]
+
+
+def _stamped_key(stamp: str) -> str | None:
+    """The key the folder hashed to when it last had this stamp, if it was then settled."""
+    return next((key for seen, key in reversed(_stamps()) if seen == stamp), None)
+
+
+def _keep_stamp(stamp: str, key: str) -> None:
+    kept = [pair for pair in _stamps() if pair[0] != stamp][-(_KEEP_STAMPS - 1):] + [[stamp, key]]
+    write_whole(cache_folder() / _STAMPS, "".join(f"{s} {k}\n" for s, k in kept).encode("ascii"))
+
+
 class _Folder:
     """One knowledge folder as it was when this process first read it."""
 
-    def __init__(self, root: Path, key: str, contents: dict[Path, bytes]):
+    def __init__(self, root: Path, key: str, contents: dict[Path, bytes] | None):
+        """`contents`: the files' bytes, to build the cache file with when it cannot be read; None
+        when the key comes from the folder's stamp (`opened` then returns None, not a rebuild)."""
         self.root, self.key = root, key
-        self.entries: dict[str, bytes] = self._read() or self._build(contents)
+        self.entries: dict[str, bytes] | None = self._read()
+        if self.entries is None and contents is not None:
+            self.entries = self._build(contents)
 
     @property
     def path(self) -> Path:
@@ -154,10 +205,22 @@ _folders: dict[Path, _Folder] = {}
 
 def _current(root: Path) -> _Folder:
     """The folder's cache as the folder is now: the one already open if its files are unchanged."""
-    key, contents = _contents(root)
+    stamp, settled = _stamp(root)
+    key = _stamped_key(stamp) if settled else None
+    folder = _folders.get(root)
+    if key is not None:
+        if folder is not None and folder.key == key:
+            return folder
+        folder = _Folder(root, key, None)
+        if folder.entries is not None:
+            _folders[root] = folder
+            return folder
+    key, contents = _contents(root)   # a stamp not seen settled, or no cache file for it: the bytes decide
     folder = _folders.get(root)
     if folder is None or folder.key != key:
         folder = _folders[root] = _Folder(root, key, contents)
+    if settled:
+        _keep_stamp(stamp, key)
     return folder
 
 
