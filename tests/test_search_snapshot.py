@@ -202,6 +202,8 @@ def test_the_snapshot_knows_the_stem_of_every_word_of_the_rulebook_the_thesaurus
         assert all(stem == stemmer(word) for word, stem in entries[::20])
         assert all(backend._in_tables(lang, word) == stem for word, stem in entries)
         assert "\nxylophonique\t" not in table   # (an earlier test's index of this process may know it)
+        # bisection's edges: before the first word, past the last, between two
+        assert [backend._in_tables(lang, w) for w in ("", "\uffff", entries[0][0] + "\x01")] == [None] * 3
 
 
 def test_a_word_without_letters_is_its_own_stem():
