@@ -156,3 +156,29 @@ def test_a_file_written_moments_ago_is_read_not_trusted_by_its_stamp(fresh, monk
     monkeypatch.setattr(cache, "_contents", lambda root: hashed.append(root) or contents(root))
     loader.load(fresh)
     assert hashed
+
+
+def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_comes_from_the_cache(fresh, monkeypatch):
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.knowledge.checks import example_problems
+    from referee_app.core.knowledge.rulesets import load_rulesets
+    from referee_app.core.rules.engine import compile_ruleset
+
+    path = fresh / "icf-fr" / "03.05-coup-d-envoi.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("        then: {break_made: true}\n", "        then: {break_made: true}\n        sometimes: yes\n", 1)
+    text = text.replace("expect: {break_made: true, turn: passes,", "expect: {break_made: false, turn: passes,", 1)
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    rule_line = lines.index("      - name: break-made") + 1
+    example_line = next(i for i, line in enumerate(lines, 1) if "the break touches the coins but pockets nothing" in line)
+    loader.load(fresh, strict=False)
+    new_process(monkeypatch)
+    kb, _ = loader.load(fresh, strict=False)
+    assert type(kb.clauses["icf-fr:3.5.c"].decides[0]) is dict, "from the cache, without line numbers"
+    with pytest.raises(KnowledgeError) as caught:
+        compile_ruleset(kb, load_rulesets(kb), "icf")
+    assert [(p.file, p.line) for p in caught.value.problems if "sometimes" in p.message] == [
+        ("icf-fr/03.05-coup-d-envoi.yaml", rule_line)]
+    said = [p for p in example_problems(kb, load_rulesets(kb)) if "pockets nothing" in p.message]
+    assert [(p.file, p.line) for p in said] == [("icf-fr/03.05-coup-d-envoi.yaml", example_line)]

@@ -32,12 +32,13 @@ import io
 import os
 import pickle
 import time
+from dataclasses import fields, replace
 from pathlib import Path
 
 from referee_app.core.cache_files import cache_folder, remove_older, write_whole
 
 KEEP = 3
-VERSION = b"1"  # bump when what is stored changes shape in a way the code hash does not show
+VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
 _CODE = ("yamlio.py", "loader.py", "cache.py")
 _LOADED = "knowledge base"  # the entry holding the loader's (KnowledgeBase, problems)
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
@@ -71,6 +72,25 @@ def _loads(blob: bytes):
 
 def _dumps(value) -> bytes:
     return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _plain(value):
+    """`value` with each YAML mapping in it a plain dict, without its line number."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _without_lines(loaded):
+    """The loader's (KnowledgeBase, problems), its clauses' YAML entries (decides, examples...) as
+    plain dicts: a quarter of the start's unpickling was spent putting back line numbers only a
+    broken rule or worked example needs, and those read their file again for it (loader.entry_line)."""
+    kb, problems = loaded
+    clauses = {cid: replace(c, **{f.name: _plain(getattr(c, f.name)) for f in fields(c) if f.init})
+               for cid, c in kb.clauses.items()}
+    return replace(kb, clauses=clauses), problems
 
 
 def _hash(data: bytes) -> str:
@@ -196,7 +216,7 @@ class _Folder:
 
     def keep_loaded(self, loaded) -> None:
         if _LOADED not in self.entries:
-            self.entries[_LOADED] = _dumps(loaded)
+            self.entries[_LOADED] = _dumps(_without_lines(loaded))
             self._write(self.entries)
 
 

@@ -6,7 +6,7 @@ never hides the problems of the others.
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput, KnowledgeError
-from .loader import KnowledgeBase, Problem
+from .loader import KnowledgeBase, Problem, entry_line
 from .yamlio import YamlError, line_of
 
 
@@ -43,33 +43,35 @@ def subset_problems(expect, got, path: str = "") -> list[str]:
 def example_problems(kb: KnowledgeBase, rulesets: dict) -> list[Problem]:
     """Every worked example ruled as the command line would: a ruling that differs from what the
     example expects, or that does not cite the example's clause, is a problem of that clause."""
-    from referee_app.core.rules.engine import Conflict, NoRule
-    from referee_app.core.rules.ruling import rule
-
     out = []
     for clause in kb.clauses.values():
         for i, example in enumerate(clause.examples, 1):
             where = f"{clause.id} worked example {i}" + (f" ({example.get('name')})" if example.get("name") else "")
-            line = line_of(example, clause.line)
-            try:
-                ruleset = example.get("ruleset") or next(rid for rid, rs in rulesets.items()
-                                                         if clause.source in rs.sources)
-                ruling = rule(example["situation"], ruleset)
-                expect = dict(example["expect"])
-            except StopIteration:
-                out.append(Problem(clause.file, line, f"{where}: no ruleset applies source {clause.source}"))
-                continue
-            except (BadInput, NoRule, Conflict, KnowledgeError, KeyError, TypeError) as exc:
-                out.append(Problem(clause.file, line, f"{where}: cannot be ruled: {exc}"))
-                continue
-            if ruling["board"]["over"]:
-                expect.pop("turn", None)
-            wrong = subset_problems(expect, ruling)
-            if wrong:
-                out.append(Problem(clause.file, line, f"{where} does not hold: {'; '.join(wrong)}"))
-            elif clause.id not in ruling["clauses"] and not any(
-                    r.rsplit("/", 1)[0] == clause.id for r in ruling.get("rules", [])):
-                # cited, or (a definition, a base case that says nothing happens) seen deciding
-                out.append(Problem(clause.file, line, f"{where}: no rule of {clause.id} decides it "
-                                                      f"(the ruling cites {', '.join(ruling['clauses'])})"))
+            said = _example_problem(clause, example, where, rulesets)
+            if said:   # the example's line only now: the file is read again for it (loader.entry_line)
+                out.append(Problem(clause.file, line_of(example, 0) or entry_line(kb.root, clause, "examples", i), said))
     return out
+
+
+def _example_problem(clause, example, where: str, rulesets: dict) -> str | None:
+    """What is wrong with one worked example, or None."""
+    from referee_app.core.rules.engine import Conflict, NoRule
+    from referee_app.core.rules.ruling import rule
+
+    try:
+        ruleset = example.get("ruleset") or next(rid for rid, rs in rulesets.items() if clause.source in rs.sources)
+        ruling = rule(example["situation"], ruleset)
+        expect = dict(example["expect"])
+    except StopIteration:
+        return f"{where}: no ruleset applies source {clause.source}"
+    except (BadInput, NoRule, Conflict, KnowledgeError, KeyError, TypeError) as exc:
+        return f"{where}: cannot be ruled: {exc}"
+    if ruling["board"]["over"]:
+        expect.pop("turn", None)
+    wrong = subset_problems(expect, ruling)
+    if wrong:
+        return f"{where} does not hold: {'; '.join(wrong)}"
+    if clause.id not in ruling["clauses"] and not any(r.rsplit("/", 1)[0] == clause.id for r in ruling.get("rules", [])):
+        # cited, or (a definition, a base case that says nothing happens) seen deciding
+        return f"{where}: no rule of {clause.id} decides it (the ruling cites {', '.join(ruling['clauses'])})"
+    return None

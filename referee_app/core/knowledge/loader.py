@@ -405,6 +405,22 @@ def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
                                           **({"translations": d["translations"]} if d.get("translations") else {})})
 
 
+def entry_line(root: Path, clause: Clause, field: str, n: int) -> int:
+    """The line of the n-th (from 1) entry of a clause's `field` (decides, examples) in its file, or
+    the clause's line. A knowledge base from the cache keeps no line inside a clause (cache.py),
+    so the file is read again (from the cache too): only a problem to report needs it."""
+    try:
+        data = load_file(Path(root) / clause.file, clause.file)
+    except (OSError, YamlError):
+        return clause.line
+    raws = data.get("clauses") if isinstance(data, dict) else None
+    for raw in raws if isinstance(raws, list) else []:
+        if isinstance(raw, dict) and str(raw.get("id")) == clause.id:
+            entries = _as_list(raw.get(field))
+            return line_of(entries[n - 1], clause.line) if 0 < n <= len(entries) else clause.line
+    return clause.line
+
+
 @lru_cache(maxsize=1)
 def default() -> KnowledgeBase:
     """The installed knowledge base, loaded once per process."""

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .conditions import ConditionError, Test, compile_when, matches
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default
+from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default, entry_line
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets
 from .parameters import check_entry, load_schema, missing
 from .situation import QUEEN_STATES
@@ -232,6 +232,7 @@ class _Settings:
     allow_empty: bool | dict = False    # True, or the one position where the opponent may have none left
     shared: dict = field(default_factory=dict)        # a clause or rule id -> the clauses that cite its rules
     shared_notes: dict = field(default_factory=dict)  # a clause or rule id -> the note shown with its rulings
+    root: str = ""   # the knowledge folder, where a broken rule's line is looked up
 
 
 def _chain(rulesets: dict[str, Ruleset], rs: Ruleset) -> list[Ruleset]:
@@ -321,7 +322,7 @@ def _read_shares(kb, r: Ruleset, out: _Settings, problems: list) -> None:
 
 
 def _settings(kb, chain: list[Ruleset], problems: list) -> _Settings:
-    out = _Settings()
+    out = _Settings(root=kb.root)
     for r in chain:
         _read_parameters(kb, r, out, problems)
         _read_fouls_and_mechanics(kb, r, out, problems)
@@ -343,13 +344,13 @@ def _compile_rule(clause, raw, n: int, index: int, st: _Settings, problems: list
         return None
     unknown = set(raw) - RULE_KEYS
     if unknown:
-        problems.append(Problem(clause.file, getattr(raw, "line", clause.line),
+        problems.append(Problem(clause.file, entry_line(st.root, clause, "decides", n),
                                 f"{clause.id}: unknown rule field(s) {', '.join(sorted(unknown))}"))
     try:
         tests = compile_when(raw.get("when"), st.params, clause.id, set(st.fouls))
         then = _compile_then(raw.get("then"), clause.id)
     except ConditionError as exc:
-        problems.append(Problem(clause.file, getattr(raw, "line", clause.line), str(exc)))
+        problems.append(Problem(clause.file, entry_line(st.root, clause, "decides", n), str(exc)))
         return None
     exceptions = (tuple(str(x) for x in _as_list(raw.get("exception_to"))) + tuple(clause.exception_to)
                   + tuple(st.overridden_by.get(clause.id, ())))
