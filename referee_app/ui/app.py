@@ -22,7 +22,6 @@ def _run(argv: list[str] | None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
-    from .common.records import ensure_records
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("carrom-referee")
@@ -30,7 +29,7 @@ def _run(argv: list[str] | None) -> int:
     # The records are opened just after the first paint (MainWindow.finish_start): an unusable
     # file or a server out of reach is then asked about over the window, which closes if the
     # user chooses to quit.
-    window = MainWindow(open_records=ensure_records)
+    window = MainWindow(open_records=_open_records)
     window.ready.connect(_collect_again)
     window.show()
     if os.environ.get("CARROM_REFEREE_QUIT_WHEN_SHOWN"):
@@ -52,6 +51,13 @@ def _run(argv: list[str] | None) -> int:
     if search_worker is not None:
         search_worker.wait_for_searches(15000)
     return status
+
+
+def _open_records(window) -> bool:
+    # imported just after the first paint, with the records (ui/common/records.py: ensure_records)
+    from .common.records import ensure_records
+
+    return ensure_records(window)
 
 
 def _collect_again() -> None:

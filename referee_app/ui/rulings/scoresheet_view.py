@@ -6,10 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from referee_app.core.play.match import board_rows, timeline
-from referee_app.core.play.sheet_document import explanation, sheet_html, stroke_summary
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
-from referee_app.ui.common.pdf import write_pdf
 from .citation import clause_tooltip, human_citation
 
 
@@ -70,6 +68,8 @@ class ScoreSheetView(QWidget):
                 self.boards.setItem(i, j, QTableWidgetItem(v))
         entries = timeline(ruleset, doubles, strokes)
         self.strokes.setRowCount(len(entries))
+        if entries:   # the sheet's wording is not imported for the empty sheet of the first paint
+            from referee_app.core.play.sheet_document import explanation, stroke_summary
         lang = current_language()
         for i, e in enumerate(entries):
             clauses = e["ruling"].get("clauses", [])
@@ -105,7 +105,11 @@ class ScoreSheetView(QWidget):
     def html(self, meta: dict) -> str:
         ruleset, doubles, strokes, names = self._data
         meta = {**meta, "ruleset": ruleset, "doubles": doubles, "first_name": names[0], "second_name": names[1]}
+        from referee_app.core.play.sheet_document import sheet_html
+
         return sheet_html(meta, strokes, current_language(), meta.get("events"))[0]
 
     def save_pdf(self, path: str, meta: dict) -> None:
+        from referee_app.ui.common.pdf import write_pdf
+
         write_pdf(self.html(meta), path, _("Score sheet"))
