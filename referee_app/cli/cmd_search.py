@@ -27,11 +27,11 @@ def add_parsers(sub) -> None:
 def run_search(args) -> int:
     if args.limit < 1:
         raise BadInput("--limit", f"must be at least 1, not {args.limit}")
-    from referee_app.core.search import search_detailed
+    from referee_app.core.search import Searcher
 
     try:
-        found = search_detailed(" ".join(args.query), lang=args.lang, ruleset=args.ruleset, source=args.source,
-                                limit=args.limit)
+        found = Searcher(settle=False).search_detailed(" ".join(args.query), lang=args.lang, ruleset=args.ruleset,
+                                                       source=args.source, limit=args.limit)
     except BadInput as exc:  # the core names its parameter; the user typed an option
         if exc.field in ("lang", "ruleset", "source", "limit"):
             raise BadInput(f"--{exc.field}", exc.problem) from None

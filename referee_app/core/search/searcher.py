@@ -28,8 +28,9 @@ class Searcher:
     Safe to call from a worker thread: every search holds the searcher's lock.
     """
 
-    def __init__(self, kb=None, folder: Path | None = None):
+    def __init__(self, kb=None, folder: Path | None = None, settle: bool = True):
         self._kb = kb
+        self._settle = settle   # collect opening's garbage at once (not worth it for one search)
         self._folder = Path(folder) if folder else None
         self._lock = threading.RLock()
         self._index = None
@@ -91,6 +92,7 @@ class Searcher:
         self._terms = Terms(aux["terms"])
         self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source)
         self._filters: dict[tuple[str, object], frozenset] = {}
+        self._sources_of: list | None = None   # document -> source of an official text (_official_source)
         self._doc_words: dict[int, list] = {}
         self._doc_keys: dict[int, list] = {}
         ids = index.column("id")
@@ -108,8 +110,10 @@ class Searcher:
                               self._keys)
         # Opening has just made tens of thousands of objects that live as long as the index: the
         # full collection they call for is made now, not in the middle of one of the first
-        # searches (measured: a pause of 15-20 ms among the first 25).
-        gc.collect()
+        # searches (measured: a pause of 15-20 ms among the first 25); a command that searches
+        # once and exits does not pay for it (about 20 ms, a fifth of its start).
+        if self._settle:
+            gc.collect()
 
     def close(self) -> None:
         with self._lock:
@@ -246,8 +250,14 @@ class Searcher:
         return found
 
     def _official_source(self, doc: int) -> str | None:
-        fields = self._stored(doc)
-        return fields["source"] if fields["official"] else None
+        """The source of an official text, None for a translation (from the filters: reading each
+        document's stored fields for it cost a first search a few milliseconds)."""
+        if self._sources_of is None:
+            self._sources_of = [None] * self._index.doc_count
+            for source in self.sources:
+                for d in self._docs("source", source) - self._translations:
+                    self._sources_of[d] = source
+        return self._sources_of[doc]
 
     def _words(self, doc: int, fields: dict) -> list:
         """A document's words and their stems, worked out once (snippets recur as a query is typed)."""
@@ -261,14 +271,14 @@ class Searcher:
 
     def _keys(self, doc: int) -> list[str]:
         """A document's words as the ranking compares them with the query's: stems, stop words as
-        written (texts.json keeps them as one string a document: a list of words each would be
+        written (the snapshot keeps them as one string a document: a list of words each would be
         a quarter of a million objects for the garbage collector to walk, again and again)."""
         found = self._doc_keys.get(doc)
         if found is None:
             fields = self._stored(doc)
             if isinstance(fields.get("keys"), str):
                 found = fields["keys"].split(" ") if fields["keys"] else []
-            else:  # an index opened without its texts.json
+            else:  # a document stored without them
                 body = fields["body"]
                 found = [s or word_key(body[a:b]) for a, b, s in self._words(doc, fields)]
             self._doc_keys[doc] = found

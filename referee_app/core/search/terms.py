@@ -70,8 +70,8 @@ class Terms:
 
     def _add_form(self, i: int, lang: str, form: dict) -> None:
         stems = tuple(form["stems"])
-        folded = [fold(w) for w in TOKEN_RE.findall(form["word"].lower())]
-        if len(folded) > 1 and len(stems) == 1:
+        words = TOKEN_RE.findall(form["word"].lower())
+        if len(words) > 1 and len(stems) == 1:
             # its other words are stop words (`get up`, `par erreur`): found on its lone stem, it
             # would stand for the concept wherever `get` is typed, so it is matched on every word
             every = analyse_all(lang, form["word"])
@@ -79,8 +79,8 @@ class Terms:
         else:
             self.starts[lang].setdefault(stems[0], []).append((stems, i))
         self.stems[lang].update(stems)
-        if len(folded) == 1:
-            self.single.append((folded[0], i))
+        if len(words) == 1:
+            self.single.append((fold(words[0]), i))
         self.exact.setdefault(form["word"].lower(), set()).add(i)
 
     def match(self, lang: str, stems: list[tuple[int, str]], asked: bool = False):
