@@ -187,12 +187,12 @@ def test_a_broken_knowledge_base_still_opens_and_says_so(qtbot, gui_env, tmp_pat
     from test_ui_support import write_mini_kb
 
     from referee_app.core.knowledge import loader as knowledge
-    from referee_app.ui import main_window
+    from referee_app.ui import knowledge_start, main_window
 
     root = write_mini_kb(tmp_path / "kb")
     (root / "glossary.yaml").unlink()
-    monkeypatch.setattr(main_window, "default", lambda: knowledge.load(root)[0])
-    monkeypatch.setattr(main_window, "load", lambda strict=False: knowledge.load(root, strict=False))
+    monkeypatch.setattr(knowledge_start, "default", lambda: knowledge.load(root)[0])
+    monkeypatch.setattr(knowledge_start, "load", lambda strict=False: knowledge.load(root, strict=False))
     w = main_window.MainWindow()
     qtbot.addWidget(w)
     w.show()

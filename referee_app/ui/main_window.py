@@ -14,13 +14,13 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMe
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import KnowledgeBase, default, load
+from referee_app.core.knowledge.loader import KnowledgeBase
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
 from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
 from .areas import AreaHost, EquipmentArea, scrolling
+from .knowledge_start import load_knowledge
 from .retranslate import follow_language, install_qt_translations, system_language
 from referee_app.ui.rulebook.actions import RulebookActions
 from referee_app.ui.rulings.area import RulingsArea
@@ -32,16 +32,6 @@ RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
 FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
 DEFAULT_RULESET = "icf"
-
-
-def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
-    """The knowledge base and rulesets; a broken base is still shown, with its problems listed,
-    because a referee mid-match is better served by the readable rules than by no window."""
-    try:
-        kb, problems = default(), []
-    except KnowledgeError:
-        kb, problems = load(strict=False)
-    return kb, load_rulesets(kb), problems
 
 
 def _inspection_page():
@@ -66,15 +56,17 @@ class MainWindow(QMainWindow):
     ready = Signal()   # the records are open: finish_start has run
 
     def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, parent=None,
-                 open_records=None):
+                 open_records=None, kb_problems: list | None = None):
         """`open_records(parent)`: makes the records usable once the window is shown (asking the user
-        when they are not), False when the app should not go on (ui/common/records.py: ensure_records)."""
+        when they are not), False when the app should not go on (ui/common/records.py: ensure_records).
+        `kb_problems`: what is wrong with a given `kb` (knowledge_start.load_knowledge), said in the
+        status bar."""
         super().__init__(parent)
         self.setObjectName("main_window")
         self._open_records = open_records
         self.started = False   # finish_start has run
         self._painted = False
-        problems = []
+        problems = list(kb_problems or ())
         if kb is None:
             kb, rulesets, problems = load_knowledge()
         self.kb = kb
