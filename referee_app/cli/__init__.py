@@ -5,19 +5,12 @@ heavy imports inside their handlers so that `carrom-referee rule` starts fast an
 """
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
 
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.validation import arguments, one_line
 from referee_app.core.knowledge.yamlio import YamlError
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on standard error and status 2, as the contract says
-        raise BadInput("arguments", message)
 
 
 # The module of each command, so that a run imports and builds only its own command's parser
@@ -30,31 +23,26 @@ MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulin
            "rulebook": "cmd_knowledge", "show": "cmd_knowledge", "check-kb": "cmd_knowledge"}
 
 
-def command_modules() -> list[str]:
-    import pkgutil
-
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
-
-
 _parsers: dict[str | None, argparse.ArgumentParser] = {}
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of `command` (all of them when the table does not know it), built once per
     process (scripts and tests call `main` many times)."""
+    from .parsers import build_parser   # argparse: not imported by the window, which parses no argument
+
     key = command if command in MODULES else None
     if key not in _parsers:
         _parsers[key] = build_parser(key)
     return _parsers[key]
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser: every command's, or only `command`'s when the table knows it."""
-    parser = _Parser(prog="carrom-referee", description="Carrom referee and rulebook assistant.")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for name in [MODULES[command]] if command in MODULES else command_modules():
-        importlib.import_module(f"{__name__}.{name}").add_parsers(sub)
-    return parser
+def __getattr__(name):
+    if name in ("build_parser", "command_modules", "_Parser"):
+        from . import parsers
+
+        return getattr(parsers, name)
+    raise AttributeError(name)
 
 
 def _driver_errors() -> tuple:
