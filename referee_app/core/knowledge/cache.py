@@ -18,7 +18,8 @@ every file had been left alone for SETTLED_NS, is known by the key its bytes has
 (`knowledge.stamps`). The change time (ctime) is the system's, set on every write and every
 change of the modification time, so an edit that keeps a file's size and puts its modification
 time back still changes the stamp; a file written in the last SETTLED_NS, whose edit could still
-fall within the file system's clock tick, is never trusted by its stamp. A damaged, truncated or
+fall within the file system's clock tick, is never trusted by its stamp; nor is any file on
+Windows, whose st_ctime is the creation time (STAMPS_TRUSTED). A damaged, truncated or
 foreign cache file is ignored and rewritten; a cache folder that cannot be written is not used.
 The file is written under a temporary name then renamed, so a crash never leaves half a cache
 under the real name, and read with an unpickler that builds only plain data and the loader's
@@ -48,6 +49,9 @@ _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime",
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
 _STAMPS = "knowledge.stamps"   # lines of "stamp key", the newest last
+# Windows's st_ctime is a file's creation time, not its last change: an edit that puts the
+# modification time back would go unseen there, so there a start always hashes the files' bytes.
+STAMPS_TRUSTED = os.name != "nt"
 _KEEP_STAMPS = 8
 
 
@@ -133,7 +137,7 @@ def _stamp(root: Path) -> tuple[str, bool]:
     every one of them was left alone for SETTLED_NS (else its bytes must be hashed)."""
     digest = hashlib.sha256(VERSION)
     settled_before = time.time_ns() - SETTLED_NS
-    settled = True
+    settled = STAMPS_TRUSTED
     paths = [(name, Path(__file__).with_name(name)) for name in _CODE] + yaml_files(root)
     for rel, path in paths:
         try:
