@@ -38,7 +38,29 @@ def test_text_and_focus_ring_contrast_in_both_themes(window, appearance):
         assert theme.contrast(getattr(c, name), c.base) >= 4.5, name
     assert theme.contrast(c.text, c.mark_bg) >= 4.5 and theme.contrast(c.link, c.panel) >= 4.5
     assert theme.contrast(theme.focus_colour(), c.base) >= 3
-    assert theme.focus_colour() in window.styleSheet() and ":focus" in window.styleSheet()
+    assert window.focus_ring.colour() == theme.focus_colour()   # the ring follows the palette
+
+
+def test_the_focus_ring_goes_round_whatever_has_the_keyboard(window, qtbot):
+    """A 2-pixel ring in the focus colour along the edge of what has the keyboard, moving with
+    the focus: a field, the next control, a control of another area."""
+    focus = window.focus_ring
+    field = window.rulings_area.first_name
+    assert QApplication.focusWidget() is field
+    qtbot.waitUntil(lambda: focus.widget() is field and focus.ring().isVisible())
+    assert focus.ring().geometry() == field.rect()
+    image = field.grab().toImage()
+    middle = field.width() // 2
+    assert theme.focus_colour() in {image.pixelColor(middle, y).name() for y in (0, 1)}
+    assert theme.focus_colour() in {image.pixelColor(middle, field.height() - 1 - y).name() for y in (0, 1)}
+    field.resize(field.width() + 30, field.height())
+    qtbot.waitUntil(lambda: focus.ring().geometry() == field.rect())
+    key(window, "Tab")
+    qtbot.waitUntil(lambda: focus.widget() is QApplication.focusWidget() is not field)
+    assert focus.ring().isVisible()
+    key(window, "Ctrl+2")
+    qtbot.waitUntil(lambda: focus.widget() is not None and focus.widget() is QApplication.focusWidget())
+    assert window.stack.currentWidget().isAncestorOf(focus.widget())
 
 
 def test_every_control_of_the_rulings_area_has_an_accessible_name(window):

@@ -20,6 +20,7 @@ from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
 from .areas import AreaHost, EquipmentArea, scrolling
+from .common.focus_ring import FocusRing
 from .knowledge_start import load_knowledge
 from .retranslate import follow_language, install_qt_translations, system_language
 from referee_app.ui.rulebook.actions import RulebookActions
@@ -84,8 +85,7 @@ class MainWindow(QMainWindow):
         self._large = settings.get_bool(settings.LARGE_TYPE)
         self._zoom = settings.get_int(settings.ZOOM)
         theme.apply_type_size(self._large, self._zoom)
-        # before the areas: each widget is styled once, as it is first shown, not again after it is built
-        self.setStyleSheet(theme.focus_ring_css())
+        self.focus_ring = FocusRing(QApplication.instance())
 
         # the empty stroke is ruled just after the first paint (finish_start): the form, the
         # sheet and the clocks are what the first paint needs
@@ -446,9 +446,8 @@ class MainWindow(QMainWindow):
         self._restyle()
 
     def _restyle(self) -> None:
-        """The focus ring in the palette's colour, set again so that widgets under the style sheet
-        take the new type size and palette too; the ruling's rich text in the new colours."""
-        self.setStyleSheet(theme.focus_ring_css())
+        """The focus ring and the ruling's rich text in the palette's new colours."""
+        self.focus_ring.refresh_colour()
         self.rulings_area.refresh_colours()
 
     def set_appearance(self, choice: str) -> None:

@@ -183,13 +183,3 @@ def contrast(a, b) -> float:
 
     la, lb = sorted((lum(QColor(a)), lum(QColor(b))), reverse=True)
     return (la + 0.05) / (lb + 0.05)
-
-
-def focus_ring_css() -> str:
-    """A focus ring a referee sees from arm's length: a 2-pixel frame in `focus_colour` round the
-    field, box, button or link list that has the keyboard."""
-    ring = focus_colour()
-    return (f"QLineEdit:focus, QAbstractSpinBox:focus, QComboBox:focus, QTextBrowser:focus, QTableView:focus,"
-            f" QListView:focus, QTreeView:focus {{ border: 2px solid {ring}; border-radius: 3px; }}"
-            f" QPushButton:focus, QToolButton:focus {{ border: 2px solid {ring}; border-radius: 4px; padding: 3px 8px; }}"
-            f" QCheckBox:focus, QRadioButton:focus, QLabel:focus {{ border: 2px solid {ring}; border-radius: 3px; }}")
