@@ -177,3 +177,22 @@ def test_a_broken_knowledge_base_loaded_before_the_window_is_said_in_it(qtbot, g
     w.show()
     assert problems and w.kb_problems == problems
     assert "problem" in w.problems_label.text() and w.problems_label.isVisible()
+
+
+def test_the_smoke_test_s_window_leaves_when_its_reader_stops_at_the_first_line(tmp_path):
+    """The bundle's checks run `carrom-referee | grep -q "window shown"`: grep leaves at that line,
+    and the app, told to quit once its records are open, must not stay open because writing
+    "window ready" to a closed pipe failed."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CARROM_REFEREE_QUIT_WHEN_SHOWN="1",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("CARROM_REFEREE_DATABASE", None)
+    app = subprocess.Popen([sys.executable, "-m", "referee_app"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True, env=env)
+    try:
+        assert app.stdout.readline().startswith("window shown")
+        app.stdout.close()   # the reader is gone
+        assert app.wait(timeout=60) == 0
+    finally:
+        if app.poll() is None:
+            app.kill()
