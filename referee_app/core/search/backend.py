@@ -421,24 +421,8 @@ class Index:
             scores = self._term_scores[key] = _unpack_scores(packed) if packed else {}
         return scores
 
-    def text_lengths(self) -> dict[str, list[int]]:
-        """Every analysed field's lengths."""
-        return {f: self.field_lengths(f) for f in self.text_fields()}
-
-    def use_lengths(self, lengths: dict[str, list[int]]) -> None:
-        """Take field lengths kept beside the index (those of another document count are ignored)."""
-        for fname, values in lengths.items():
-            if isinstance(values, list) and len(values) == self.doc_count:
-                self._field_lengths[fname] = values
-
     def text_fields(self) -> list[str]:
         return list(self._postings)
-
-    def use_lexicons(self, lexicons: dict[str, list[str]]) -> None:
-        """Take the fields' terms kept beside the index."""
-        for fname, terms in lexicons.items():
-            if isinstance(terms, list):
-                self._lexicons[fname] = terms
 
     def use_phrases(self, phrases: list) -> None:
         """Take the documents saying each thesaurus phrase, found when the index was built

@@ -79,13 +79,12 @@ class Understanding:
     """Reads queries against one open index, its thesaurus and its citation grammar."""
 
     def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]],
-                 source_of: Callable[[int], str | None] = lambda doc: None):
+                 source_of: Callable[[int], str | None]):
         self._index = index
         self._terms = terms
         self._citations = citations
         self._source_of = source_of   # document -> its source, if it is an official text
         self._usual: dict[int, frozenset] = {}
-        self._lexicons: dict[str, list[str]] = {}
         # "qu'est-ce qu'un …", "what does … mean": (prefix words, suffix words), longest first
         forms = []
         for phrases in questions.values():
@@ -298,16 +297,9 @@ class Understanding:
 
     def _near_terms(self, fname: str, s: str, k: int) -> set[str]:
         """The terms of a field within k slips of a stem."""
-        near = set(_automaton_matches(_typo_automaton(s, k), self._lexicon(fname)))
+        near = set(_automaton_matches(_typo_automaton(s, k), self._index.lexicon(fname)))
         near.update(t for t in _transpositions(s) if self._index.doc_frequency(fname, t))
         return near
-
-    def _lexicon(self, fname: str) -> list[str]:
-        """A field's terms, sorted, read once: a few thousand words, and walking them in memory is
-        several times faster than seeking in the on-disk term table for every automaton step."""
-        if fname not in self._lexicons:
-            self._lexicons[fname] = self._index.lexicon(fname)
-        return self._lexicons[fname]
 
 
 @lru_cache(maxsize=256)

@@ -14,7 +14,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.citations import Citations
 
 from . import index_cache, numbers
-from .analysis import LANGS, word_key
+from .analysis import LANGS
 from .backend import READ_ERRORS
 from .query import Understanding
 from .ranking import Ranker
@@ -80,12 +80,8 @@ class Searcher:
 
     def _attach(self, index, aux: dict) -> None:
         self._index = index
-        index.use_lengths(aux.get("lengths") or {})
-        index.use_lexicons(aux.get("lexicons") or {})
         index.use_phrases(aux.get("phrases") or [])
-        texts = aux.get("texts")
-        self._stored_fields: dict[int, dict] = dict(enumerate(texts)) if isinstance(texts, list) and \
-            len(texts) == index.doc_count else {}
+        self._stored_fields: dict[int, dict] = {}
         self.rulesets: dict[str, list[str]] = aux["rulesets"]
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
@@ -263,9 +259,7 @@ class Searcher:
         """A document's words and their stems, worked out once (snippets recur as a query is typed)."""
         found = self._doc_words.get(doc)
         if found is None:
-            stems = fields.get("stems")
-            if stems is None and isinstance(fields.get("keys"), str):
-                stems = [None if k.startswith("=") else k for k in self._keys(doc)]
+            stems = [None if k.startswith("=") else k for k in self._keys(doc)]   # a stop word has none
             found = self._doc_words[doc] = words(fields["body"], fields["lang"], stems)
         return found
 
@@ -275,13 +269,8 @@ class Searcher:
         a quarter of a million objects for the garbage collector to walk, again and again)."""
         found = self._doc_keys.get(doc)
         if found is None:
-            fields = self._stored(doc)
-            if isinstance(fields.get("keys"), str):
-                found = fields["keys"].split(" ") if fields["keys"] else []
-            else:  # a document stored without them
-                body = fields["body"]
-                found = [s or word_key(body[a:b]) for a, b, s in self._words(doc, fields)]
-            self._doc_keys[doc] = found
+            keys = self._stored(doc)["keys"]
+            found = self._doc_keys[doc] = keys.split(" ") if keys else []
         return found
 
     @staticmethod
