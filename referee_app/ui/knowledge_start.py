@@ -11,17 +11,19 @@ from importlib import import_module
 
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge.loader import KnowledgeBase, default, load
-from referee_app.core.knowledge.rulesets import Ruleset, load_rulesets
+from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
 
 
 def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
     """The knowledge base and rulesets; a broken base is still shown, with its problems listed,
     because a referee mid-match is better served by the readable rules than by no window."""
     try:
-        kb, problems = default(), []
+        kb = default()
     except KnowledgeError:
         kb, problems = load(strict=False)
-    return kb, load_rulesets(kb), problems
+        return kb, load_rulesets(kb), problems
+    # the Rulings area reads default_rulesets(): read once, here, the rulesets are shared with it
+    return kb, default_rulesets(), []
 
 
 # The Qt-free modules the first paint uses: the interface language, the Rulings area's match (its
