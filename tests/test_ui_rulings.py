@@ -140,6 +140,35 @@ def test_what_if_rules_without_recording(qtbot, area):
         i18n.set_language("en")
 
 
+def test_the_what_if_board_is_built_when_asked_for_and_tabbed_where_it_stands(qtbot, area):
+    # not made for the first paint (benchmarks/bench_startup.py), nor by switching what-if off
+    assert area._situation is None
+    area.what_if.setChecked(False)
+    assert area._situation is None
+    area.first_name.setFocus()
+    tools = []
+    while not area.form.isAncestorOf(area.focusWidget()) and len(tools) < 40:
+        tools.append(area.focusWidget())
+        area.focusNextChild()
+    assert area.doubles in tools
+    qtbot.keyClick(area, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    board = area.situation
+    assert board.isVisible() and area.situation is board
+    assert board.title() == "The board before the stroke (what if)"
+    # Tab from the last of the match's tools walks the board's fields top to bottom, then the stroke's
+    area.doubles.setFocus()
+    walked = []
+    for _ in range(len(board.fields()) + 1):
+        area.focusNextChild()
+        walked.append(area.focusWidget())
+    assert [w.parentWidget() if w.parentWidget() in board.fields() else w for w in walked[:-1]] == board.fields()
+    assert area.form.isAncestorOf(walked[-1])
+    # it is above the stroke's ticks on screen, and goes with what-if
+    assert board.geometry().bottom() < area.form.geometry().top()
+    qtbot.keyClick(area, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    assert not board.isVisible()
+
+
 def test_compare_rulesets_marks_what_differs(qtbot, area):
     area.form.own.setValue(1)
     area.form.queen.setChecked(True)

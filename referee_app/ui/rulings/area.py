@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox,
-                               QInputDialog, QLabel, QMessageBox, QPushButton, QSpinBox, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGridLayout, QInputDialog, QLabel, QMessageBox, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from referee_app.core.rules.engine import Conflict, NoRule, compiled
 from referee_app.core.errors import BadInput
@@ -19,7 +18,6 @@ from referee_app.core.play.match import Match, replayed
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.colours import colour_name
 from referee_app.core.rules.ruling import rule
-from referee_app.core.rules.situation import QUEEN_STATES
 from referee_app.core.knowledge.loader import knowledge_root
 from referee_app.core.knowledge.yamlio import load_file
 from referee_app.i18n import current_language
@@ -36,72 +34,6 @@ from referee_app.ui.retranslate import follow_language
 from .ruling_view import RulingView, queen_text, ruling_differences
 from .scoresheet_view import ScoreSheetView
 from .stroke_form import StrokeForm
-
-
-class SituationEditor(QGroupBox):
-    """The board before the stroke, editable by hand (what-if mode)."""
-
-    changed = Signal()
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setObjectName("situation_editor")
-        self.own = QSpinBox(objectName="what_if_own", maximum=9, value=9)
-        self.opponent = QSpinBox(objectName="what_if_opponent", maximum=9, value=9)
-        self.queen = QComboBox(objectName="what_if_queen")
-        self.break_ = QCheckBox(objectName="what_if_break")
-        self.attempt = QSpinBox(objectName="what_if_attempt", minimum=1, maximum=9)
-        self.dues = QSpinBox(objectName="what_if_dues", maximum=9)
-        self.opponent_dues = QSpinBox(objectName="what_if_opponent_dues", maximum=9)
-        self.score = QSpinBox(objectName="what_if_score", maximum=99)
-        self.opponent_score = QSpinBox(objectName="what_if_opponent_score", maximum=99)
-        self.form = QFormLayout(self)
-        self.labels = [QLabel() for _ in range(9)]
-        for label, w in zip(self.labels, (self.own, self.opponent, self.queen, self.break_, self.attempt, self.dues,
-                                          self.opponent_dues, self.score, self.opponent_score)):
-            label.setBuddy(w)
-            self.form.addRow(label, w)
-            signal = w.toggled if isinstance(w, QCheckBox) else (
-                w.currentIndexChanged if isinstance(w, QComboBox) else w.valueChanged)
-            signal.connect(self.changed)
-        self.retranslate()
-
-    def load(self, before: dict) -> None:
-        self.blockSignals(True)
-        self.own.setValue(before["own_on_board"])
-        self.opponent.setValue(before["opponent_on_board"])
-        self.queen.setCurrentIndex(QUEEN_STATES.index(before["queen"]))
-        self.break_.setChecked(before["break"])
-        self.attempt.setValue(before["break_attempt"])
-        self.dues.setValue(before["dues"])
-        self.opponent_dues.setValue(before["opponent_dues"])
-        self.score.setValue(before["score"]["striker"])
-        self.opponent_score.setValue(before["score"]["opponent"])
-        self.blockSignals(False)
-        self.changed.emit()
-
-    def before(self) -> dict:
-        return {"own_on_board": self.own.value(), "opponent_on_board": self.opponent.value(),
-                "queen": self.queen.currentData(), "break": self.break_.isChecked(),
-                "break_attempt": self.attempt.value(), "dues": self.dues.value(),
-                "opponent_dues": self.opponent_dues.value(),
-                "score": {"striker": self.score.value(), "opponent": self.opponent_score.value()}}
-
-    def retranslate(self) -> None:
-        self.setTitle(_("The board before the stroke (what if)"))
-        texts = (_("Own coins on the board"), _("Opponent's coins on the board"), _("Queen"), _("Break not yet made"),
-                 _("Break attempt"), _("Own dues"), _("Opponent's dues"), _("Own score in the game"),
-                 _("Opponent's score in the game"))
-        for label, text in zip(self.labels, texts):
-            label.setText(text)
-            label.buddy().setAccessibleName(text)
-        current = self.queen.currentData()
-        self.queen.blockSignals(True)
-        self.queen.clear()
-        for state in QUEEN_STATES:
-            self.queen.addItem(queen_text(state, _("the striking side"), _("the opponent")), state)
-        self.queen.setCurrentIndex(max(self.queen.findData(current), 0))
-        self.queen.blockSignals(False)
 
 
 class RulingsArea(QWidget):
@@ -141,8 +73,7 @@ class RulingsArea(QWidget):
         theme.keep_scaled(self.status, 1.1)
         self.status.setWordWrap(True)
 
-        self.situation = SituationEditor()
-        self.situation.hide()
+        self._situation = None   # the what-if board: built when first asked for (`situation`)
         self.form = StrokeForm()
         self.ruling_view = RulingView()
         self.record_button = QPushButton(objectName="record_stroke")
@@ -171,7 +102,7 @@ class RulingsArea(QWidget):
 
         # One screen at the table (1280×720 and up): the stroke, its ruling and the score sheet
         # side by side, none below the fold.
-        left = column("stroke_column", self.situation, (self.form, 1), buttons)
+        left = self._stroke_column = column("stroke_column", (self.form, 1), buttons)
         middle = column("ruling_column", tool_row(self.what_if, self.compare_button), (self.ruling_view, 1),
                         self.stroke_clock, self.break_clock, self.match_clock)
         right = column("sheet_column", tool_row(self.print_button, self.protest_button), (self.sheet, 1))
@@ -190,7 +121,6 @@ class RulingsArea(QWidget):
         layout.addWidget(self.columns, 1)
 
         self.form.changed.connect(self.update_ruling)
-        self.situation.changed.connect(self.refresh)
         self.ruling_view.open_clause.connect(self.open_clause)
         self.record_button.clicked.connect(self.record)
         self.undo_button.clicked.connect(self.undo)
@@ -237,6 +167,23 @@ class RulingsArea(QWidget):
 
             self._store = MatchStore(records_database())
         return self._store
+
+    @property
+    def situation(self):
+        """The what-if board, above the stroke form; built the first time it is needed, hidden."""
+        if self._situation is None:
+            from .situation_editor import SituationEditor
+
+            editor = self._situation = SituationEditor()
+            editor.hide()
+            self._stroke_column.layout().insertWidget(0, editor)
+            # A widget made now would come last in the Tab order: its fields go where the board
+            # stands on screen, after the match's tools and before the stroke's ticks.
+            chain = [self.doubles, *editor.fields()]
+            for before, after in zip(chain, chain[1:]):
+                QWidget.setTabOrder(before, after)
+            editor.changed.connect(self.refresh)
+        return self._situation
 
     def names(self) -> tuple[str, str]:
         return (self.first_name.text().strip() or _("First"), self.second_name.text().strip() or _("Second"))
@@ -587,7 +534,8 @@ class RulingsArea(QWidget):
     def _what_if_toggled(self, on: bool) -> None:
         if on:
             self.situation.load(self.match.game.situation_doc({})["before"])
-        self.situation.setVisible(on)
+        if on or self._situation is not None:
+            self.situation.setVisible(on)
         self._apply_ruleset_parameters()
         self.refresh()
 
@@ -737,7 +685,8 @@ class RulingsArea(QWidget):
         self.break_clock.set_title(lambda: _("Break clock"))
         self.match_clock.set_title(lambda: _("Match clock"))
         # the parts are plain widgets: the area re-translates them with itself
-        for part in (self.form, self.situation, self.sheet, self.ruling_view, self.header, self.resume):
-            part.retranslate()
+        for part in (self.form, self._situation, self.sheet, self.ruling_view, self.header, self.resume):
+            if part is not None:
+                part.retranslate()
         if hasattr(self, "sheet"):
             self.refresh()
