@@ -169,6 +169,25 @@ def test_the_what_if_board_is_built_when_asked_for_and_tabbed_where_it_stands(qt
     assert not board.isVisible()
 
 
+def test_the_foul_list_is_made_when_the_referee_comes_to_the_field_and_follows_the_language(qtbot, area):
+    from referee_app import i18n
+    from referee_app.core.play.foul_names import display_name
+
+    field = area.form.foul
+    assert not field._listed   # not for the first paint (benchmarks/bench_startup.py)
+    field.setFocus()
+    qtbot.waitUntil(lambda: field._listed)
+    fouls = field._fouls
+    assert len(field.completer().model().stringList()) == len(fouls) > 1
+    i18n.set_language("fr")
+    try:
+        offered = field.labels()   # the field has the focus: listed again at once, in French
+        assert field._listed and offered == field.completer().model().stringList()
+        assert [label.rsplit(" (", 1)[0] for label in offered] == [display_name(f, "fr") for f in fouls]
+    finally:
+        i18n.set_language("en")
+
+
 def test_compare_rulesets_marks_what_differs(qtbot, area):
     area.form.own.setValue(1)
     area.form.queen.setChecked(True)

@@ -45,6 +45,9 @@ class FoulField(QLineEdit):
         super().__init__(parent)
         self.setObjectName("foul")
         self._fouls: list[dict] = []
+        # The completer's list cites each foul's paragraphs, which reads the citation styles: it
+        # is filled when the referee first comes to the field, not for the window's first paint.
+        self._listed = False
         self._model = QStringListModel(self)
         completer = QCompleter(self._model, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -66,9 +69,26 @@ class FoulField(QLineEdit):
     def label_of(self, foul: dict) -> str:
         return f"{display_name(foul, current_language())} ({', '.join(_human(c) for c in foul.get('clauses', []))})"
 
+    def labels(self) -> list[str]:
+        """What the completer offers: each foul's name and paragraphs, in the interface language."""
+        if not self._listed:
+            self._model.setStringList([self.label_of(f) for f in self._fouls])
+            self._listed = True
+        return self._model.stringList()
+
+    def focusInEvent(self, event) -> None:
+        self.labels()
+        super().focusInEvent(event)
+
+    def keyPressEvent(self, event) -> None:
+        self.labels()   # the completer reads its list as the key is typed
+        super().keyPressEvent(event)
+
     def retranslate(self) -> None:
         current = self.foul_id() if not self.problem() else None
-        self._model.setStringList([self.label_of(f) for f in self._fouls])
+        self._listed = False
+        if self.hasFocus():
+            self.labels()
         self.setPlaceholderText(_("No foul: type a foul's name or paragraph"))
         if current is not None:
             self.set_foul(current)
