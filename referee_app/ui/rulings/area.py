@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QFileDialog, QGridLayout, QInputDialog, QLabel, QMessageBox, QPushButton,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from referee_app.core.rules.engine import Conflict, NoRule, compiled
 from referee_app.core.errors import BadInput
@@ -328,6 +327,8 @@ class RulingsArea(QWidget):
             return
         labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} "
                   f"({m['ruleset']}, {m['strokes']})" for m in reversed(matches)]
+        from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
+
         choice, ok = QInputDialog.getItem(self, _("Open a match"), _("Saved matches"), labels, 0, False)
         if ok:
             self.open_match(int(choice.split(":")[0]))
@@ -452,6 +453,8 @@ class RulingsArea(QWidget):
         self.form.own.setFocus()
 
     def ask_deciding_strokes(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         first, second = self.names()
         attempts = {}
         for side, name in (("first", first), ("second", second)):
@@ -567,6 +570,8 @@ class RulingsArea(QWidget):
         self.protest.emit(protest_fields(meta, self.match.strokes, n, current_language()))
 
     def print_sheet(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the score sheet as PDF"), "score-sheet.pdf", "PDF (*.pdf)")
         if path:
             meta = {}
