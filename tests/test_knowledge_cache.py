@@ -131,6 +131,34 @@ def test_a_settled_folder_is_known_by_its_stamp_without_reading_its_files(fresh,
     assert [c.record() for c in again.clauses.values()] == [c.record() for c in first.clauses.values()]
 
 
+@pytest.mark.skipif(not cache.STAMPS_TRUSTED, reason="no change time (ctime) to trust a stamp by")
+def test_a_settled_folder_s_files_are_found_by_their_path_and_an_edit_is_seen_at_once(fresh, monkeypatch):
+    from referee_app.core.knowledge.yamlio import load_file, load_text
+
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    loader.load(fresh)
+    new_process(monkeypatch)
+    hashed, hash_ = [], cache._hash
+    monkeypatch.setattr(cache, "_hash", lambda data: hashed.append(data) or hash_(data))
+    assert loader.load(fresh)[0].clauses
+    path = fresh / "rulesets" / "icf.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert load_file(path) == load_text(text, str(path)) and hashed == []
+    path.write_text(text.replace("id: icf", "id: icf-edited", 1), encoding="utf-8")
+    assert load_file(path)["id"] == "icf-edited" and hashed
+
+
+@pytest.mark.parametrize("damage", [b"not a pickle", pickle.dumps([("stamp", "../../elsewhere")]), pickle.dumps(Trap())])
+def test_a_damaged_stamps_file_only_costs_reading_the_files(fresh, tmp_path, monkeypatch, damage):
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    expected = [c.record() for c in loader.load(fresh)[0].clauses.values()]
+    (tmp_path / "cache" / "carrom-referee" / cache._STAMPS).write_bytes(damage)
+    new_process(monkeypatch)
+    called = []
+    monkeypatch.setattr(shutil, "rmtree", lambda *a, **k: called.append(a))
+    assert [c.record() for c in loader.load(fresh)[0].clauses.values()] == expected and not called
+
+
 def test_an_edit_keeping_the_size_and_the_modification_time_is_seen(fresh, monkeypatch):
     import os
 

@@ -7,7 +7,6 @@ time. `write_checked` and `read_checked` add a checksum, so that a damaged file 
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -52,8 +51,16 @@ def remove_older(target: Path, pattern: str, keep: int) -> None:
         pass
 
 
+def sha256(data: bytes = b""):
+    """hashlib.sha256, imported on first use: OpenSSL's hashlib costs a start 2.5 ms, and the
+    knowledge cache's warm start hashes nothing (knowledge/cache.py)."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 def write_checked(target: Path, data: bytes) -> bool:
-    return write_whole(target, hashlib.sha256(data).digest() + data)
+    return write_whole(target, sha256(data).digest() + data)
 
 
 def read_checked(path: Path) -> bytes | None:
@@ -63,4 +70,4 @@ def read_checked(path: Path) -> bytes | None:
     except OSError:
         return None
     data = blob[_SUM:]
-    return data if len(blob) >= _SUM and hashlib.sha256(data).digest() == blob[:_SUM] else None
+    return data if len(blob) >= _SUM and sha256(data).digest() == blob[:_SUM] else None

@@ -15,20 +15,21 @@ test editing a copy, a maintainer editing YAML in a running session). Reading an
 file costs each start a few ms, so a start first takes each file's stat (`_stamp`): size, inode,
 and modification and change times to the nanosecond. A folder whose stat was seen before, when
 every file had been left alone for SETTLED_NS, is known by the key its bytes hashed to then
-(`knowledge.stamps`). The change time (ctime) is the system's, set on every write and every
-change of the modification time, so an edit that keeps a file's size and puts its modification
-time back still changes the stamp; a file written in the last SETTLED_NS, whose edit could still
-fall within the file system's clock tick, is never trusted by its stamp; nor is any file on
-Windows, whose st_ctime is the creation time (STAMPS_TRUSTED). A damaged, truncated or
-foreign cache file is ignored and rewritten; a cache folder that cannot be written is not used.
-The file is written under a temporary name then renamed, so a crash never leaves half a cache
+(`knowledge.stamps.pickle`), and so is each of its files whose stat is still the one seen then:
+its parse is found by its path, without hashing its bytes (`_Folder.parse`). The change time
+(ctime) is the system's, set on every write and every change of the modification time, so an
+edit that keeps a file's size and puts its modification time back still changes the stamp; a
+file written in the last SETTLED_NS, whose edit could still fall within the file system's clock
+tick, is never trusted by its stamp; nor is any file on Windows, whose st_ctime is the creation
+time (STAMPS_TRUSTED). A start that trusts the stamp hashes nothing, and never imports hashlib
+(OpenSSL's, which costs it 2.5 ms). A damaged, truncated or foreign cache file is ignored and
+rewritten; a cache folder that cannot be written is not used. The file is written under a temporary name then renamed, so a crash never leaves half a cache
 under the real name, and read with an unpickler that builds only plain data and the loader's
 own records.
 """
 from __future__ import annotations
 
 import gc
-import hashlib
 import io
 import os
 import pickle
@@ -36,19 +37,20 @@ import time
 from dataclasses import fields, replace
 from pathlib import Path
 
-from referee_app.core.cache_files import cache_folder, remove_older, write_whole
+from referee_app.core.cache_files import cache_folder, remove_older, sha256, write_whole
 
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
 _CODE = ("yamlio.py", "loader.py", "cache.py")
 _LOADED = "knowledge base"  # the entry holding the loader's (KnowledgeBase, problems)
+_DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
                  ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
                  ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
     ("referee_app.core.knowledge.loader", name) for name in ("KnowledgeBase", "Clause", "Source", "Term", "Problem")}
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
-_STAMPS = "knowledge.stamps"   # lines of "stamp key", the newest last
+_STAMPS = "knowledge.stamps.pickle"   # [(stamp, key)], the newest last
 # Windows's st_ctime is a file's creation time, not its last change: an edit that puts the
 # modification time back would go unseen there, so there a start always hashes the files' bytes.
 STAMPS_TRUSTED = os.name != "nt"
@@ -98,7 +100,7 @@ def _without_lines(loaded):
 
 
 def _hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def yaml_files(root: Path) -> list[tuple[str, Path]]:
@@ -119,62 +121,70 @@ def yaml_files(root: Path) -> list[tuple[str, Path]]:
     return [("/".join(parts), Path(path)) for parts, path in sorted(found)]
 
 
-def _contents(root: Path) -> tuple[str, dict[Path, bytes]]:
-    """The folder's key, and its YAML files' bytes."""
-    digest = hashlib.sha256(VERSION)
+def _contents(root: Path) -> tuple[str, dict[str, bytes]]:
+    """The folder's key, and its YAML files' bytes by their path from the folder."""
+    digest = sha256(VERSION)
     for name in _CODE:
         code = Path(__file__).with_name(name)
         digest.update(code.read_bytes() if code.is_file() else name.encode())  # a frozen bundle has no source
     contents = {}
     for rel, path in yaml_files(root):
-        contents[path] = data = path.read_bytes()
+        contents[rel] = data = path.read_bytes()
         digest.update(rel.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()[:24], contents
 
 
-def _stamp(root: Path) -> tuple[str, bool]:
-    """A digest of the stat of the folder's YAML files and of the code that reads them, and whether
-    every one of them was left alone for SETTLED_NS (else its bytes must be hashed)."""
-    digest = hashlib.sha256(VERSION)
+def _stat(path) -> tuple[int, ...] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns
+
+
+def _stamp(root: Path) -> tuple[tuple, bool]:
+    """The stat of the folder's YAML files and of the code that reads them, each (its path, its
+    `_stat`), and whether every one of them was left alone for SETTLED_NS (else its bytes must be
+    hashed). Kept whole, not hashed: compared whole, no two stamps can be mistaken for each other."""
     settled_before = time.time_ns() - SETTLED_NS
     settled = STAMPS_TRUSTED
     paths = [(name, Path(__file__).with_name(name)) for name in _CODE] + yaml_files(root)
-    for rel, path in paths:
-        try:
-            st = os.stat(path)
-        except OSError:   # a frozen bundle has no source: its files come and go with the bundle
-            digest.update(rel.encode() + b"\0-\0")
-            continue
-        digest.update(f"{rel}\0{st.st_size} {st.st_ino} {st.st_mtime_ns} {st.st_ctime_ns}\0".encode())
-        settled = settled and max(st.st_mtime_ns, st.st_ctime_ns) < settled_before
-    return digest.hexdigest()[:24], settled
+    stamp = [(rel, _stat(path)) for rel, path in paths]   # None: a frozen bundle has no source
+    for _, stat in stamp:
+        settled = settled and (stat is None or max(stat[2], stat[3]) < settled_before)
+    return (VERSION, *stamp), settled
 
 
-def _stamps() -> list[list[str]]:
+def _stamps() -> list[tuple[tuple, str]]:
     try:
-        lines = (cache_folder() / _STAMPS).read_text(encoding="ascii").splitlines()
-    except (OSError, ValueError):
+        kept = _loads((cache_folder() / _STAMPS).read_bytes())
+    except Exception:  # absent, damaged, foreign: no stamp is known
         return []
-    return [line.split() for line in lines if len(line.split()) == 2]
+    if not isinstance(kept, list):
+        return []
+    return [pair for pair in kept if isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], str)
+            and pair[1].isalnum()]
 
 
-def _stamped_key(stamp: str) -> str | None:
+def _stamped_key(stamp: tuple) -> str | None:
     """The key the folder hashed to when it last had this stamp, if it was then settled."""
     return next((key for seen, key in reversed(_stamps()) if seen == stamp), None)
 
 
-def _keep_stamp(stamp: str, key: str) -> None:
-    kept = [pair for pair in _stamps() if pair[0] != stamp][-(_KEEP_STAMPS - 1):] + [[stamp, key]]
-    write_whole(cache_folder() / _STAMPS, "".join(f"{s} {k}\n" for s, k in kept).encode("ascii"))
+def _keep_stamp(stamp: tuple, key: str) -> None:
+    kept = [pair for pair in _stamps() if pair[0] != stamp][-(_KEEP_STAMPS - 1):] + [(stamp, key)]
+    write_whole(cache_folder() / _STAMPS, _dumps(kept))
 
 
 class _Folder:
     """One knowledge folder as it was when this process first read it."""
 
-    def __init__(self, root: Path, key: str, contents: dict[Path, bytes] | None):
+    def __init__(self, root: Path, key: str, contents: dict[str, bytes] | None, stamp: tuple = ()):
         """`contents`: the files' bytes, to build the cache file with when it cannot be read; None
-        when the key comes from the folder's stamp (`opened` then returns None, not a rebuild)."""
+        when the key comes from the folder's `stamp` (entries are then None, not a rebuild)."""
         self.root, self.key = root, key
+        self.stats = dict(stamp[1:])   # each file's stat when the folder had the key's bytes
+        self._digests: dict[str, str] | None = None
         self.entries: dict[str, bytes] | None = self._read()
         if self.entries is None and contents is not None:
             self.entries = self._build(contents)
@@ -191,15 +201,17 @@ class _Folder:
         ok = isinstance(entries, dict) and all(isinstance(k, str) and isinstance(v, bytes) for k, v in entries.items())
         return entries if ok else None
 
-    def _build(self, contents: dict[Path, bytes]) -> dict[str, bytes]:
+    def _build(self, contents: dict[str, bytes]) -> dict[str, bytes]:
         from .yamlio import YamlError, load_text
 
-        entries = {}
-        for path, data in contents.items():
+        entries, digests = {}, {}
+        for rel, data in contents.items():
+            digests[rel] = digest = _hash(data)
             try:
-                entries[_hash(data)] = _dumps(load_text(data.decode("utf-8"), str(path)))
+                entries[digest] = _dumps(load_text(data.decode("utf-8"), str(self.root / rel)))
             except (YamlError, UnicodeDecodeError):
                 continue  # not kept: reading it again reports the problem in the caller's words
+        entries[_DIGESTS] = _dumps(digests)
         self._write(entries)
         return entries
 
@@ -208,9 +220,24 @@ class _Folder:
         if write_whole(target, _dumps(entries)):
             remove_older(target, "knowledge-*.pickle", KEEP)
 
-    def parse(self, data: bytes):
-        blob = self.entries.get(_hash(data))
+    def parse(self, path: Path, data: bytes):
+        """The parse of `data`, the bytes just read from `path` (resolved, in the folder)."""
+        blob = self.entries.get(self._unchanged_digest(path) or _hash(data))
         return _loads(blob) if blob is not None else MISS
+
+    def _unchanged_digest(self, path: Path) -> str | None:
+        """The hash of the file's bytes when its stat, taken after they were read, is still the
+        one its folder's stamp was trusted with: any write since would have changed its ctime."""
+        rel = path.relative_to(self.root).as_posix()
+        stat = self.stats.get(rel)
+        if stat is None or _stat(path) != stat:
+            return None
+        if self._digests is None:
+            try:
+                self._digests = _loads(self.entries[_DIGESTS])
+            except Exception:  # a cache file without them: the bytes are hashed
+                self._digests = {}
+        return self._digests.get(rel)
 
     def loaded(self):
         try:
@@ -235,7 +262,7 @@ def _current(root: Path) -> _Folder:
     if key is not None:
         if folder is not None and folder.key == key:
             return folder
-        folder = _Folder(root, key, None)
+        folder = _Folder(root, key, None, stamp)
         if folder.entries is not None:
             _folders[root] = folder
             return folder
@@ -259,11 +286,12 @@ def _root_of(path: Path) -> Path | None:
 def cached_parse(path: Path, data: bytes):
     """The parse of the YAML file `path` whose bytes are `data`, from its knowledge folder's
     cache; MISS when it is in no knowledge folder or the cache lacks it as it is now."""
-    root = _root_of(path.resolve())
+    path = path.resolve()
+    root = _root_of(path)
     if root is None:
         return MISS
     folder = _folders.get(root) or _current(root)
-    return folder.parse(data)
+    return folder.parse(path, data)
 
 
 def cached_knowledge(root: Path) -> tuple[object, str] | tuple[None, str]:

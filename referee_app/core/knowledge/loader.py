@@ -6,7 +6,6 @@ order. Every problem found names the file, the line and what is wrong.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -260,8 +259,10 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
 
 
 def _read(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
+    from referee_app.core.cache_files import sha256
+
     problems: list[Problem] = []
-    digest = hashlib.sha256()
+    digest = sha256()
     try:
         sources, langs, kinds = _read_sources(root, problems)
     except (OSError, YamlError) as exc:
