@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from conftest import USER_DIRS, run_cli
 
@@ -50,3 +53,25 @@ def test_a_command_started_by_a_test_writes_its_cache_there_too(tmp_path):
     done = run_cli("rulesets", "--json", env={"CARROM_REFEREE_KNOWLEDGE": str(root)})
     assert done.returncode == 0, done.stderr
     assert set((USER_DIRS / "cache").rglob("knowledge-*.pickle")) - before, "the command wrote no cache here"
+
+
+@pytest.mark.parametrize("xdg, home", [(None, "/home/referee"), ("/var/tmp/c", "/home/referee"), ("", "/home/referee/"),
+                                       ("relative/c", "/home/referee"), ("  ", "/"), ("/c", "relative"),
+                                       (None, None), ("relative", "")])
+def test_the_cache_folder_is_the_one_platformdirs_names(monkeypatch, xdg, home):
+    from platformdirs import user_cache_dir
+
+    from referee_app.core.cache_files import cache_folder
+
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    try:
+        expected = Path(user_cache_dir("carrom-referee", appauthor=False))
+    except RuntimeError:   # no home to be found: the app's folder is no better, but says the same
+        with pytest.raises(RuntimeError):
+            cache_folder()
+        return
+    assert cache_folder() == expected
