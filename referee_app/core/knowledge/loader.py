@@ -47,6 +47,8 @@ def knowledge_root() -> Path:
 
 @dataclass(frozen=True)
 class Problem:
+    """What is wrong in the knowledge base, and where: a file and its line."""
+
     file: str
     line: int
     message: str
@@ -57,6 +59,8 @@ class Problem:
 
 @dataclass(frozen=True)
 class Source:
+    """A source of sources.yaml: a rulebook in one language, and how its paragraphs are numbered."""
+
     id: str
     lang: str
     title: str
@@ -68,6 +72,8 @@ class Source:
 
 @dataclass
 class Clause:
+    """One clause of a source, as its YAML file gives it, with its translations and formal rules."""
+
     id: str
     source: str
     paragraph: str
@@ -133,6 +139,8 @@ class Term:
 
 @dataclass
 class KnowledgeBase:
+    """Everything the knowledge folder holds, loaded and checked: sources, clauses, glossary."""
+
     root: Path
     sources: dict[str, Source]
     clauses: dict[str, Clause]

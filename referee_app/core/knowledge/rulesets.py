@@ -12,6 +12,8 @@ from .yamlio import YamlError, load_file
 
 @dataclass
 class Ruleset:
+    """A playable rule system (knowledge/rulesets/<id>.yaml): its names, sources and raw settings."""
+
     id: str
     name: dict[str, str]
     sources: list[str]

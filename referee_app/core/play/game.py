@@ -25,6 +25,8 @@ def other(side: str) -> str:
 
 @dataclass
 class BoardState:
+    """Where a board stands between strokes: whose turn, coins, dues, the queen, colours."""
+
     breaker: str
     turn: str
     seat: int                        # whose seat strikes (0-3 in doubles, 0-1 in singles)
@@ -55,6 +57,8 @@ class BoardState:
 
 @dataclass
 class BoardRecord:
+    """One board as played: its strokes, their rulings, its winner and points."""
+
     breaker: str
     strokes: list = field(default_factory=list)     # the stroke documents as entered
     rulings: list = field(default_factory=list)     # the ruling given for each

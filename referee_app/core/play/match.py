@@ -14,6 +14,8 @@ from .game import Game, other
 
 @dataclass
 class Match:
+    """A match's strokes as entered and their rulings, replayed into its games."""
+
     ruleset: str = "icf"
     doubles: bool = False
     strokes: list = field(default_factory=list)      # every stroke as entered, in order

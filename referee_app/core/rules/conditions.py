@@ -22,6 +22,8 @@ class ConditionError(ValueError):
 
 @dataclass(frozen=True)
 class Test:
+    """One compiled condition of a rule's `when`: a fact and the values it allows."""
+
     fact: str
     equals: object = None
     one_of: tuple | None = None

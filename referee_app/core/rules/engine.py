@@ -50,6 +50,8 @@ CONTINUES = Board(False)
 
 @dataclass
 class Rule:
+    """One formal rule of a clause, compiled: its tests and what it decides."""
+
     id: str
     clause: str
     tests: tuple[Test, ...]
@@ -83,6 +85,8 @@ class Conflict(Exception):
 
 @dataclass
 class Decision:
+    """What the rules decided for a situation, aspect by aspect, and which rules did."""
+
     values: dict = field(default_factory=dict)   # aspect -> value
     rules: dict = field(default_factory=dict)    # aspect -> [Rule]
     first: list = field(default_factory=list)    # the rules that applied, but those testing queen_after
@@ -138,6 +142,8 @@ def _compile_then(then, where) -> dict:
 
 @dataclass
 class CompiledRuleset:
+    """A ruleset ready to rule: its parameters, rules, fouls and mechanics, each with its clause."""
+
     ruleset: Ruleset
     params: dict                      # name -> value
     param_clauses: dict               # name -> clause id

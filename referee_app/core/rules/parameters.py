@@ -22,6 +22,8 @@ LANGS = LANGUAGES
 
 @dataclass(frozen=True)
 class ParameterSpec:
+    """One parameter of knowledge/parameters.yaml: its type, meaning and legal values."""
+
     name: str
     type: str
     meaning: str

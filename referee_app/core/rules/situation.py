@@ -16,6 +16,8 @@ COINS_PER_SIDE = 9  # a set holds nine coins of each colour (icf-fr 2.2); the bo
 
 @dataclass
 class Situation:
+    """A stroke and the board before it, from the striker's side: what the rules are asked about."""
+
     ruleset: str
     own_on_board: int = COINS_PER_SIDE
     opponent_on_board: int = COINS_PER_SIDE
