@@ -211,3 +211,32 @@ def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_c
         ("icf-fr/03.05-coup-d-envoi.yaml", rule_line)]
     said = [p for p in example_problems(kb, load_rulesets(kb)) if "pockets nothing" in p.message]
     assert [(p.file, p.line) for p in said] == [("icf-fr/03.05-coup-d-envoi.yaml", example_line)]
+
+
+def test_a_cache_file_cut_short_is_rebuilt_silently(fresh, tmp_path, monkeypatch):
+    expected = [c.record() for c in loader.load(fresh)[0].clauses.values()]
+    [written] = cache_files(tmp_path)
+    whole = written.read_bytes()
+    for cut in (4, 100, len(whole) // 2, len(whole) - 1):
+        written.write_bytes(whole[:cut])
+        new_process(monkeypatch)
+        assert [c.record() for c in loader.load(fresh)[0].clauses.values()] == expected
+        new_process(monkeypatch)
+        assert cache.cached_knowledge(fresh)[0] is not None, "rewritten whole"
+        whole = written.read_bytes()
+
+
+def test_an_entry_is_read_only_from_the_file_whose_index_was_read(tmp_path):
+    import os
+
+    from referee_app.core.knowledge.cache_entries import EntryFile, layout
+
+    path = tmp_path / "entries"
+    path.write_bytes(layout({"a": b"one", "b": b"two"}))
+    entries = EntryFile(path, pickle.loads)
+    assert sorted(entries) == ["a", "b"] and entries["a"] == b"one" and entries.get("c") is None
+    (tmp_path / "new").write_bytes(layout({"b": b"TWO!", "a": b"ONE"}))
+    os.replace(tmp_path / "new", path)   # another start rebuilt it: same names, other offsets
+    assert entries.get("b") is None, "not read at the old offsets of the new file"
+    assert entries["a"] == b"one", "what was read stays"
+    assert EntryFile(path, pickle.loads)["b"] == b"TWO!"

@@ -2,8 +2,8 @@
 
 Parsing the 60-odd YAML files is most of what a start costs. So the first start parses every file
 of a knowledge folder and writes the parses to one file of the XDG cache folder
-(`~/.cache/carrom-referee/knowledge-<key>.pickle`); the loader adds the loaded and validated
-knowledge base to it (`store_knowledge`). The key hashes the folder's files (names and bytes)
+(`~/.cache/carrom-referee/knowledge-<key>.pickle`, an index then pickles: cache_entries.py); the
+loader adds the loaded and validated knowledge base to it (`store_knowledge`). The key hashes the folder's files (names and bytes)
 and the code that reads them (yamlio, loader, this module): a later start whose folder and code
 are unchanged reads that one file instead; anything changed gives a new key, hence a rebuild.
 The few most recently written files are kept (a checkout, an installed copy, a folder named by
@@ -34,15 +34,17 @@ import io
 import os
 import pickle
 import time
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from pathlib import Path
 
 from referee_app.core.cache_files import cache_folder, remove_older, sha256, write_whole
+from .cache_entries import EntryFile, layout
 from .loader import Clause
 
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
-_CODE = ("yamlio.py", "loader.py", "cache.py")
+_CODE = ("yamlio.py", "loader.py", "cache.py", "cache_entries.py")
 _LOADED = "knowledge base"  # the entry holding the loader's (KnowledgeBase, problems), as `_stored` keeps them
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
@@ -202,7 +204,7 @@ class _Folder:
         self.root, self.key = root, key
         self.stats = dict(stamp[1:])   # each file's stat when the folder had the key's bytes
         self._digests: dict[str, str] | None = None
-        self.entries: dict[str, bytes] | None = self._read()
+        self.entries: Mapping[str, bytes] | None = self._read()
         if self.entries is None and contents is not None:
             self.entries = self._build(contents)
 
@@ -210,13 +212,11 @@ class _Folder:
     def path(self) -> Path:
         return cache_folder() / f"knowledge-{self.key}.pickle"
 
-    def _read(self) -> dict[str, bytes] | None:
+    def _read(self) -> EntryFile | None:
         try:
-            entries = _loads(self.path.read_bytes())
+            return EntryFile(self.path, _loads)
         except Exception:  # absent, damaged, foreign: rebuilt, whatever it was
             return None
-        ok = isinstance(entries, dict) and all(isinstance(k, str) and isinstance(v, bytes) for k, v in entries.items())
-        return entries if ok else None
 
     def _build(self, contents: dict[str, bytes]) -> dict[str, bytes]:
         from .yamlio import YamlError, load_text
@@ -234,7 +234,7 @@ class _Folder:
 
     def _write(self, entries: dict[str, bytes]) -> None:
         target = self.path
-        if write_whole(target, _dumps(entries)):
+        if write_whole(target, layout(entries)):
             remove_older(target, "knowledge-*.pickle", KEEP)
 
     def parse(self, path: Path, data: bytes):
@@ -263,9 +263,15 @@ class _Folder:
             return None
 
     def keep_loaded(self, loaded) -> None:
-        if _LOADED not in self.entries:
-            self.entries[_LOADED] = _dumps(_stored(loaded))
-            self._write(self.entries)
+        if _LOADED in self.entries:
+            return
+        try:
+            entries = dict(self.entries)
+        except KeyError:   # its file was replaced since it was opened: the new one is as good
+            return
+        entries[_LOADED] = _dumps(_stored(loaded))
+        self.entries = entries
+        self._write(entries)
 
 
 _folders: dict[Path, _Folder] = {}
