@@ -29,17 +29,17 @@ own records.
 """
 from __future__ import annotations
 
+import _pickle   # the C pickler, without pickle.py around it: see cache_entries.py
 import gc
 import io
 import os
-import pickle
 import time
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from pathlib import Path
 
 from referee_app.core.cache_files import cache_folder, remove_older, sha256, write_whole
-from .cache_entries import EntryFile, layout
+from .cache_entries import PROTOCOL, EntryFile, layout
 from .loader import Clause
 
 KEEP = 3
@@ -60,10 +60,10 @@ STAMPS_TRUSTED = os.name != "nt"
 _KEEP_STAMPS = 8
 
 
-class _PlainUnpickler(pickle.Unpickler):
+class _PlainUnpickler(_pickle.Unpickler):
     def find_class(self, module: str, name: str):
         if (module, name) not in _SAFE_CLASSES:
-            raise pickle.UnpicklingError(f"{module}.{name} is not the knowledge base's")
+            raise _pickle.UnpicklingError(f"{module}.{name} is not the knowledge base's")
         return super().find_class(module, name)
 
 
@@ -80,7 +80,7 @@ def _loads(blob: bytes):
 
 
 def _dumps(value) -> bytes:
-    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return _pickle.dumps(value, protocol=PROTOCOL)
 
 
 def _plain(value):
