@@ -87,10 +87,23 @@ class Trap:
         return (shutil.rmtree, ("/nonexistent-folder-of-the-test",))
 
 
-def test_a_cache_naming_other_code_builds_nothing(fresh, tmp_path, monkeypatch):
+def _with_trap_entry():
+    from referee_app.core.knowledge.cache_entries import layout
+
+    return layout({"knowledge base": pickle.dumps(Trap())})
+
+
+def _with_trap_index():
+    index = pickle.dumps(Trap())
+    return len(index).to_bytes(8, "little") + index
+
+
+@pytest.mark.parametrize("written_as", [_with_trap_entry, _with_trap_index,
+                                        lambda: pickle.dumps({"knowledge base": pickle.dumps(Trap())})])
+def test_a_cache_naming_other_code_builds_nothing(fresh, tmp_path, monkeypatch, written_as):
     loader.load(fresh)
     [written] = cache_files(tmp_path)
-    written.write_bytes(pickle.dumps({"knowledge base": pickle.dumps(Trap())}))
+    written.write_bytes(written_as())
     new_process(monkeypatch)
     called = []
     monkeypatch.setattr(shutil, "rmtree", lambda *a, **k: called.append(a))
