@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from referee_app.languages import LANGUAGES
 from .loader import Problem
@@ -38,8 +38,7 @@ UNITS = ("mm", "cm", "m", "g", "gr", "kg", "w", "watt", "watts", "in", "inch", "
 NUMBER_SIGNS = r"(?:(?:n|no|nr|num|numero|numéro|number)\b\.?\s*|n°\s*|#\s*|§\s*)?"
 
 
-@dataclass(frozen=True)
-class Citation:
+class Citation(NamedTuple):   # not a frozen dataclass: see loader.Problem
     """A citation found in a text: where it stands (start, end) and the clauses it names, best first."""
 
     start: int

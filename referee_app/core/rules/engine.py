@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from .conditions import ConditionError, Test, compile_when, matches
 from referee_app.core.errors import KnowledgeError
@@ -35,8 +36,7 @@ SIDES = ("striker", "opponent")
 RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note", "never_decisive"}
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):   # not a frozen dataclass: see loader.Problem
     """A decided board result: over with a winner and each side's point terms, or going on."""
 
     over: bool

@@ -7,9 +7,9 @@ default: no value that differs between rulesets lives in Python.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from referee_app.languages import LANGUAGES
 from referee_app.core.knowledge.loader import Problem
@@ -20,8 +20,7 @@ TYPES = ("int", "choice", "bool")
 LANGS = LANGUAGES
 
 
-@dataclass(frozen=True)
-class ParameterSpec:
+class ParameterSpec(NamedTuple):   # not a frozen dataclass: see loader.Problem
     """One parameter of knowledge/parameters.yaml: its type, meaning and legal values."""
 
     name: str
