@@ -118,7 +118,7 @@ def main() -> int:
     for name, ratio in ratios.items():
         ok = "ok" if ratio <= GOALS[name] else "OVER"
         print(f"  {name:7} {median[name]:6.3f} s  vs {base[name]:12} {median[base[name]]:6.3f} s   "
-              f"ratio {ratio:4.1f}x  (goal <= {GOALS[name]:.0f}x) {ok}")
+              f"ratio {ratio:4.2f}x  (goal <= {GOALS[name]:.0f}x) {ok}")
     if ready:
         print(f"  window ready (the empty stroke ruled, the records opened, after the first paint): "
               f"{statistics.median(ready):.3f} s")
