@@ -137,7 +137,9 @@ class Term(NamedTuple):
         return self.words[lang][0]
 
 
-@dataclass
+# Compared by nobody, and its repr would be the whole base: each method dataclass() generates
+# is an exec at every start (0.05-0.1 ms), so __eq__ and __repr__ are left to object.
+@dataclass(eq=False, repr=False)
 class KnowledgeBase:
     """Everything the knowledge folder holds, loaded and checked: sources, clauses, glossary."""
 

@@ -83,7 +83,7 @@ class Conflict(Exception):
         super().__init__(f"rules {', '.join(r.id for r in rules)} decide the {aspect} differently: {values}")
 
 
-@dataclass
+@dataclass(eq=False)   # compared by nobody: see loader.KnowledgeBase
 class Decision:
     """What the rules decided for a situation, aspect by aspect, and which rules did."""
 
@@ -140,7 +140,7 @@ def _compile_then(then, where) -> dict:
     return out
 
 
-@dataclass
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
 class CompiledRuleset:
     """A ruleset ready to rule: its parameters, rules, fouls and mechanics, each with its clause."""
 
@@ -221,7 +221,7 @@ def _key(value):
     return value if not isinstance(value, Board) else (value.over, value.winner, value.winner_terms, value.loser_terms)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
 class _Settings:
     """What a ruleset file and those it extends say besides the rules: the extended ruleset's,
     replaced by this one's."""
