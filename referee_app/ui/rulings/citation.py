@@ -2,11 +2,10 @@
 clause's text for a tooltip in the reader's language."""
 from __future__ import annotations
 
-import html
-
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.citations import cite
 from referee_app.i18n import current_language
+from referee_app.ui.common.rich_text import escape
 
 
 def human_citation(clause_id: str) -> str:
@@ -20,5 +19,5 @@ def clause_tooltip(clause_id: str) -> str:
     if clause is None:
         return human_citation(clause_id)
     text = clause.translations.get(current_language()) or clause.text
-    return f"<p><b>{html.escape(human_citation(clause_id))}</b> — {html.escape(clause.title or '')}</p>" \
-           f"<p>{html.escape(text)}</p>"
+    return f"<p><b>{escape(human_citation(clause_id))}</b> — {escape(clause.title or '')}</p>" \
+           f"<p>{escape(text)}</p>"

@@ -6,14 +6,13 @@ Rulings stay in view; from there the Rulebook is one more key away (`open_clause
 """
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextBrowser, QVBoxLayout, QWidget
 
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
+from referee_app.ui.common.rich_text import escape
 from .citation import clause_tooltip, human_citation
 
 
@@ -93,7 +92,7 @@ class RulingView(QWidget):
 
     def _panel_html(self) -> str:
         said = self._why_not.get(self._clause, "") if self._answer else ""
-        return (f"<p><b>{html.escape(said)}</b></p>" if said else "") + clause_tooltip(self._clause)
+        return (f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(self._clause)
 
     def hide_clause(self) -> None:
         self._clause = None
@@ -103,7 +102,7 @@ class RulingView(QWidget):
     def _hovered(self, href: str) -> None:
         clause = href.removeprefix("clause:").removeprefix("whynot:")
         said = self._why_not.get(clause, "") if href.startswith("whynot:") else ""
-        self.details.setToolTip(((f"<p><b>{html.escape(said)}</b></p>" if said else "") + clause_tooltip(clause))
+        self.details.setToolTip(((f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(clause))
                                 if href else "")
 
     def retranslate_panel(self) -> None:
@@ -126,7 +125,7 @@ class RulingView(QWidget):
         c = theme.colors()
         if self._error is not None:
             self.headline.setText(_("Cannot rule this stroke"))
-            self.details.setText(f"<p style='color:{c.accent}'>{html.escape(self._error)}</p>")
+            self.details.setText(f"<p style='color:{c.accent}'>{escape(self._error)}</p>")
             return
         r = self._ruling
         if r is None:
@@ -138,26 +137,26 @@ class RulingView(QWidget):
         lang = current_language()
         why = r.get("why") or r["explanation"]  # the grounds alone; a stored older ruling has only the whole
         rows = _outcome_rows(r, striker, opponent) + [(_("Why"), why.get(lang) or why["en"])]
-        body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(k)}</td>"
-                       f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
+        body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(k)}</td>"
+                       f"<td>{escape(v)}</td></tr>" for k, v in rows)
         body += self._citations_html(r, striker, opponent, c)
-        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{html.escape(_('Note'))} "
-                        f"({html.escape(human_citation(n['clause']))}): {html.escape(n.get(lang) or n.get('en', ''))}</p>"
+        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{escape(_('Note'))} "
+                        f"({escape(human_citation(n['clause']))}): {escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")
 
     def _citations_html(self, r: dict, striker: str, opponent: str, c) -> str:
         """The rows of the clauses cited and of the paragraphs set aside ("why not?")."""
-        links = ", ".join(f"<a href='clause:{html.escape(cid)}' style='color:{c.link}'>"
-                          f"{html.escape(human_citation(cid))}</a>" for cid in r["clauses"])
-        body = f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Clauses'))}</td><td>{links}</td></tr>"
+        links = ", ".join(f"<a href='clause:{escape(cid)}' style='color:{c.link}'>"
+                          f"{escape(human_citation(cid))}</a>" for cid in r["clauses"])
+        body = f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(_('Clauses'))}</td><td>{links}</td></tr>"
         # "why not?": one short link per paragraph set aside; its answer opens with its text below
         why_not = why_not_lines(r.get("trace") or {}, striker, opponent)
         self._why_not = {other: f"{question} {answer}" for other, question, answer in why_not}
         if why_not:
-            items = ", ".join(f"<a href='whynot:{html.escape(other)}' style='color:{c.link}'>"
-                              f"{html.escape(human_citation(other))}</a>" for other, _q, _a in why_not)
-            body += (f"<tr><td style='color:{c.muted};padding-right:12px'>{html.escape(_('Why not'))}</td>"
+            items = ", ".join(f"<a href='whynot:{escape(other)}' style='color:{c.link}'>"
+                              f"{escape(human_citation(other))}</a>" for other, _q, _a in why_not)
+            body += (f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(_('Why not'))}</td>"
                      f"<td>{items}</td></tr>")
         return body
 
