@@ -172,6 +172,15 @@ def test_a_damaged_stamps_file_only_costs_reading_the_files(fresh, tmp_path, mon
     assert [c.record() for c in loader.load(fresh)[0].clauses.values()] == expected and not called
 
 
+def test_the_stamps_text_file_of_earlier_versions_goes_when_the_stamps_are_next_kept(fresh, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    folder = tmp_path / "cache" / "carrom-referee"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "knowledge.stamps").write_text("0123 abcd\n", encoding="ascii")
+    loader.load(fresh)
+    assert (folder / cache._STAMPS).is_file() and not (folder / "knowledge.stamps").exists()
+
+
 def test_an_edit_keeping_the_size_and_the_modification_time_is_seen(fresh, monkeypatch):
     import os
 

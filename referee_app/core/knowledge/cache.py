@@ -3,33 +3,34 @@
 Parsing the 60-odd YAML files is most of what a start costs. So the first start parses every file
 of a knowledge folder and writes the parses to one file of the XDG cache folder
 (`~/.cache/carrom-referee/knowledge-<key>.pickle`, an index then pickles: cache_entries.py); the
-loader adds the loaded and validated knowledge base to it (`store_knowledge`). The key hashes the folder's files (names and bytes)
-and the code that reads them (yamlio, loader, this module): a later start whose folder and code
-are unchanged reads that one file instead; anything changed gives a new key, hence a rebuild.
-The few most recently written files are kept (a checkout, an installed copy, a folder named by
-CARROM_REFEREE_KNOWLEDGE), older ones removed.
+loader adds the loaded and validated knowledge base to it (`store_knowledge`). The key hashes the
+folder's files (names and bytes) and the code that reads them (yamlio, loader, this module,
+cache_entries): a later start whose folder and code are unchanged reads that one file instead;
+anything changed gives a new key, hence a rebuild. The few most recently written files are kept (a
+checkout, an installed copy, a folder named by CARROM_REFEREE_KNOWLEDGE), older ones removed.
 
 Never stale: a parse is looked up by the hash of the file's bytes as read now, and the loaded
-knowledge base is used only while the folder still hashes to the key it was stored under (a
-test editing a copy, a maintainer editing YAML in a running session). Reading and hashing every
-file costs each start a few ms, so a start first takes each file's stat (`_stamp`): size, inode,
-and modification and change times to the nanosecond. A folder whose stat was seen before, when
-every file had been left alone for SETTLED_NS, is known by the key its bytes hashed to then
-(`knowledge.stamps.pickle`), and so is each of its files whose stat is still the one seen then:
-its parse is found by its path, without hashing its bytes (`_Folder.parse`). The change time
-(ctime) is the system's, set on every write and every change of the modification time, so an
-edit that keeps a file's size and puts its modification time back still changes the stamp; a
-file written in the last SETTLED_NS, whose edit could still fall within the file system's clock
-tick, is never trusted by its stamp; nor is any file on Windows, whose st_ctime is the creation
-time (STAMPS_TRUSTED). A start that trusts the stamp hashes nothing, and never imports hashlib
-(OpenSSL's, which costs it 2.5 ms). A damaged, truncated or foreign cache file is ignored and
-rewritten; a cache folder that cannot be written is not used. The file is written under a temporary name then renamed, so a crash never leaves half a cache
-under the real name, and read with an unpickler that builds only plain data and the loader's
-own records.
+knowledge base is used only while the folder still hashes to the key it was stored under (a test
+editing a copy, a maintainer editing YAML in a running session). Reading and hashing every file
+costs each start a few ms, so a start first takes each file's stat (`_stamp`): size, inode, and
+modification and change times to the nanosecond. A folder whose stat was seen before, when every
+file had been left alone for SETTLED_NS, is known by the key its bytes hashed to then
+(`knowledge.stamps.pickle`), and so is each of its files whose stat is still the one seen then: its
+parse is found by its path, without hashing its bytes (`_Folder.parse`). The change time (ctime) is
+the system's, set on every write and every change of the modification time, so an edit that keeps a
+file's size and puts its modification time back still changes the stamp; a file written in the last
+SETTLED_NS, whose edit could still fall within the file system's clock tick, is never trusted by
+its stamp; nor is any file on Windows, whose st_ctime is the creation time (STAMPS_TRUSTED). A
+start that trusts the stamp hashes nothing, and never imports hashlib (OpenSSL's, which costs it
+2.5 ms). A damaged, truncated or foreign cache file is ignored and rewritten; a cache folder that
+cannot be written is not used. The file is written under a temporary name then renamed, so a crash
+never leaves half a cache under the real name, and read with an unpickler that builds only plain
+data and the loader's own records.
 """
 from __future__ import annotations
 
 import _pickle   # the C pickler, without pickle.py around it: see cache_entries.py
+import contextlib
 import gc
 import io
 import os
@@ -45,7 +46,7 @@ from .loader import Clause
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
 _CODE = ("yamlio.py", "loader.py", "cache.py", "cache_entries.py")
-_LOADED = "knowledge base"  # the entry holding the loader's (KnowledgeBase, problems), as `_stored` keeps them
+_LOADED = "knowledge base"  # the loader's (KnowledgeBase, problems), as `_stored` keeps them
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
                  ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
@@ -54,6 +55,7 @@ _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime",
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
 _STAMPS = "knowledge.stamps.pickle"   # [(stamp, key)], the newest last
+_OLD_STAMPS = "knowledge.stamps"
 # Windows's st_ctime is a file's creation time, not its last change: an edit that puts the
 # modification time back would go unseen there, so there a start always hashes the files' bytes.
 STAMPS_TRUSTED = os.name != "nt"
@@ -192,7 +194,9 @@ def _stamped_key(stamp: tuple) -> str | None:
 
 def _keep_stamp(stamp: tuple, key: str) -> None:
     kept = [pair for pair in _stamps() if pair[0] != stamp][-(_KEEP_STAMPS - 1):] + [(stamp, key)]
-    write_whole(cache_folder() / _STAMPS, _dumps(kept))
+    if write_whole(cache_folder() / _STAMPS, _dumps(kept)):
+        with contextlib.suppress(OSError):   # the text file earlier versions kept the stamps in
+            (cache_folder() / _OLD_STAMPS).unlink()
 
 
 class _Folder:
