@@ -9,7 +9,7 @@ session, or the referee choosing "Dark" in a bright-hall-vs-dim-hall decision).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import shiboken6
 
@@ -33,9 +33,10 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
                   round(a.blue() + (b.blue() - a.blue()) * t))
 
 
-@dataclass(frozen=True)
-class Colors:
-    """Hex colours for rich text, derived from the current palette (see `colors()`)."""
+class Colors(NamedTuple):
+    """Hex colours for rich text, derived from the current palette (see `colors()`). A named tuple,
+    not a frozen dataclass: this module is on the first paint's path, and a dataclass's definition
+    costs an exec for each of its generated methods."""
 
     text: str
     muted: str

@@ -21,6 +21,8 @@ BACKOFF = (1, 2, 4, 8, 15, 30)   # seconds before each automatic try; the last r
 
 @dataclass
 class Pending:
+    """A save waiting for the server: what to run, then what to do once it is committed or refused."""
+
     action: Callable
     on_saved: Callable | None
     on_refused: Callable | None
