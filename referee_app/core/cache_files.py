@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 APP = "carrom-referee"
@@ -33,6 +32,8 @@ def cache_folder() -> Path:
 
 def write_whole(target: Path, data: bytes) -> bool:
     """Writes `data` to `target` whole or not at all; False when the folder cannot take it."""
+    import tempfile   # only a write needs it: `rule` and `search` on a warm cache write nothing
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent)
