@@ -271,6 +271,37 @@ def test_a_fresh_index_opens_without_parsing_the_knowledge(user_dirs, monkeypatc
     assert index_cache.ensure_index() is False
 
 
+def test_a_fresh_index_is_vouched_for_by_the_knowledge_files_stat_without_hashing_them(user_dirs, monkeypatch):
+    import sys
+
+    from referee_app.core.knowledge import cache as knowledge_cache
+
+    if not knowledge_cache.STAMPS_TRUSTED:
+        pytest.skip("no change time (ctime) to trust a stamp by")
+    monkeypatch.setattr(knowledge_cache, "SETTLED_NS", 0)   # a fresh clone's files are seconds old
+    index_cache.ensure_index()
+    hashed = []
+    contents = knowledge_cache._contents
+    monkeypatch.setattr(knowledge_cache, "_contents", lambda root: hashed.append(root) or contents(root))
+    assert index_cache.ensure_index() is False   # may hash the files once, and keep their stamp
+    hashed.clear()
+    monkeypatch.setitem(sys.modules, "hashlib", None)   # importing it now fails
+    assert index_cache.ensure_index() is False and hashed == []
+
+
+def test_the_knowledge_fingerprint_sees_an_edit_at_once(user_dirs, tmp_path, kb, monkeypatch):
+    from referee_app.core.knowledge import cache as knowledge_cache
+
+    monkeypatch.setattr(knowledge_cache, "SETTLED_NS", 0)
+    root = tmp_path / "knowledge"
+    shutil.copytree(kb.root, root)
+    first = index_cache.fingerprint(root)
+    assert index_cache.fingerprint(root) == first
+    path = root / "rulesets" / "icf.yaml"
+    path.write_bytes(path.read_bytes() + b"\n# edited\n")
+    assert index_cache.fingerprint(root) != first
+
+
 def test_an_index_another_version_of_the_code_built_is_rebuilt(user_dirs, monkeypatch):
     """Same knowledge files, but the analysis or the index's layout changed with the code: the
     quick check that spares parsing the knowledge must not vouch for the old index."""

@@ -321,6 +321,20 @@ def cached_parse(path: Path, data: bytes):
     return folder.parse(path, data)
 
 
+def folder_key(root: Path) -> str:
+    """The key of the knowledge folder `root` as its files are now (their bytes, and the code
+    reading them): found by the folder's stamp when it is trusted, else by hashing the files. For
+    a cache of something else made from the folder (the search index) to know it is still its."""
+    root = Path(root).resolve()
+    stamp, settled = _stamp(root)
+    key = _stamped_key(stamp) if settled else None
+    if key is None:
+        key = _contents(root)[0]
+        if settled:
+            _keep_stamp(stamp, key)
+    return key
+
+
 def cached_knowledge(root: Path) -> tuple[object, str] | tuple[None, str]:
     """What `store_knowledge` kept for the folder as its files are now (or None), and the folder's
     key to hand back to `store_knowledge`."""

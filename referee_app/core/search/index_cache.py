@@ -15,7 +15,6 @@ import os
 import pickle
 import time
 import zlib
-from hashlib import sha256
 from pathlib import Path
 
 from . import backend
@@ -30,30 +29,31 @@ GRACE_SECONDS = 120  # an index or build folder younger than this may be another
 
 def cache_dir() -> Path:
     """Where the index lives: the user cache folder (XDG_CACHE_HOME is honoured)."""
-    from platformdirs import user_cache_path
+    from referee_app.core.cache_files import cache_folder
 
-    return user_cache_path("carrom-referee", appauthor=False) / "search"
+    return cache_folder() / "search"
 
 
 def fingerprint(root: Path) -> str:
-    """A digest of every knowledge file's bytes: cheap to compute, unlike parsing the YAML."""
-    from referee_app.core.knowledge.cache import yaml_files
+    """What vouches for the knowledge files without parsing them: the knowledge cache's key of the
+    folder, which hashes their bytes (and the code reading them), or finds it by their stat alone
+    once they have been left alone a few seconds (core/knowledge/cache.py)."""
+    from referee_app.core.knowledge.cache import folder_key
 
-    h = sha256()
-    for rel, path in yaml_files(Path(root)):
-        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
+    return folder_key(Path(root))
 
 
 def _quick(fp: str, stamp: str) -> str:
     # this code's schema and whoosh's version too: an index another version built is stale though
     # the knowledge is not
-    return sha256(f"{SCHEMA_VERSION}:{backend.VERSION}:{fp}:{stamp}".encode()).hexdigest()[:16]
+    return f"{SCHEMA_VERSION}:{backend.VERSION}:{fp}:{stamp}"
 
 
 def stamp(kb, rulesets: dict) -> str:
     """What the index depends on: this code's schema, the knowledge, the thesaurus, the citation
     names and which ruleset has which source."""
+    from hashlib import sha256
+
     from .documents import stamp_data
 
     spec = {"schema": SCHEMA_VERSION, "whoosh": backend.VERSION, "kb": kb.stamp, **stamp_data(kb, rulesets)}
