@@ -46,9 +46,7 @@ def _compiled(lang: str, po: bytes) -> bytes:
     """The .po catalog `po` compiled to .mo. Babel takes longer to compile one than the rest of a
     command takes to start, so the result is kept in the user's cache folder under the hash of
     the .po's bytes: an edited catalog is compiled anew, a damaged cached one too."""
-    from hashlib import sha256
-
-    from referee_app.core.cache_files import cache_folder, read_checked, remove_older, write_checked
+    from referee_app.core.cache_files import cache_folder, read_checked, remove_older, sha256, write_checked
 
     path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + po).hexdigest()[:24]}.mo"
     mo = read_checked(path)

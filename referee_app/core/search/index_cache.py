@@ -52,7 +52,7 @@ def _quick(fp: str, stamp: str) -> str:
 def stamp(kb, rulesets: dict) -> str:
     """What the index depends on: this code's schema, the knowledge, the thesaurus, the citation
     names and which ruleset has which source."""
-    from hashlib import sha256
+    from referee_app.core.cache_files import sha256
 
     from .documents import stamp_data
 
