@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.validation import arguments, one_line
 from referee_app.core.knowledge.yamlio import YamlError
+
+if TYPE_CHECKING:
+    import argparse   # the window parses no argument: argparse is imported by .parsers, when used
 
 
 # The module of each command, so that a run imports and builds only its own command's parser
