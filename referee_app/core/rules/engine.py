@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from .conditions import ConditionError, Test, compile_when, matches
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default, entry_line
+from referee_app.core.knowledge.loader import default, entry_line
+from referee_app.core.knowledge.model import KnowledgeBase, Problem
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets
 from .parameters import check_entry, load_schema, missing
 from .situation import QUEEN_STATES
