@@ -214,7 +214,7 @@ def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_c
     from referee_app.core.errors import KnowledgeError
     from referee_app.core.knowledge.checks import example_problems
     from referee_app.core.knowledge.rulesets import load_rulesets
-    from referee_app.core.rules.engine import compile_ruleset
+    from referee_app.core.rules.compile import compile_ruleset
 
     path = fresh / "icf-fr" / "03.05-coup-d-envoi.yaml"
     text = path.read_text(encoding="utf-8")

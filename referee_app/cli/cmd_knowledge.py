@@ -134,7 +134,7 @@ def _other_problems(kb) -> list:
     from referee_app.core.knowledge import citations, thesaurus
     from referee_app.core.knowledge.model import Problem
     from referee_app.core.knowledge.rulesets import load_rulesets
-    from referee_app.core.rules.engine import compile_ruleset
+    from referee_app.core.rules.compile import compile_ruleset
 
     problems = []
     try:

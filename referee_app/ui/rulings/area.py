@@ -17,7 +17,8 @@ from referee_app.core.knowledge.loader import knowledge_root
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.play.match import Match, replayed
 from referee_app.core.rules.colours import colour_name
-from referee_app.core.rules.engine import Conflict, NoRule, compiled
+from referee_app.core.rules.compile import compiled
+from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.rules.ruling import rule
 from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.i18n import current_language
