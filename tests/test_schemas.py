@@ -128,6 +128,15 @@ def test_rule_trace_answers_a_trace(situation):
     validate(ruling, "ruling.json")
 
 
+def test_rule_all_rulesets_answers_rulings_and_refusals():
+    open_colours = {"before": {"colours": "open"}, "stroke": {"pocketed": {"dark": 1}}}
+    answer = cli_json("rule", "--all-rulesets", "--json", "-", input=json.dumps(open_colours))
+    validate(answer, "rulings.json")
+    assert any("refused" in r for r in answer) and any("turn" in r for r in answer)
+    with pytest.raises(AssertionError):
+        validate([{"ruleset": "icf"}], "rulings.json")
+
+
 def test_replay_reads_a_score_sheet_and_answers_a_report():
     sheet = {"ruleset": "icf", "boards": [[{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {}},
                                            {"pocketed": {"own": 1, "striker": True}}]]}

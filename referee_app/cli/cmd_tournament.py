@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from referee_app.core.errors import BadInput
-from .io import print_json, print_rows, read_document
+from .io import knowledge_of, print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json")
@@ -36,7 +36,7 @@ def add_parsers(sub) -> None:
             arg("--json", action="store_true", help="JSON (the default: any reader of YAML reads it too)"),
             arg("--yaml", action="store_true", help="YAML instead of JSON, for reading by eye"))
     command(tsub, "new", run_new, "store a tournament (FILE: name, players, and any rounds played)",
-            arg("file"), arg("--ruleset", default="icf"), JSON)
+            arg("file"), arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
 
     player = (ID, arg("player"))
     command(tsub, "enter", run_enter, "enter a player (a late entry once round 1 is paired)", *player, JSON)
@@ -138,7 +138,9 @@ def run_generate(args) -> int:
 def run_new(args) -> int:
     from referee_app.core.tournament.model import parse
 
-    tid = _store().import_tournament(parse(read_document(args.file)), args.ruleset)
+    knowledge = knowledge_of(args)
+    ruleset = knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id
+    tid = _store().import_tournament(parse(read_document(args.file)), ruleset)
     print_json({"id": tid}) if args.json else print(tid)
     return 0
 

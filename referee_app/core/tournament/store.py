@@ -41,7 +41,9 @@ def round_arg(round_no):
 class TournamentStore(db.Store):
 
     # --- tournaments and entries ----------------------------------------------------------
-    def create(self, name: str, players=(), ruleset: str = "icf", checked_in: bool = True) -> int:
+    def create(self, name: str, players, ruleset: str, checked_in: bool = True) -> int:
+        """A new tournament; `ruleset`: its matches' (the caller's choice: the toolbar's, or the
+        knowledge base's default)."""
         if not isinstance(name, str) or not name.strip():
             raise BadInput("name", "a tournament needs a name")
         with self.transaction():
@@ -51,7 +53,7 @@ class TournamentStore(db.Store):
                 self._enter(tid, p, checked_in)
         return tid
 
-    def import_tournament(self, t: Tournament, ruleset: str = "icf") -> int:
+    def import_tournament(self, t: Tournament, ruleset: str) -> int:
         """A tournament file stored as it stands: entries checked in, rounds, results, final."""
         stamp = self.clock().isoformat()
         with self.transaction():

@@ -12,12 +12,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.files import load_file
-from referee_app.core.knowledge.loader import knowledge_root
-from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.play.match import Match, replayed
 from referee_app.core.rules.colours import colour_name
-from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.rules.ruling import rule
 from referee_app.core.storage.errors import StoreUnavailable
@@ -40,19 +36,20 @@ class RulingsArea(QWidget):
     open_clause = Signal(str)
     ruleset_in_force = Signal(str)  # the match's ruleset, whenever a match is opened or begun
 
-    def __init__(self, ruleset: str = "icf", store=None, parent=None, first_ruling_later: bool = False):
+    def __init__(self, knowledge, ruleset: str | None = None, store=None, parent=None, first_ruling_later: bool = False):
         """`first_ruling_later`: the empty stroke is not ruled as the area is built, but by the first
         `update_ruling()` (the window's, just after its first paint); until then the ruling says
         to tick what happened. Any tick, and Record, rule at once as always."""
         super().__init__(parent)
         self.setObjectName("rulings_area")
         self._ruling_now = not first_ruling_later
-        if ruleset not in default_rulesets():
-            ruleset = "icf"
+        self.knowledge = knowledge
+        if ruleset not in knowledge.rulesets:
+            ruleset = knowledge.default_ruleset
         self._store = store
         self.match_id: int | None = None
         self.ruleset = ruleset
-        self.match = Match(ruleset)
+        self.match = Match(knowledge, ruleset)
         self.correcting: int | None = None  # the 1-based stroke being corrected
         self.last_ruling: dict | None = None
 
@@ -75,7 +72,7 @@ class RulingsArea(QWidget):
 
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         self.form = StrokeForm()
-        self.ruling_view = RulingView()
+        self.ruling_view = RulingView(knowledge.kb)
         self.record_button = QPushButton(objectName="record_stroke")
         self.undo_button = QPushButton(objectName="undo_stroke")
         self.cancel_button = QPushButton(objectName="cancel_correction")
@@ -96,9 +93,9 @@ class RulingsArea(QWidget):
         # set from the ruleset's parameters by _apply_ruleset_parameters before any use
         self.stroke_clock = Countdown("stroke_clock", 0)
         self.break_clock = Countdown("break_clock", 0)
-        clock = load_file(knowledge_root() / "tournament.yaml")["match_clock"]
+        clock = knowledge.tournament["match_clock"]
         self.match_clock = Countdown("match_clock", clock["minutes"] * 60, clock["extra_minutes"] * 60)
-        self.sheet = ScoreSheetView()
+        self.sheet = ScoreSheetView(knowledge)
 
         # One screen at the table (1280×720 and up): the stroke, its ruling and the score sheet
         # side by side, none below the fold.
@@ -165,7 +162,7 @@ class RulingsArea(QWidget):
             from referee_app.core.play.store import MatchStore
             from referee_app.ui.common.records_source import records_database
 
-            self._store = MatchStore(records_database())
+            self._store = MatchStore(self.knowledge, records_database())
         return self._store
 
     @property
@@ -194,28 +191,27 @@ class RulingsArea(QWidget):
         Before the first stroke the match simply takes it. Once strokes are recorded, changing it
         is an explicit act: the referee confirms, every stroke is ruled again under the new rules
         (refused if one cannot happen under them), and the change stays in the match's history."""
-        if ruleset not in default_rulesets():
+        if ruleset not in self.knowledge.rulesets:
             return False
         if ruleset == self.match.ruleset:
             self.ruleset = ruleset
             return True
         try:
             if self.match.strokes:
-                names = default_rulesets()
                 lang = current_language()
                 answer = QMessageBox.question(
                     self, _("Change the ruleset of this match?"),
                     _("This match is played under {old}. Play it under {new} from now on? Every stroke "
                       "recorded is ruled again under {new}, and the change is kept in the match's record.").format(
-                        old=names[self.match.ruleset].name.get(lang, self.match.ruleset),
-                        new=names[ruleset].name.get(lang, ruleset)),
+                        old=self.knowledge.ruleset_name(self.match.ruleset, lang),
+                        new=self.knowledge.ruleset_name(ruleset, lang)),
                     QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
                 if answer != QMessageBox.StandardButton.Yes:
                     return False
             if self.match_id is not None:
                 self.match = self.store.change_ruleset(self.match_id, ruleset)
             else:
-                self.match = replayed(ruleset, self.match.doubles, self.match.strokes)
+                self.match = replayed(self.knowledge, ruleset, self.match.doubles, self.match.strokes)
         except BadInput as exc:
             QMessageBox.warning(self, _("Ruleset not changed"), str(exc))
             return False
@@ -228,7 +224,7 @@ class RulingsArea(QWidget):
     def _doubles_toggled(self, on: bool) -> None:
         """Singles or doubles, for a match not yet begun (four seats, the turn to the right: it 29)."""
         if not self.match.strokes:
-            self.match = Match(self.match.ruleset, on)
+            self.match = Match(self.knowledge, self.match.ruleset, on)
             if self.match_id is not None:
                 self.store.set_doubles(self.match_id, on)
             self.refresh()
@@ -238,19 +234,18 @@ class RulingsArea(QWidget):
             self.doubles.blockSignals(False)
 
     def _apply_ruleset_parameters(self) -> None:
-        params = compiled(self.match.ruleset).params
+        params = self.knowledge.compiled(self.match.ruleset).params
         stroke = int(params["stroke_clock_seconds"])
         self.stroke_clock.set_seconds(stroke)
         self.break_clock.set_seconds(int(params.get("break_clock_seconds", stroke)))
-        self.form.set_fouls([{"id": f["id"], "names": f.get("name", {}), "clauses": f.get("clauses", [])}
-                             for f in compiled(self.what_if_ruleset()).fouls.values()])
+        self.form.set_fouls(self.knowledge, self.what_if_ruleset())
 
     def what_if_ruleset(self) -> str:
         return self.match.ruleset  # one ruleset everywhere: the match's
 
     def new_match(self) -> None:
         self.match_id = None
-        self.match = Match(self.ruleset, self.doubles.isChecked())
+        self.match = Match(self.knowledge, self.ruleset, self.doubles.isChecked())
         self.header.clear()
         self.resume.hide()
         self.cancel_correction()
@@ -313,8 +308,7 @@ class RulingsArea(QWidget):
             return
         found = self.store.unfinished()
         if found:
-            rs = default_rulesets().get(found["ruleset"])
-            self.resume.offer(found, rs.name.get(current_language(), rs.id) if rs else found["ruleset"])
+            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -340,7 +334,7 @@ class RulingsArea(QWidget):
         if self.what_if.isChecked():
             return {"before": self.situation.before(), "stroke": stroke}
         if self.correcting:
-            trial = replayed(self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1])
+            trial = replayed(self.knowledge, self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1])
             return trial.game.situation_doc(stroke)
         return self.match.game.situation_doc(stroke)
 
@@ -353,7 +347,7 @@ class RulingsArea(QWidget):
 
     def _game_for_entry(self):
         if self.correcting:
-            return replayed(self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1]).game
+            return replayed(self.knowledge, self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1]).game
         return self.match.game
 
     def update_ruling(self) -> None:
@@ -368,14 +362,14 @@ class RulingsArea(QWidget):
             return
         try:
             if self.what_if.isChecked():
-                ruling = rule(self.situation_doc(), self.match.ruleset, trace=True)
+                ruling = rule(self.knowledge, self.situation_doc(), self.match.ruleset, trace=True)
             elif self.match.over:
                 raise BadInput("match", _("the match is over"))
             else:
-                ruling = rule(self.situation_doc(), self.match.ruleset, trace=True)
+                ruling = rule(self.knowledge, self.situation_doc(), self.match.ruleset, trace=True)
         except (BadInput, NoRule, Conflict) as exc:
             self.last_ruling = None
-            self.ruling_view.show_error(refusal_text(exc, self.match.ruleset, self.form.foul_id()))
+            self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
             self.record_button.setEnabled(False)
             return
         self.last_ruling = ruling
@@ -551,7 +545,7 @@ class RulingsArea(QWidget):
             return
         from .compare_view import CompareDialog   # a dialog of its own: not needed for the first paint
 
-        dialog = CompareDialog(doc, self, reference=self.what_if_ruleset())
+        dialog = CompareDialog(self.knowledge, doc, self, reference=self.what_if_ruleset())
         follow_language(dialog)
         dialog.show()
         self.compare_dialog = dialog
@@ -568,7 +562,7 @@ class RulingsArea(QWidget):
         row = self.sheet.strokes.currentRow()
         n = row + 1 if 0 <= row < len(self.match.strokes) else len(self.match.strokes)
         meta = self.store.meta(self._ensure_saved())
-        self.protest.emit(protest_fields(meta, self.match.strokes, n, current_language()))
+        self.protest.emit(protest_fields(self.knowledge, meta, self.match.strokes, n, current_language()))
 
     def print_sheet(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -643,7 +637,7 @@ class RulingsArea(QWidget):
         if not game.colours_open():
             return None
         lang = current_language()
-        return (colour_name(game.ruleset, "light", lang, True), colour_name(game.ruleset, "dark", lang, True))
+        return (colour_name(self.knowledge.colours(game.ruleset), "light", lang, True), colour_name(self.knowledge.colours(game.ruleset), "dark", lang, True))
 
     def _colours_text(self, game, name: dict) -> str:
         """Each side's colour by its name in the source, or that no coin has set them yet."""
@@ -654,8 +648,8 @@ class RulingsArea(QWidget):
             return _("Colours set before the board (strokes recorded as own and opponent coins).")
         lang = current_language()
         return _("{a} plays the {ca} coins ({x} on the board), {b} the {cb} coins ({y}).").format(
-            a=name["first"], ca=colour_name(game.ruleset, st.colours["first"], lang, True), x=st.coins["first"],
-            b=name["second"], cb=colour_name(game.ruleset, st.colours["second"], lang, True), y=st.coins["second"])
+            a=name["first"], ca=colour_name(self.knowledge.colours(game.ruleset), st.colours["first"], lang, True), x=st.coins["first"],
+            b=name["second"], cb=colour_name(self.knowledge.colours(game.ruleset), st.colours["second"], lang, True), y=st.coins["second"])
 
     def retranslate(self) -> None:
         self.new_button.setText(_("New match"))
