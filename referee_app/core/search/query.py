@@ -43,6 +43,7 @@ class Concept:
     leaves: dict = field(default_factory=dict)
     typed: set = field(default_factory=set)       # languages
     quantity: numbers.Quantity | None = None
+    dimension: str | None = None   # a unit named alone (`grammi`): the measurements in that unit
     concepts: tuple = ()      # thesaurus concept indexes
     positions: tuple = ()     # the query words it stands for
 
@@ -57,7 +58,7 @@ class Concept:
 
     def langs(self) -> set[str]:
         """The languages this concept can be found in."""
-        if self.quantity is not None:
+        if self.quantity is not None or self.dimension is not None:
             return set(LANGS)
         return {fname[-2:] for fname, _ in self.leaves}
 
@@ -107,12 +108,18 @@ class Understanding:
         for m in reversed(numbers.in_query(rest)):
             q.concepts.append(Concept(rest[m.start:m.end], quantity=m))
             rest = rest[:m.start] + " " + rest[m.end:]
-        words = tokens(rest)[:MAX_WORDS]
+        words = []
+        for w in tokens(rest)[:MAX_WORDS]:
+            unit = numbers.UNITS.get(w) if w in numbers.DIMENSION_WORDS else None
+            if unit is None:
+                words.append(w)
+            elif not any(c.dimension == unit[0] for c in q.concepts):
+                q.concepts.append(Concept(w, dimension=unit[0]))
         words, q.definition = self._strip_question(words)
         self._word_concepts(q, words)
         # what defines the term asked about: the first concept named ("coprire la regina" asks
         # what covering is, not what the queen is)
-        named = [c for c in q.concepts if c.concepts and c.quantity is None]
+        named = [c for c in q.concepts if c.concepts and c.quantity is None and c.dimension is None]
         if named:
             q.defined = list(dict.fromkeys(d for i in named[0].concepts for d in self._terms.concepts[i]["defined_in"]))
         return q

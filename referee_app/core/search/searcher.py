@@ -196,7 +196,7 @@ class Searcher:
         q = self._understanding.read(text)
         # a measurement no clause states matches nothing, and is said so as a word is
         q.unmatched[:0] = [c.words for c in q.concepts if c.quantity is not None and not any(
-            m.holds(c.quantity) for ms in self._measures.values() for m in ms)]
+            numbers.nearness(m, c.quantity) for ms in self._measures.values() for m in ms)]
         # A language the reader names ranks the texts that reader reads (each clause has one: its
         # own or its original); a language read from the query ranks every text of every clause
         # (ranking only the query language's texts lost relevant clauses on the evaluation set:
@@ -335,7 +335,7 @@ class Searcher:
         asked = [c.quantity for c in q.concepts if c.quantity is not None]
         if not asked:
             return []
-        return [(m.start, m.end) for m in numbers.measurements(text) if any(m.holds(a) for a in asked)]
+        return [(m.start, m.end) for m in numbers.measurements(text) if any(numbers.nearness(m, a) for a in asked)]
 
 
 # --- The module-level API ----------------------------------------------------------------------
