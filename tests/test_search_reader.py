@@ -70,3 +70,26 @@ def test_the_language_read_never_narrows_the_clauses_found(searcher):
     anywhere = searcher.search_detailed("reine couverte au coup suivant", limit=10)
     assert [h["id"] for h in shown] == [h["id"] for h in anywhere["hits"]]
     assert {h["source"] for h in shown} & {"it", "aicf-2009"}, "rules of other languages' sources are found too"
+
+
+# --- Definitions: what a term means, how two differ ---------------------------------------------
+
+@pytest.mark.parametrize("query,lang,terms", [
+    ("quelle est la difference entre un board et un game", "fr", ("board", "game")),
+    ("differenza tra game e match", "it", ("game", "match")),
+    ("what's the difference between a game and a match", "en", ("game", "match"))])
+def test_the_difference_between_two_terms_finds_both_glossary_entries(searcher, kb, query, lang, terms):
+    found = searcher.search_detailed(query, limit=6)
+    assert found["definition"] and found["lang"] == lang
+    top = [kb.clauses[h["id"]] for h in found["hits"]]
+    defining = {h["id"] for h, c in zip(found["hits"], top) if c.kind == "definition"}
+    for term in terms:   # each term's own definition among the first hits, in whichever glossary
+        assert any(kb.clauses[d].title_in("it").lower() == term or kb.clauses[d].id.endswith(f".{term}")
+                   for d in defining), \
+            (term, [h["id"] for h in found["hits"]])
+
+
+def test_a_term_beside_another_is_not_taken_for_a_second_question(searcher):
+    """`coprire la regina` asks what covering is; the queen's definition is not pushed up with it."""
+    hits = searcher.search("cosa vuol dire coprire la regina", limit=3)
+    assert "it:B.X" not in [h["id"] for h in hits][:1]
