@@ -93,3 +93,31 @@ def test_a_term_beside_another_is_not_taken_for_a_second_question(searcher):
     """`coprire la regina` asks what covering is; the queen's definition is not pushed up with it."""
     hits = searcher.search("cosa vuol dire coprire la regina", limit=3)
     assert "it:B.X" not in [h["id"] for h in hits][:1]
+
+
+# --- Near misses: the clause that holds the number asked for ------------------------------------
+
+@pytest.mark.parametrize("query", ["how long may the change of seats take", "pendant combien de temps dure la pause",
+                                   "quanto tempo per fare la spaccata", "combien de temps de reflexion avant un tir"])
+def test_a_question_for_a_duration_puts_a_clause_stating_one_first(searcher, query):
+    from referee_app.core.search import numbers
+
+    hit = searcher.search(query, limit=1)[0]
+    assert "duration" in numbers.stated(hit["snippets"][hit["original_lang"]]["text"]) or \
+        "duration" in numbers.stated(hit["snippet"]), hit
+
+
+def test_the_interrogative_is_not_searched_as_a_word(searcher):
+    """`how long` asks for a duration: the rules saying `as long as` are not what it finds."""
+    hits = searcher.search("how long is the interval between games", limit=3)
+    assert not any("as **long** as" in h["snippet"].lower() or "**long**" in h["snippet"] for h in hits)
+
+
+def test_what_asks_for_a_number_is_read_in_every_language():
+    from referee_app.core.search.numbers import asked
+
+    assert asked("combien de temps dure la pause".split()) == ("duration", {0, 1, 2})
+    assert asked("combien de secondes pour jouer".split())[0] == "duration"
+    assert asked("quante volte si puo cambiare".split()) == ("count", {0, 1})
+    assert asked("maximum points in a board".split()) == ("count", set())   # the word stays searched
+    assert asked("the last coin".split()) == (None, set())

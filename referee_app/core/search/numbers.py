@@ -144,3 +144,67 @@ def in_query(text: str) -> list[Quantity]:
             half = 0.5 * 10 ** -decimals * factor
         out.append(Quantity(round(q.lo - half, 6), round(q.hi + half, 6), q.unit, q.start, q.end))
     return out
+
+
+# --- What kind of number a text states, and a query asks for ---------------------------------------
+
+# Numbers the rules write in words (`dieci minuti`, `two minutes`); not `un`, `uno`, `one`, `a`,
+# which are articles as often as numbers.
+NUMBER_WORDS = frozenset("""
+    deux trois quatre cinq six sept huit neuf dix onze douze quinze vingt trente quarante cinquante cent
+    due tre quattro cinque sei sette otto nove dieci undici dodici quindici venti trenta quaranta cinquanta cento
+    two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred
+    """.split())
+TIME_WORDS = frozenset([u for u, (dim, _) in UNITS.items() if dim == "s" and len(u) > 1] +
+                       ["heure", "heures", "ora", "ore", "hour", "hours"])
+_WORD = re.compile(r"\w+")
+
+# The questions that ask for a number, as folded word sequences. Their interrogatives are not
+# what the rule says (`how long` is no `as long as`; `combien de temps` no `à temps`) and are
+# taken out of the words searched; the words that name a number (`maximum`, `durée`) stay.
+DURATION_QUESTIONS = ("combien de temps", "en combien de temps", "pendant combien de temps", "quanto dura",
+                      "quanto tempo", "entro quanto tempo", "per quanto tempo", "how long", "how much time",
+                      "for how long")
+# (not `last`, `dure`, `dura`: the last coin, hard)
+DURATION_WORDS = ("duree", "delai", "durer", "durata", "duration")
+COUNT_QUESTIONS = ("combien de fois", "combien de", "combien d", "combien", "quante volte", "quanti", "quante",
+                   "quanto", "how many times", "how many", "how much")
+COUNT_WORDS = ("maximum", "minimum", "max", "limite", "nombre", "massimo", "minimo", "numero", "limit", "number")
+_PHRASES = [(tuple(p.split()), kind, strip) for phrases, kind, strip in (
+    (DURATION_QUESTIONS, "duration", True), (COUNT_QUESTIONS, "count", True),
+    (DURATION_WORDS, "duration", False), (COUNT_WORDS, "count", False)) for p in phrases]
+_PHRASES.sort(key=lambda p: -len(p[0]))
+
+
+def asked(folded_words: list[str]) -> tuple[str | None, set[int]]:
+    """(what kind of number a query asks for, "duration" or "count" or None; the positions of the
+    interrogative words to leave out of the search), from its words folded, in order. A count of
+    seconds or minutes (`combien de secondes`) is a duration."""
+    kinds, strip = set(), set()
+    for i in range(len(folded_words)):
+        for phrase, kind, stripped in _PHRASES:
+            if tuple(folded_words[i:i + len(phrase)]) == phrase and not strip & set(range(i, i + len(phrase))):
+                kinds.add(kind)
+                if stripped:
+                    strip.update(range(i, i + len(phrase)))
+                break
+    if "count" in kinds and any(w in TIME_WORDS for w in folded_words):
+        kinds.add("duration")
+    return ("duration" if "duration" in kinds else "count" if kinds else None), strip
+
+
+def stated(text: str) -> set[str]:
+    """What numbers a text states: "count" for any number (in digits or words), "duration" for a
+    number of seconds, minutes or hours (`2 minutes`, `dieci minuti`, `five minutes`)."""
+    out = set()
+    words = [w.lower() for w in _WORD.findall(text)]
+    for i, w in enumerate(words):
+        glued = re.fullmatch(r"\d+([^\W\d_]+)", w)   # `15mn`, `10sec`
+        if glued and glued.group(1) in TIME_WORDS:
+            return {"count", "duration"}
+        if w.isdigit() or w in NUMBER_WORDS:
+            out.add("count")
+            if i + 1 < len(words) and words[i + 1] in TIME_WORDS:
+                out.add("duration")
+                break
+    return out

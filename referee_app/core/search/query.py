@@ -74,6 +74,7 @@ class Query:
     unmatched: list[str] = field(default_factory=list)    # words that match nothing anywhere
     words: list[str] = field(default_factory=list)        # the words read, in order (typos read as guessed)
     keys: dict = field(default_factory=dict)              # lang -> per word, its forms (Understanding._keys)
+    asks: str | None = None                               # "duration" or "count": a number is asked for
 
 
 class Understanding:
@@ -108,8 +109,12 @@ class Understanding:
         for m in reversed(numbers.in_query(rest)):
             q.concepts.append(Concept(rest[m.start:m.end], quantity=m))
             rest = rest[:m.start] + " " + rest[m.end:]
+        typed = tokens(rest)[:MAX_WORDS]
+        q.asks, interrogative = numbers.asked([fold(w) for w in typed])
         words = []
-        for w in tokens(rest)[:MAX_WORDS]:
+        for i, w in enumerate(typed):
+            if i in interrogative and len(interrogative) < len(typed):
+                continue
             unit = numbers.UNITS.get(w) if w in numbers.DIMENSION_WORDS else None
             if unit is None:
                 words.append(w)

@@ -41,6 +41,7 @@ DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
 PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words as they take, up to twice as much
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
 ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
+ASKED_BONUS = 1.0         # a text stating the kind of number a query asks for (`how long`: a duration)
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 
 
@@ -60,7 +61,7 @@ class Ranker:
 
     def __init__(self, index, ids: list[str], translations: frozenset, summaries: frozenset,
                  definitions: frozenset, links: dict[str, list[str]], measures: dict[str, list],
-                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None):
+                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None, stated=None):
         self._index = index
         self._ids = ids                    # document -> clause id
         self._translations = translations  # documents that are the project's translations
@@ -71,6 +72,7 @@ class Ranker:
         self._docs_of = docs_of            # clause -> its documents
         self._doc_langs = doc_langs        # document -> its language
         self._keys = keys                  # document -> its words' stems (stop words: analysis.word_key)
+        self._stated = stated              # document -> the kinds of number its text states (numbers.stated)
         self._positions: dict[int, dict[str, list[int]]] = {}   # document -> stem -> its places
 
     def collect(self, concepts) -> dict[int, Candidate]:
@@ -237,10 +239,21 @@ class Ranker:
         return said / len(pairs) if pairs else 0.0
 
     def rank(self, candidates: dict[int, Candidate], concepts, allowed, limit: int,
-             definition: bool = False, defined: tuple = (), keys: dict | None = None) -> list[tuple[str, int, float, Candidate]]:
+             definition: bool = False, defined: tuple = (), keys: dict | None = None,
+             asks: str | None = None) -> list[tuple[str, int, float, Candidate]]:
         """(clause id, document shown, score, evidence) for the best clauses, each once, through
-        its best allowed text; exact matches before guessed spellings."""
+        its best allowed text; exact matches before guessed spellings. `asks`: the kind of number
+        the query asks for ("duration", "count"): of the best texts on its subject, those that
+        state one come first (`how long is the break` wants the rule giving its minutes, not the
+        rules that only speak of it)."""
         scores = self._scored(candidates, concepts, definition, defined)
+        if asks and self._stated is not None:
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+                kinds = self._stated(doc)
+                if asks in kinds:
+                    scores[doc] *= 1 + ASKED_BONUS
+                elif kinds:
+                    scores[doc] *= 1 + ASKED_BONUS / 3
         # side by side: the concepts (two at least), or the words of one concept typed in several
         if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
             for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
