@@ -5,10 +5,15 @@ rebuilt from the results, the round is paired again from them, and any game that
 problem. Round 1 is drawn: with the file's `seed` it is drawn again, without one only its shape
 is checked (everybody once, the ghost when the count is odd, which parsing already proves).
 Table numbers are compared where the file gives them.
+
+Every rematch is listed (`rematches`) in either mode. With the organiser's `avoid_rematches`,
+any rematch is a problem; under the text's own rule (ffc-tournament:1.14) only one the bottom of
+the table was not forced into is.
 """
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
+from .ffc import rules
 from .model import GHOST, Tournament
 from .pairing import pairs_for_round
 from .standings import after_each_round, finalists
@@ -40,7 +45,18 @@ def check(t: Tournament) -> dict:
                 problems.append(_problem("final", f"the final is between {pair[0]} and {pair[1]}, not "
                                          f"{t.final.first} and {t.final.second}",
                                          expected=list(pair), found=[t.final.first, t.final.second]))
-    return {"ok": not problems, "problems": problems}
+    met_again = rematches(t)
+    for m in met_again:
+        if t.avoid_rematches or not m["forced"]:
+            a, b = m["players"]
+            why = "the organiser chose avoid_rematches" if t.avoid_rematches else \
+                f"a rematch the table did not force ({rules().clauses['pairing']})"
+            problems.append(_problem(m["round"], f"round {m['round']}: {_name(a)} meets {_name(b)} again: {why}",
+                                     rematch=[a, b]))
+    report = {"ok": not problems, "problems": problems}
+    if met_again:                 # listed only when there are some: a check without one reads as before
+        report["rematches"] = met_again
+    return report
 
 
 def compare_round(r, expected: list[tuple], games: list) -> list[dict]:
