@@ -342,7 +342,7 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
 
     from .standings import current
 
-    date = date or _dt.date.today()
+    description, date = _name_and_date(t.name, date)
     rows = {r.player: r for r in (after_each_round(t)[-1] if t.rounds else current(t))}
     people = [{"guid": uuid.uuid5(uuid.NAMESPACE_URL, f"carrom-referee:player:{p}").hex,
                "firstname": _split(p)[0], "lastname": _split(p)[1]} for p in t.players]
@@ -375,15 +375,29 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
                                     "description": club}],
             "players": people,
             "championships": [{"guid": uuid.uuid5(uuid.NAMESPACE_URL, f"carrom-referee:championship:{t.name}").hex,
-                               "club": 1, "description": t.name or "?", "playersperteam": 1, "prizes": "asis"}],
+                               "club": 1, "description": description, "playersperteam": 1, "prizes": "asis"}],
             "ratings": [], "rates": []}
     turns = len(t.rounds) + (1 if t.final is not None and t.final.done else 0)
-    tourney = {"guid": uuid.uuid4().hex, "championship": 1, "description": t.name or "?", "date": date,
-               "currentturn": turns, "rankedturn": len(t.rounds), "prized": False, "system": "swiss",
+    over = t.final is not None and t.final.done
+    tourney = {"guid": uuid.uuid4().hex, "championship": 1, "description": description, "date": date,
+               "currentturn": turns, "rankedturn": len(t.rounds), "prized": over, "system": "swiss",
                "couplings": "serial", "phantomscore": t.ghost_score[0], "finals": 1 if t.final is not None else 0,
                "finalkind": "simple", "finalturns": t.final is not None and t.final.done,
                "competitors": competitors, "matches": matches}
     return yaml.safe_dump_all([head, tourney], allow_unicode=True, sort_keys=True)
+
+
+def _name_and_date(name: str, date: _dt.date | None) -> tuple[str, _dt.date]:
+    """SoL's description and date: a name ending in " (YYYY-MM-DD)", as an imported tourney's
+    does, gives them back apart, so that a tourney goes out as it came in."""
+    name = name or "?"
+    if name.endswith(")") and " (" in name:
+        head, _sep, tail = name[:-1].rpartition(" (")
+        try:
+            return head or "?", _dt.date.fromisoformat(tail)
+        except ValueError:
+            pass
+    return name, date or _dt.date.today()
 
 
 def dump_bytes(t: Tournament, gzipped: bool, date: _dt.date | None = None) -> bytes:
