@@ -237,12 +237,12 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
         s1, s2 = _int(m.get("score1", 0), f"{mw}.score1"), _int(m.get("score2", 0), f"{mw}.score2")
         if first is GHOST:
             first, second, s1, s2 = second, first, s2, s1
-        if m.get("final"):
-            finals.append((first, second, (s1, s2)))
-            continue
-        turn = _int(m.get("turn"), f"{mw}.turn", 1)
         board = m.get("board")
         table = board if isinstance(board, int) and not isinstance(board, bool) and board >= 1 else None
+        if m.get("final"):
+            finals.append((first, second, (s1, s2), table))
+            continue
+        turn = _int(m.get("turn"), f"{mw}.turn", 1)
         by_turn.setdefault(turn, []).append({"first": first, "second": second, "score": [s1, s2], "table": table})
     turns = sorted(by_turn)
     rounds = [by_turn[t] for t in turns]
@@ -314,14 +314,14 @@ def _final(file: dict, finals: list, entry: dict, doc: dict) -> None:
     """One final game between the first two becomes the final; any other finals are notes."""
     if not finals:
         return
-    described = "; ".join(f"{a} v {b} {s[0]}-{s[1]}" for a, b, s in finals)
+    described = "; ".join(f"{a} v {b} {s[0]}-{s[1]}" for a, b, s, _table in finals)
     if len(finals) == 1 and doc.get("finalkind", "simple") == "simple" and finals[0][2][0] != finals[0][2][1]:
         probe = parse({k: v for k, v in file.items()})
         if probe.rounds_total == len(probe.rounds) and probe.complete():
             top = [r.player for r in after_each_round(probe)[-1] if r.player not in probe.withdrawn][:2]
-            a, b, s = finals[0]
+            a, b, s, table = finals[0]
             if {a, b} == set(top):
-                file["final"] = {"first": a, "second": b, "score": list(s)}
+                file["final"] = {"first": a, "second": b, "score": list(s), **({"table": table} if table else {})}
                 return
     entry["notes"].append(f"Finals played in SoL ({doc.get('finalkind', 'simple')}), not the FFC's one final: "
                           + described)
