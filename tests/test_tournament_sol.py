@@ -161,3 +161,13 @@ def test_import_and_export_on_the_command_line(tmp_path, monkeypatch):
                               "competitors": [], "matches": []}]))
     nothing = run_cli("tournament", "import", str(rr))
     assert nothing.returncode == 2 and "Coppa (2026-01-01) (roundrobin)" in nothing.stderr
+
+
+def test_every_export_carries_the_choices():
+    from referee_app.core.tournament import export
+
+    t = generate(9, 4, choices=CHOICES | {"absent": {"P2": [3]}})
+    assert parse(export.read_text(export.to_text(t, "2026-05-01"))["tournament"]).to_doc() == t.to_doc()
+    assert parse(json.loads(json.dumps(t.to_doc()))).choices_doc() == CHOICES | {"absent": {"P2": [3]}}
+    head, tourney = list(yaml.safe_load_all(sol.dump(t)))
+    assert tourney["phantomscore"] == 15
