@@ -61,6 +61,10 @@ def add_parsers(sub) -> None:
             "a player sits out these rounds and comes back (no game, no points), recording why",
             *player, arg("rounds", nargs="*", type=int, help="the rounds (none: present in every round)"),
             arg("--reason", required=True), JSON)
+    command(tsub, "move-table", run_move_table, "move a game not yet played to another table, recording why "
+            "(a game already there takes its place): ID ROUND TABLE NEW_TABLE",
+            ID, arg("round", help="a round number, or final"), arg("table", type=int), arg("new_table", type=int),
+            arg("--reason", required=True), JSON)
     command(tsub, "import", run_import,
             "store the Swiss tourneys of a SoL file (.sol, .sol.gz); round-robin and knockout ones are refused",
             arg("file"), arg("--ruleset", default="icf"), JSON)
@@ -210,6 +214,10 @@ def run_choose(args) -> int:
 def run_absent(args) -> int:
     change = _store().set_choice(args.id, "absent", (args.player, list(args.rounds)), args.reason)
     return _done(args, change)
+
+
+def run_move_table(args) -> int:
+    return _done(args, _store().move_table(args.id, args.round, args.table, args.new_table, args.reason))
 
 
 def run_import(args) -> int:

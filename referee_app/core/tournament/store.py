@@ -220,23 +220,73 @@ class TournamentStore(db.Store):
         (`value` None goes back to the FFC text; for `absent`, `(player, [rounds])`)."""
         from .choices import changed
 
-        if not isinstance(reason, str) or not reason.strip():
-            raise BadInput("reason", "a change of the organiser's choices needs its reason")
+        reason = reason.strip() if isinstance(reason, str) else ""
         with self.transaction():
             t = self.load(tid)
+            if not reason and (t.rounds or t.final is not None):
+                # set when the tournament is created, no reason is asked; once play began, one is
+                raise BadInput("reason", "a change of the organiser's choices once play has begun needs its reason")
             if choice == "absent" and (not isinstance(value, tuple) or value[0] not in t.players):
                 raise BadInput("player", f"no player named '{value[0] if isinstance(value, tuple) else value}'")
             before = t.choices_doc().get(choice)
             new = changed(t, choice, value)
             after = new.choices_doc().get(choice)
             stored = self._stored_choices(tid)
-            change = {"choice": choice, "before": before, "after": after, "reason": reason.strip(),
+            change = {"choice": choice, "before": before, "after": after, "reason": reason,
                       "at": self.clock().isoformat()}
-            self.write("UPDATE tournaments SET choices = :choices WHERE id = :t",
-                       {"t": tid, "choices": self._choices_json(
-                           new.choices_doc(), list(t.players), [*stored.get("changes", []), change],
-                           stored.get("notes", []))})
+            self._journal(tid, new.choices_doc(), list(t.players), change, stored)
         return change
+
+    def _journal(self, tid, choices: dict, players: list, change: dict, stored: dict) -> None:
+        """The choices as they now stand, and one more entry in the desk's changes."""
+        self.write("UPDATE tournaments SET choices = :choices WHERE id = :t",
+                   {"t": tid, "choices": self._choices_json(choices, players, [*stored.get("changes", []), change],
+                                                            stored.get("notes", []))})
+
+    def move_table(self, tid, round_no, table: int, new_table: int, reason: str) -> dict:
+        """A game moved to another table (a board found faulty, a table freed), recording why; a game
+        already at that table takes the first one's place. Nothing is deleted: the rows moved are
+        superseded by their copies at the new numbers, with the next version."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise BadInput("reason", "moving a game to another table needs its reason")
+        new_table = int(new_table)
+        if new_table < 1:
+            raise BadInput("table", "tables are numbered from 1")
+        round_no = round_arg(round_no)
+        with self.transaction():
+            row = self._game_row(tid, round_no, table, lock=True)
+            if row["score_first"] is not None and GHOST not in (row["first"], row["second"]):
+                raise BadInput("table", f"table {table} has its result: its game has been played")
+            other = self.first("SELECT * FROM tournament_games WHERE tournament_id = :t AND final = :final "
+                               "AND round = :round AND table_no = :table AND superseded_at IS NULL",
+                               {"t": tid, "final": row["final"], "round": row["round"], "table": new_table})
+            if other is not None and other["score_first"] is not None and GHOST not in (other["first"], other["second"]):
+                raise BadInput("table", f"table {new_table} has its result: its game has been played")
+            stamp = self.clock().isoformat()
+            for moved, to in ((row, new_table), *(((other, int(table)),) if other is not None else ())):
+                self.write("UPDATE tournament_games SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": moved["id"]})
+                self._insert_game(tid, moved["round"], moved["final"], to, moved["first"], moved["second"],
+                                  (moved["score_first"], moved["score_second"]), stamp, moved["match_id"],
+                                  moved["version"] + 1)
+            change = {"choice": "table", "round": _round_key(round_no), "before": int(table), "after": new_table,
+                      "players": [row["first"], row["second"]], "reason": reason.strip(), "at": stamp}
+            t = self.load(tid)
+            self._journal(tid, t.choices_doc(), list(t.players), change, self._stored_choices(tid))
+        return change
+
+    def opponents_now(self, tid) -> dict:
+        """Each player's opponent and table in the round being played (the last paired, or the
+        final); the ghost is None. Empty once every result of it is in."""
+        t = self.load(tid)
+        games = [t.final] if t.final is not None else (t.rounds[-1] if t.rounds else [])
+        if all(g.done for g in games):
+            return {}
+        out = {}
+        for i, g in enumerate(games, 1):
+            for p, q in ((g.first, g.second), (g.second, g.first)):
+                if p is not GHOST:
+                    out[p] = {"opponent": q, "table": g.table or i}
+        return out
 
     def choice_changes(self, tid) -> list[dict]:
         return list(self._stored_choices(tid).get("changes", []))
@@ -386,4 +436,5 @@ class TournamentStore(db.Store):
                 "pending": pending, "corrections": self.corrections(tid),
                 "choices": [dict(c) for c in rules().choices],
                 "departures": departures(t, lang), "choice_changes": self.choice_changes(tid),
+                "opponents_now": self.opponents_now(tid),
                 "notes": self.notes(tid)}
