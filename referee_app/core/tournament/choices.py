@@ -13,8 +13,6 @@ from referee_app.i18n import N_, translations
 from .ffc import rules
 from .model import CHOICES, Tournament, apply_choices
 
-# The clause each choice departs from, by the name tournament.yaml gives it.
-CLAUSE_OF = {"rounds_total": "rounds", "ghost_points": "ghost", "absent": "pairing", "avoid_rematches": "pairing"}
 
 TEXTS = {
     "rounds_total": N_("{value} rounds, where the FFC table gives {ffc} for this number of entries."),
@@ -35,7 +33,7 @@ def departures(t: Tournament, lang: str = "en") -> list[dict]:
 
     def add(choice, value, ffc_value, text):
         out.append({"choice": choice, "value": value, "ffc": ffc_value,
-                    "clause": ffc.clauses[CLAUSE_OF[choice]], "text": text})
+                    "clause": ffc.departs[choice], "text": text})
 
     if t.rounds_chosen is not None and t.rounds_chosen != t.rounds_ffc:
         add("rounds_total", t.rounds_chosen, t.rounds_ffc,
