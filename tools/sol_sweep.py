@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from referee_app.core.errors import BadInput  # noqa: E402
 from referee_app.core.tournament import sol  # noqa: E402
 from referee_app.core.tournament.choices import departures  # noqa: E402
-from referee_app.core.tournament.standings import after_each_round  # noqa: E402
+from referee_app.core.tournament.standings import Row, after_each_round  # noqa: E402
 
 
 def compare(entry: dict) -> list[str]:
@@ -37,12 +37,17 @@ def compare(entry: dict) -> list[str]:
     t = entry["tournament"]
     if not t.rounds:
         return []
-    rows = after_each_round(t, entry["ranked_round"])[-1]
+    if entry["ranked_round"] == 0:      # nothing ranked yet in SoL: everybody at nought
+        rows = [Row(i, p, 0, 0, 0, 0) for i, p in enumerate(t.players, 1)]
+    else:
+        rows = after_each_round(t, entry["ranked_round"])[-1]
     problems = []
     for r in rows:
         theirs = dict(entry["sol"][r.player])
         total = theirs.pop("totscore", None)
         ours = {"points": r.victories, "bucholz": r.bucholz, "netscore": r.difference}
+        for k in [k for k, v in theirs.items() if v is None]:    # not stored by older SoLs
+            del theirs[k], ours[k]
         if ours != theirs:
             scored = points_scored(t, r.player, entry["ranked_round"])
             stale = f" (SoL's stored total score {total}, its own matches add up to {scored})" \
@@ -56,7 +61,8 @@ def compare(entry: dict) -> list[str]:
 
 def points_scored(t, player: str, upto: int) -> int:
     """The points a player scored in the rounds SoL ranked (SoL's `totscore`)."""
-    return sum(s for games in t.rounds[:upto] for g in games for p, s in zip(g.players(), g.score) if p == player)
+    return sum(s for games in t.rounds[:upto] for g in games if g.done for p, s in zip(g.players(), g.score)
+               if p == player)
 
 
 def throwaway_store():

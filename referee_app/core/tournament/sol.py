@@ -228,6 +228,8 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
     phantom = _int(phantom, f"{where}.phantomscore", 1)
     by_turn: dict = {}
     finals = []
+    ranked_turn = doc.get("rankedturn")
+    ranked_turn = ranked_turn if isinstance(ranked_turn, int) and not isinstance(ranked_turn, bool) else 10 ** 9
     for j, m in enumerate(matches, 1):
         mw = f"{where}, match {j}"
         if not isinstance(m, dict):
@@ -243,7 +245,10 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
             finals.append((first, second, (s1, s2), table))
             continue
         turn = _int(m.get("turn"), f"{mw}.turn", 1)
-        by_turn.setdefault(turn, []).append({"first": first, "second": second, "score": [s1, s2], "table": table})
+        game = {"first": first, "second": second, "score": [s1, s2], "table": table}
+        if second is not GHOST and s1 == s2 == 0 and turn > ranked_turn:
+            del game["score"]           # SoL's match not yet entered: a turn paired, not ranked
+        by_turn.setdefault(turn, []).append(game)
     turns = sorted(by_turn)
     rounds = [by_turn[t] for t in turns]
     # the rounds each competitor played; tables numbered again where SoL's repeat in a round
@@ -256,6 +261,8 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
                 g["table"] = i
             if g["table"] is None:
                 del g["table"]
+            if "score" not in g and r < len(rounds):
+                g["score"] = [0, 0]     # only the last round may wait: an earlier 0-0 was played level
             for p in (g["first"], g["second"]):
                 if p is not GHOST:
                     played[p].append(r)
@@ -298,8 +305,7 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
         file["rounds_total"] = len(rounds)
     _final(file, finals, entry, doc)
     entry["tournament"] = parse(file)
-    ranked = doc.get("rankedturn")
-    entry["ranked_round"] = turns.index(ranked) + 1 if ranked in turns else len(rounds)
+    entry["ranked_round"] = sum(1 for turn in turns if turn <= ranked_turn)
     entry["sol"] = sol_rank
     if club_notes:
         entry["notes"].append("Clubs (SoL): " + "; ".join(dict.fromkeys(club_notes)))
