@@ -24,8 +24,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 from referee_app.languages import LANGUAGES
-from .loader import Problem
-from .yamlio import YamlError, line_of, load_file
+from .files import load_file
+from .model import Problem
+from .yamlio import YamlError, line_of
 
 FILE = "citations.yaml"
 LANGS = LANGUAGES

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QListW
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from . import search_worker
 from referee_app.ui import settings
