@@ -121,3 +121,16 @@ def test_what_asks_for_a_number_is_read_in_every_language():
     assert asked("quante volte si puo cambiare".split()) == ("count", {0, 1})
     assert asked("maximum points in a board".split()) == ("count", set())   # the word stays searched
     assert asked("the last coin".split()) == (None, set())
+
+
+def test_a_whole_number_typed_finds_the_range_that_holds_it():
+    from referee_app.core.search.numbers import count_ranges
+
+    assert count_ranges("Jusqu'à 39 joueurs, 6 tours ; 7 tours de 40 à 59 ; 8 tours au-delà.") == [(40, 59), (0, 39)]
+    assert count_ranges("73,50-74cm ; 60-100 W") == [], "a range with a unit is a measurement, not a count"
+
+
+def test_the_clause_whose_range_holds_the_number_typed_ranks_first(searcher):
+    """Of the tournament rules on rounds, the one stating the range of players a number falls in."""
+    hits = searcher.search("tours necessaires pour 52 joueurs", limit=1)
+    assert hits[0]["id"] == "ffc-tournament:1.13"

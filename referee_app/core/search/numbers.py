@@ -208,3 +208,19 @@ def stated(text: str) -> set[str]:
                 out.add("duration")
                 break
     return out
+
+
+# A count's range with no unit: `de 40 à 59`, `40-59`, `from 40 to 59`, `tra 3 e 5`; and a bound:
+# `jusqu'à 39`, `up to 39`, `fino a 39` (0 to 39), `au-delà de 59`, `more than 59` (past 59).
+_COUNT_RANGE = re.compile(r"(?<![\w.,/])(\d+)\s*(?:-|–|à|a|to|et|and|e)\s*(\d+)(?![\w.,/]|\s*(?:%s)(?!\w))" % _UNIT,
+                          re.I)
+_UP_TO = re.compile(r"(?:jusqu['’]?\s*à|jusqu['’]?a|up\s+to|fino\s+a|al\s+massimo|au\s+plus|at\s+most)\s+(\d+)(?![\w.,/])",
+                    re.I)
+
+
+def count_ranges(text: str) -> list[tuple[int, int]]:
+    """The ranges of whole numbers with no unit a text states (`Jusqu'à 39 joueurs, 6 tours ;
+    7 tours de 40 à 59`: 0 to 39, 40 to 59)."""
+    out = [(min(int(a), int(b)), max(int(a), int(b))) for a, b in _COUNT_RANGE.findall(text)]
+    out += [(0, int(n)) for n in _UP_TO.findall(text)]
+    return [(lo, hi) for lo, hi in out if lo < hi]

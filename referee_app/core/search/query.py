@@ -75,6 +75,7 @@ class Query:
     words: list[str] = field(default_factory=list)        # the words read, in order (typos read as guessed)
     keys: dict = field(default_factory=dict)              # lang -> per word, its forms (Understanding._keys)
     asks: str | None = None                               # "duration" or "count": a number is asked for
+    counts: list[int] = field(default_factory=list)       # whole numbers typed with no unit (`45 joueurs`)
 
 
 class Understanding:
@@ -121,6 +122,7 @@ class Understanding:
             elif not any(c.dimension == unit[0] for c in q.concepts):
                 q.concepts.append(Concept(w, dimension=unit[0]))
         words, q.definition = self._strip_question(words)
+        q.counts = [int(w) for w in words if w.isdigit() and len(w) < 7]
         self._word_concepts(q, words)
         # what defines the term asked about: the first concept named ("coprire la regina" asks
         # what covering is, not what the queen is); for terms joined by `and`, `or`, `vs` ("la

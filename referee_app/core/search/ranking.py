@@ -41,6 +41,7 @@ DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
 PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words as they take, up to twice as much
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
 ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
+COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
 ASKED_BONUS = 1.0         # a text stating the kind of number a query asks for (`how long`: a duration)
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 
@@ -240,16 +241,21 @@ class Ranker:
 
     def rank(self, candidates: dict[int, Candidate], concepts, allowed, limit: int,
              definition: bool = False, defined: tuple = (), keys: dict | None = None,
-             asks: str | None = None) -> list[tuple[str, int, float, Candidate]]:
+             asks: str | None = None, counts: tuple = ()) -> list[tuple[str, int, float, Candidate]]:
         """(clause id, document shown, score, evidence) for the best clauses, each once, through
         its best allowed text; exact matches before guessed spellings. `asks`: the kind of number
         the query asks for ("duration", "count"): of the best texts on its subject, those that
         state one come first (`how long is the break` wants the rule giving its minutes, not the
-        rules that only speak of it)."""
+        rules that only speak of it). `counts`: whole numbers typed; a text stating a range that
+        holds one is the clause that answers for that number (`45 joueurs`: `7 tours de 40 à 59`)."""
         scores = self._scored(candidates, concepts, definition, defined)
-        if asks and self._stated is not None:
+        if (asks or counts) and self._stated is not None:
             for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
-                kinds = self._stated(doc)
+                kinds, ranges = self._stated(doc)
+                if any(lo <= n <= hi for n in counts for lo, hi in ranges):
+                    scores[doc] *= 1 + COUNT_BONUS
+                if not asks:
+                    continue
                 if asks in kinds:
                     scores[doc] *= 1 + ASKED_BONUS
                 elif kinds:

@@ -92,7 +92,7 @@ class Searcher:
         self._sources_of: list | None = None   # document -> source of an official text (_official_source)
         self._doc_words: dict[int, list] = {}
         self._doc_keys: dict[int, list] = {}
-        self._doc_numbers: dict[int, set] = {}
+        self._doc_numbers: dict[int, tuple] = {}
         ids = index.column("id")
         self._ids = ids
         self._docs_of: dict[str, list[int]] = {}
@@ -208,7 +208,7 @@ class Searcher:
             candidates = self._ranker.collect(q.concepts)
             one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts)
             ranked = self._ranker.rank(candidates, q.concepts, allowed, limit + len(q.cited), q.definition,
-                                       tuple(q.defined) if q.definition or one_concept else (), q.keys, q.asks)
+                                       tuple(q.defined) if q.definition or one_concept else (), q.keys, q.asks, tuple(q.counts))
         hits = []
         if q.cited:  # the cited clauses first, in the order cited
             top = ranked[0][2] if ranked else 0.0
@@ -313,10 +313,12 @@ class Searcher:
             found = self._doc_words[doc] = words(fields["body"], fields["lang"], stems)
         return found
 
-    def _numbers_stated(self, doc: int) -> set:
+    def _numbers_stated(self, doc: int) -> tuple[set, list]:
+        """The kinds of number a document's text states, and its ranges of whole numbers."""
         found = self._doc_numbers.get(doc)
         if found is None:
-            found = self._doc_numbers[doc] = numbers.stated(self._stored(doc)["body"])
+            body = self._stored(doc)["body"]
+            found = self._doc_numbers[doc] = (numbers.stated(body), numbers.count_ranges(body))
         return found
 
     def _keys(self, doc: int) -> list[str]:
