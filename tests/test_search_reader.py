@@ -134,3 +134,15 @@ def test_the_clause_whose_range_holds_the_number_typed_ranks_first(searcher):
     """Of the tournament rules on rounds, the one stating the range of players a number falls in."""
     hits = searcher.search("tours necessaires pour 52 joueurs", limit=1)
     assert hits[0]["id"] == "ffc-tournament:1.13"
+
+
+# --- Everyday words for what the rules say formally ---------------------------------------------
+
+@pytest.mark.parametrize("query,expected", [
+    ("striker stuck under a coin", {"it:48", "icf-fr:3.10.c"}),
+    ("le striker est coince sur un pion", {"it:48", "icf-fr:3.10.c"}),
+    ("pedina schizzata fuori", {"icf-fr:3.9.a", "it:44", "icf-fr:3.9.b"}),
+    ("il a triche en bougeant le plateau", {"icf-fr:4.i"}),
+])
+def test_a_player_s_word_finds_the_rule_saying_it_formally(searcher, query, expected):
+    assert expected & {h["id"] for h in searcher.search(query, limit=3)}
