@@ -2,11 +2,12 @@
 
 PyYAML is imported on the first parse, not with this module: the command line imports YamlError
 from here, and a start answered from the knowledge cache (cache.py) parses no YAML at all.
+A knowledge-base file is read through files.py, which asks that cache first: this module knows
+nothing of the cache, so the cache can parse with it.
 """
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 
 class LineDict(dict):
@@ -109,18 +110,6 @@ def measure(text: str, name: str, MAX_NODES: int, MAX_DEPTH: int) -> None:
             count(1, line)
         elif isinstance(event, yaml.AliasEvent):
             count(sizes.get(event.anchor, 1), line)
-
-
-def load_file(path: Path, name: str | None = None):
-    """A knowledge-base file: trusted, so read at full speed; answered from the knowledge cache
-    (cache.py) when it holds the file as it is now."""
-    from .cache import MISS, cached_parse
-
-    data = Path(path).read_bytes()
-    parsed = cached_parse(Path(path), data)
-    if parsed is not MISS:
-        return parsed
-    return load_text(data.decode("utf-8"), name or str(path))
 
 
 def line_of(obj, default: int = 0) -> int:

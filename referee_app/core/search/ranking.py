@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 
+from . import numbers
 from .analysis import LANGS
 from .terms import PHRASE_SLOP
 
@@ -33,6 +34,9 @@ CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the sa
 QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong as a rare word
 TIGHTNESS = 5.0           # a range a tenth of its value wide scores two thirds of an exact value
 QUANTITY_WEIGHT = 6.0     # and it weighs in the query like a rare word
+NEAR_SHARE = 0.6          # a measurement a few per cent off the value asked: up to this share of one holding it
+DIMENSION_SCORE = 3.0     # a unit named alone (`in grammi`): any measurement in it, as a common word
+DIMENSION_WEIGHT = 2.0
 DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
 PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words as they take, up to twice as much
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
@@ -77,6 +81,9 @@ class Ranker:
             if concept.quantity is not None:
                 self._collect_quantity(out, ci, n, concept.quantity)
                 continue
+            if concept.dimension is not None:
+                self._collect_dimension(out, ci, n, concept.dimension)
+                continue
             exact = not concept.fuzzy
             for (fname, stems), weight in concept.leaves.items():
                 lang = fname[-2:]
@@ -95,19 +102,33 @@ class Ranker:
 
     def _collect_quantity(self, out, ci: int, n: int, quantity) -> None:
         """The clauses stating a measurement that holds the value, the tighter the better: `47 cm`
-        is the baseline's 47 cm ± 0.30 before the chairs' 43.18 to 48.26 cm."""
+        is the baseline's 47 cm ± 0.30 before the chairs' 43.18 to 48.26 cm; then, less, those
+        stating one a few per cent off it (`76 cm`: the board's 73.66 ± 0.32 cm, as an inspector
+        measures a board that is not the standard's)."""
         for cid, measures in self._measures.items():
             held = [m for m in measures if m.holds(quantity)]
             if held:
                 tightest = min((m.hi - m.lo) / max(abs(m.hi), 1e-9) for m in held)
-                score = QUANTITY_SCORE / (1 + TIGHTNESS * tightest)
-                for doc in self._docs_of.get(cid, ()):
-                    cand = out.get(doc)
-                    if cand is None:
-                        cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
-                    cand.scores[ci] = score
-                    cand.typed |= 1 << ci
-                    cand.exact = True
+                self._credit(out, cid, ci, n, QUANTITY_SCORE / (1 + TIGHTNESS * tightest))
+                continue
+            near = max((numbers.nearness(m, quantity) for m in measures), default=0.0)
+            if near > 0:
+                self._credit(out, cid, ci, n, QUANTITY_SCORE * NEAR_SHARE * near)
+
+    def _collect_dimension(self, out, ci: int, n: int, unit: str) -> None:
+        for cid, measures in self._measures.items():
+            if any(m.unit == unit for m in measures):
+                self._credit(out, cid, ci, n, DIMENSION_SCORE)
+
+    def _credit(self, out, cid: str, ci: int, n: int, score: float) -> None:
+        """A clause's every text holds concept `ci` (a measurement reads alike in every language)."""
+        for doc in self._docs_of.get(cid, ()):
+            cand = out.get(doc)
+            if cand is None:
+                cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
+            cand.scores[ci] = max(cand.scores[ci], score)
+            cand.typed |= 1 << ci
+            cand.exact = True
 
     def _scores(self, fname: str, stems: tuple[str, ...]):
         """(document, BM25F score) for each document a term is in; a phrase counts in the
@@ -145,6 +166,8 @@ class Ranker:
         than `deux`)."""
         if concept.quantity is not None:
             return QUANTITY_WEIGHT
+        if concept.dimension is not None:
+            return DIMENSION_WEIGHT
         best = 0.0
         for (fname, stems), weight in concept.leaves.items():
             if all(self._index.doc_frequency(fname, s) for s in stems):

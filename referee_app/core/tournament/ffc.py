@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.loader import knowledge_root
-from referee_app.core.knowledge.yamlio import load_file
 
 
 @dataclass(frozen=True)
