@@ -38,7 +38,7 @@ import zlib
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from .ffc import rules
-from .model import GHOST, Game, Tournament, parse
+from .model import GHOST, Tournament, parse
 from .standings import after_each_round
 
 # A SoL archive holds many tourneys: bounded above any real one (SoL's own archive of 499
@@ -47,10 +47,6 @@ MAX_BYTES = 32_000_000
 MAX_VALUES = 3_000_000
 MAX_DEPTH = 12
 MAX_TEXT = validation.MAX_TEXT
-
-
-class SolRefused(Exception):
-    """A tourney of the file that is not a Swiss tournament (round-robin, knockout)."""
 
 
 # --- reading ----------------------------------------------------------------------------------
