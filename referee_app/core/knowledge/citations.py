@@ -85,6 +85,10 @@ class Citations:
                 names.setdefault(" ".join(re.findall(r"\w+", fold(name))), sid)
         return names
 
+    def source_names(self) -> frozenset[str]:
+        """Every name a source is cited by, folded (`it`, `icf`, `aicf`)."""
+        return frozenset(self._names)
+
     @cached_property
     def _words(self) -> dict[str, list[str]]:
         """A word for a rule, folded -> its languages."""

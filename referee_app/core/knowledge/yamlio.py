@@ -69,6 +69,12 @@ def load_text(text: str, name: str = "<input>", untrusted: bool = False):
 def _measure(text: str, name: str) -> None:
     from referee_app.core.validation import MAX_DEPTH, MAX_NODES
 
+    measure(text, name, MAX_NODES, MAX_DEPTH)
+
+
+def measure(text: str, name: str, MAX_NODES: int, MAX_DEPTH: int) -> None:
+    """Refuses (YamlError) a YAML stream, of one document or several, nested deeper than
+    MAX_DEPTH or holding more than MAX_NODES values once its aliases are expanded; builds nothing."""
     yaml, base, _ = _loaders()
 
     sizes: dict[str, int] = {}          # anchor -> values under it, aliases expanded

@@ -23,6 +23,7 @@ class FfcRules:
     final_points: int
     clauses: dict                 # what -> clause id
     choices: tuple                # ({id, clause, en, fr, it}, ...)
+    departs: dict                 # organiser's choice (file key) -> the clause it departs from
 
     def rounds_for(self, entries: int) -> int:
         """How many rounds a tournament of `entries` players plays (ffc-tournament:1.13)."""
@@ -56,4 +57,5 @@ def rules() -> FfcRules:
                  "pairing": doc["pairing"]["clause"], "tables": doc["tables"]["clause"],
                  **{c["id"]: c["clause"] for c in doc["criteria"]}},
         choices=tuple(dict(c) for c in doc["choices"]),
+        departs={k: v["clause"] for k, v in doc["organiser_choices"].items()},
     )
