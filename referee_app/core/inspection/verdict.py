@@ -297,7 +297,8 @@ def _flag_check(item: Item, m: Measurement, reading: Reading) -> dict:
         expected = lim.equals
         ok = expected is None or value is expected
         message = ("recorded: it decides which limit applies to " + ", ".join(m.condition_for)) if expected is None \
-            else (f"{'yes' if value else 'no'}, as required" if ok else f"{'yes' if value else 'no'}: must be {'yes' if expected else 'no'}")
+            else (f"{'yes' if value else 'no'}, as required" if ok
+                  else f"{'yes' if value else 'no'}: must be {'yes' if expected else 'no'}")
     else:
         named = any(w.lower() in value.lower() for w in lim.named)
         ok = named or lim.others_admitted or not lim.named

@@ -21,7 +21,6 @@ REQUIRED = ("id", "paragraph", "title", "text", "kind")
 KNOWN = set(REQUIRED) | {
     "source", "lang", "corresponds_to", "differs", "translations", "mended", "also_in",
     "decides", "examples", "exception_to", "parameters", "note",
-    "not_formalised",  # why a rule, penalty or scoring clause of a played ruleset carries no rules
     "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
     "not_formalised",  # why a clause of kind rule, penalty or scoring carries no rules
 }

@@ -237,7 +237,8 @@ def _arrow(x: float, y: float, mark: str) -> str:
 def piece_counts(svg: str) -> dict:
     """What a diagram shows, counted from its elements' classes: `{"before": {...}, "after": {...}}`
     with `own`, `opponent` (coins on the board), `own_tray`, `opponent_tray`, `queen` (its state,
-    None when off the board) and `striker` (on-board, pocketed, off-board). Used by the tests and by anyone checking a diagram against its ruling."""
+    None when off the board) and `striker` (on-board, pocketed, off-board). Used by the tests and by anyone
+    checking a diagram against its ruling."""
     import xml.etree.ElementTree as ET
 
     root = ET.fromstring(svg)

@@ -95,7 +95,7 @@ def check_entry(schema: dict, name: str, entry, clauses, where: str) -> list[Pro
     if "clause" in entry and entry["clause"] not in clauses:
         problems.append(Problem(where, line, f"parameter {name}: clause {entry['clause']} points nowhere"))
     assumption = entry.get("assumption")
-    if assumption is not None and not (isinstance(assumption, dict) and all(assumption.get(l) for l in LANGS)):
+    if assumption is not None and not (isinstance(assumption, dict) and all(assumption.get(lang) for lang in LANGS)):
         problems.append(Problem(where, line, f"parameter {name}: an assumption gives its reason in {', '.join(LANGS)}"))
     return problems
 
