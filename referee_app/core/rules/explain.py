@@ -127,7 +127,8 @@ def why_plan(kb, derivation: dict, aspects) -> list[tuple]:
     """Per clause that decided a part (in the order of the parts, definitions left out): the
     clauses it set aside, the facts its rule tested, whether it is a base case. The same in
     every language, so worked out once."""
-    plan, index = [], {}
+    plan: list = []
+    index: dict = {}
     for aspect in aspects:
         entry = derivation.get(aspect)
         if entry is None or _is_definition(kb, entry["clause"]):

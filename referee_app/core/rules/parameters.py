@@ -36,7 +36,7 @@ class ParameterSpec(NamedTuple):   # not a frozen dataclass: see loader.Problem
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"takes a whole number, not {value!r}"
-            if not self.lo <= value <= self.hi:
+            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
                 return f"{value} is out of range ({self.lo} to {self.hi})"
         elif self.type == "bool" and not isinstance(value, bool):
             return f"takes true or false, not {value!r}"

@@ -181,8 +181,10 @@ def build_in_memory(kb):
     return index, dict(aux, **index_data(index, aux["terms"]))
 
 
-def open_built(folder: Path, current: dict):
+def open_built(folder: Path, current: dict | None):
     """(open index, aux data) of the index current.json names."""
+    if current is None:
+        raise ValueError("no current index")  # current.json unreadable: the caller builds anew
     path = folder / current["dir"]
     aux = _loads((path / AUX).read_bytes())
     if not isinstance(aux, dict):

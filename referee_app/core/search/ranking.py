@@ -199,12 +199,12 @@ class Ranker:
                 where.setdefault(key, []).append(i)
         return where
 
-    def _adjacency(self, doc: int, cand: Candidate, keys: dict) -> float:
+    def _adjacency(self, doc: int, cand: Candidate, keys: dict | None) -> float:
         """The share of the query's neighbouring words (not two stop words) that the text says
         one right after the other, in the order typed, a stop word as written, a concept in any
         of its words: `queen as the last coin` is the rule that lets the queen be pocketed as
         the last coin more than the many that speak of the queen and of the last coin."""
-        slots = keys.get(cand.lang) or []
+        slots = (keys or {}).get(cand.lang) or []
         where = self._places(doc)
         pairs = [(a, b) for (a, stop_a), (b, stop_b) in zip(slots, slots[1:]) if not (stop_a and stop_b)]
         said = 0
@@ -220,7 +220,7 @@ class Ranker:
         scores = self._scored(candidates, concepts, definition, defined)
         # side by side: the concepts (two at least), or the words of one concept typed in several
         if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
-            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.__getitem__):
                 scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
                     (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
         own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
