@@ -112,9 +112,16 @@ def private_qt_settings(request, tmp_path_factory):
 
 @pytest.fixture
 def records_file(tmp_path, monkeypatch) -> Path:
-    """The records database is an SQLite file in the test's folder, named by CARROM_REFEREE_DB: its path."""
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
+    """The records database is this machine's own SQLite file, in the test's data folder: its path.
+    (The data folder, not CARROM_REFEREE_DATABASE: the window's preferences still decide, as they
+    do for a user who sets nothing; gui_env keeps the same folder.)"""
+    from referee_app.core.storage.database import default_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    path = default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
     return path
 
 
