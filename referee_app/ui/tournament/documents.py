@@ -8,7 +8,7 @@ from pathlib import Path
 
 from referee_app.core.tournament.ffc import rules
 from referee_app.i18n import gettext as _
-from referee_app.ui.common.pdf import esc, write_pdf
+from referee_app.printing.pdf import esc, write_pdf
 
 
 def player(name) -> str:
