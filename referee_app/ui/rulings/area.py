@@ -17,8 +17,7 @@ from referee_app.core.play.match import Match, replayed
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.colours import colour_name
 from referee_app.core.rules.ruling import rule
-from referee_app.core.knowledge.loader import knowledge_root
-from referee_app.core.knowledge.yamlio import load_file
+from referee_app.core.play.clock import match_clock
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import column, tool_row
@@ -95,8 +94,8 @@ class RulingsArea(QWidget):
         # set from the ruleset's parameters by _apply_ruleset_parameters before any use
         self.stroke_clock = Countdown("stroke_clock", 0)
         self.break_clock = Countdown("break_clock", 0)
-        clock = load_file(knowledge_root() / "tournament.yaml")["match_clock"]
-        self.match_clock = Countdown("match_clock", clock["minutes"] * 60, clock["extra_minutes"] * 60)
+        clock = match_clock()
+        self.match_clock = Countdown("match_clock", clock.minutes * 60, clock.extra_minutes * 60)
         self.sheet = ScoreSheetView()
 
         # One screen at the table (1280×720 and up): the stroke, its ruling and the score sheet
