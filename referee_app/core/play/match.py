@@ -80,10 +80,14 @@ class Match:
         return {"tie_breaker": dict(attempts), "winner": winner,
                 "explanation": {lang: _tie_breaker_sentence(winner, lang) for lang in LANGUAGES}}
 
-    def preview(self, stroke: dict) -> dict:
-        """The ruling this stroke would get now, without recording it."""
-        trial = replayed(self.ruleset, self.doubles, self.strokes)
-        return trial.play(stroke)
+    def preview(self, stroke: dict, trace: bool = False) -> dict:
+        """The ruling this stroke would get now, without recording it: the game's `preview`, the
+        one computation `play` records (deciding strokes are ruled on a copy)."""
+        if self.over:
+            raise BadInput("stroke", f"the match is over ({self.winner} won)")
+        if isinstance(stroke, dict) and "tie_breaker" in stroke:
+            return replayed(self.ruleset, self.doubles, self.strokes).play(stroke)
+        return self.game.preview(stroke, trace)
 
     def undo(self) -> dict:
         if not self.strokes:
