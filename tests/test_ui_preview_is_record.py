@@ -68,3 +68,15 @@ def test_a_correction_shows_the_ruling_it_records(qtbot, user_dirs, records_file
     area.record()
     assert area.correcting is None
     assert stored_rulings(area)[0] == untraced(shown_ruling)
+
+
+def test_a_stroke_the_rules_leave_undecided_is_said_so_as_the_engine_or_the_game_refuses_it(qapp):
+    from referee_app.core.errors import BadInput
+    from referee_app.core.rules.engine import NoRule
+    from referee_app.ui.rulings.refusal_words import refusal_text
+
+    said = refusal_text(NoRule("turn", {}), "icf")
+    assert said.startswith("The rules leave this stroke undecided")
+    # the game (Game.preview) says it as a refusal of the stroke, as `play` always has
+    assert refusal_text(BadInput("stroke", "the rules leave this stroke undecided: no rule decides the turn here"),
+                        "icf") == said

@@ -145,26 +145,32 @@ class Game:
             "stroke": stroke,
         }
 
-    def play(self, stroke: dict, where: str = "") -> dict:
-        """Rules one stroke of the side holding the turn (`preview`) and carries the ruling out."""
+    def preview(self, stroke: dict, where: str = "", trace: bool = False) -> dict:
+        """The ruling `play(stroke)` would record for the side holding the turn, the game left as
+        it is: what the window shows before the referee confirms is what is then recorded (colours
+        open or set). With `trace`, the same ruling with its derivation beside it (`trace`)."""
         prefix = f"{where}: " if where else ""
-        self._refuse_unplayable(stroke, where)
-        try:
-            ruling = self.preview(stroke)
-        except BadInput as exc:
-            raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
-        except (NoRule, Conflict) as exc:
-            raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
-        self._carry_out(stroke, ruling)
-        return ruling
-
-    def _refuse_unplayable(self, stroke, where: str = "") -> None:
         if self.tie_breaker_due:
             raise BadInput(where or "stroke", "the game is level after its last board: deciding strokes, not a board")
         if self.over:
             raise GameOver(where or "stroke", f"the game is already over ({self.winner} won)")
         if not isinstance(stroke, dict):
             raise BadInput(where or "stroke", "a stroke must be a mapping like {pocketed: {own: 1}}")
+        try:
+            doc = self.situation_doc(stroke)
+            if doc["before"].get("colours") == "open":
+                return colour_rules.rule_open(doc, self.ruleset, lambda side_doc: self._rule_doc(side_doc, trace))
+            return self._rule_doc(doc, trace)
+        except BadInput as exc:
+            raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
+        except (NoRule, Conflict) as exc:
+            raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
+
+    def play(self, stroke: dict, where: str = "") -> dict:
+        """Rules one stroke of the side holding the turn and carries the ruling out."""
+        ruling = self.preview(stroke, where)
+        self._carry_out(stroke, ruling)
+        return ruling
 
     def _rule_doc(self, doc: dict, trace: bool = False) -> dict:
         s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
@@ -298,18 +304,6 @@ class Game:
             if self.colours_by_first_coin:
                 out["next"]["colours"] = "open" if st.colours is None else (dict(st.colours) or "set")
         return out
-
-    # --- the ruling of a stroke, without playing it -------------------------------------------
-    def preview(self, stroke: dict, trace: bool = False) -> dict:
-        """The ruling `play` records for this stroke, the game left as it is: the window shows a
-        stroke being ticked and records it by one computation (colours open or set). With `trace`,
-        the same ruling with its derivation beside it (`trace`). Refuses as the rules do: BadInput
-        naming the situation's field, NoRule or Conflict; `play` says where."""
-        self._refuse_unplayable(stroke)
-        doc = self.situation_doc(stroke)
-        if doc["before"].get("colours") == "open":
-            return colour_rules.rule_open(doc, self.ruleset, lambda side_doc: self._rule_doc(side_doc, trace))
-        return self._rule_doc(doc, trace)
 
 
 def _names_sides(stroke) -> bool:

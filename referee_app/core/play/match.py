@@ -81,13 +81,11 @@ class Match:
                 "explanation": {lang: _tie_breaker_sentence(winner, lang) for lang in LANGUAGES}}
 
     def preview(self, stroke: dict, trace: bool = False) -> dict:
-        """The ruling this stroke would get now, without recording it: the game's `preview`, the
-        one computation `play` records (deciding strokes are ruled on a copy)."""
-        if self.over:
-            raise BadInput("stroke", f"the match is over ({self.winner} won)")
-        if isinstance(stroke, dict) and "tie_breaker" in stroke:
+        """The ruling this stroke would get now, without recording it: what `play` would record
+        (the game's `preview`; deciding strokes, and a match over, on a copy)."""
+        if self.over or (isinstance(stroke, dict) and "tie_breaker" in stroke):
             return replayed(self.ruleset, self.doubles, self.strokes).play(stroke)
-        return self.game.preview(stroke, trace)
+        return self.game.preview(stroke, f"stroke {len(self.strokes) + 1}", trace)
 
     def undo(self) -> dict:
         if not self.strokes:

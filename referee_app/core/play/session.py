@@ -176,15 +176,16 @@ class MatchSession:
     def preview(self, stroke: dict, trace: bool = False, what_if: dict | None = None) -> dict:
         """The ruling the stroke gets, recording nothing: on the match, exactly the ruling that
         recording it stores (`Game.preview`, colours open or set); on a board set by hand
-        (`what_if`), the ruling of that situation. Refuses as the rules do (BadInput, NoRule,
-        Conflict), and with MatchOver once the match is won."""
+        (`what_if`), the ruling of that situation. Refuses as the rules do (BadInput naming the
+        situation's field; NoRule or Conflict for a what-if), and with MatchOver once the match
+        is won."""
         if what_if is not None:
             from referee_app.core.rules.ruling import rule
 
             return rule(self.situation_doc(stroke, what_if), self.match.ruleset, trace=trace)
         if self.match.over:
             raise MatchOver(self.match.winner)
-        return self.entry_game().preview(stroke, trace)
+        return self.entry_game().preview(stroke, trace=trace)
 
     def pending(self, stroke: dict, header: dict) -> PendingStroke:
         """A new stroke to record: its write, then its commit (see PendingStroke)."""
