@@ -2,7 +2,8 @@
 pictures are written by `referee_app/printing/`, a floor beside the window (issue 28, "Floors").
 
 One process runs every command that prints (a score sheet, a blank and a filled form, an
-inspection certificate, an exam paper, a board diagram as PNG) and a plain `rule`, then lists
+inspection certificate, an exam paper, a board diagram as PNG, a round's pairings and score
+sheets) and a plain `rule`, then lists
 what of `referee_app.ui` it loaded: nothing."""
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_no_command_loads_a_ui_module_even_to_print(tmp_path):
         "referee": "C. Martin", "ruleset": "icf", "board": 4, "announced_at": "2026-05-14T15:42:00+02:00",
         "board_ended_at": "2026-05-14T15:49:00+02:00", "decision": "Queen returned", "clause": "icf-fr:3.12.d",
         "facts": "Free text", "lang": "fr"})
+    tournament = tmp_path / "t.yaml"
+    tournament.write_text("name: Open de Cannes\nplayers: [A, B, C]\n", encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
     commands = [
@@ -58,6 +61,10 @@ def test_no_command_loads_a_ui_module_even_to_print(tmp_path):
         ["inspections", "certificate", "1", "--pdf", str(out / "certificate.pdf")],
         ["quiz", "exam", "--ruleset", "icf", "--count", "3", "--seed", "11", "--pdf", str(out / "exam.pdf")],
         ["quiz", "diagram", situation, "--png", str(out / "board.png")],
+        ["tournament", "new", str(tournament)],
+        ["tournament", "pair", "--id", "1", "--seed", "3"],
+        ["tournament", "print", "1", "1", "--pairings", str(out / "pairings.pdf"),
+         "--score-sheets", str(out / "sheets")],
     ]
     env = {"CARROM_REFEREE_DB": str(tmp_path / "records.sqlite3"), "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(commands)], capture_output=True, text=True,
@@ -66,7 +73,8 @@ def test_no_command_loads_a_ui_module_even_to_print(tmp_path):
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["failed"] == []
     assert sorted(p.name for p in out.iterdir()) == ["blank.pdf", "board.png", "certificate.pdf", "exam.pdf",
-                                                     "protest.pdf", "sheet.pdf"]
+                                                     "pairings.pdf", "protest.pdf", "sheet.pdf", "sheets"]
+    assert [p.name for p in (out / "sheets").iterdir()] == ["round-1-table-1.pdf"]   # the ghost's table: none
     assert all((out / name).stat().st_size > 1000 for name in ("sheet.pdf", "exam.pdf", "board.png"))
     assert "referee_app.printing.pdf" in seen["printing"]   # the probe did print through the printing floor
     assert seen["ui"] == []

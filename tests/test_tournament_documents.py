@@ -32,3 +32,31 @@ def test_one_score_sheet_per_played_table_pre_filled():
     assert documents.limits_text(True, "en") in plain(documents.score_sheet_html("Open", "final", GAMES[0], "icf", "en"))
     assert [name for name, *_ in documents.score_sheet_documents("Open", 2, GAMES, "icf", "en")] == \
         ["round-2-table-1.pdf"]
+
+
+def test_the_command_line_prints_what_the_desk_prints(records_file, tmp_path):
+    import subprocess
+    import unicodedata
+
+    from conftest import run_cli
+
+    def text(path) -> str:
+        raw = subprocess.run(["pdftotext", "-raw", str(path), "-"], capture_output=True, text=True, check=True).stdout
+        return " ".join(unicodedata.normalize("NFKC", raw).split())
+
+    source = tmp_path / "t.yaml"
+    source.write_text("name: Open de Cannes\nplayers: [Anna, Bruno, Chiara]\n", encoding="utf-8")
+    assert run_cli("tournament", "new", str(source)).returncode == 0
+    refused = run_cli("tournament", "print", "1", "1", "--pairings", str(tmp_path / "p.pdf"))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "not paired" in refused.stderr
+    assert run_cli("tournament", "pair", "--id", "1", "--seed", "3").returncode == 0
+    done = run_cli("tournament", "print", "1", "1", "--pairings", str(tmp_path / "p.pdf"),
+                   "--score-sheets", str(tmp_path / "sheets"), "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tmp_path / "p.pdf"), str(tmp_path / "sheets" / "round-1-table-1.pdf")]
+    pairings = text(tmp_path / "p.pdf")
+    assert "Open de Cannes" in pairings and "Tour 1" in pairings and "(fantôme)" in pairings
+    sheet = text(tmp_path / "sheets" / "round-1-table-1.pdf")
+    assert "Feuille de match" in sheet and "Open de Cannes" in sheet
+    nothing = run_cli("tournament", "print", "1", "1")
+    assert nothing.returncode == 2 and "--pairings" in nothing.stderr
