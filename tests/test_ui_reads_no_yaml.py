@@ -2,7 +2,8 @@
 function (issue 28, "Floors"), so the command line and the window read each file one way.
 
 Checked on the source of every module under referee_app/ui, without importing any: none imports
-`yaml`, the core's YAML reader (`core/knowledge/yamlio.py`), `load_file` or `knowledge_root`."""
+`yaml`, the core's YAML readers (`core/knowledge/yamlio.py`, `files.py`), `load_file` or
+`knowledge_root`."""
 from __future__ import annotations
 
 import ast
@@ -11,7 +12,7 @@ from pathlib import Path
 import referee_app.ui
 
 UI = Path(referee_app.ui.__file__).parent
-FORBIDDEN_MODULES = ("yaml", "referee_app.core.knowledge.yamlio")
+FORBIDDEN_MODULES = ("yaml", "referee_app.core.knowledge.yamlio", "referee_app.core.knowledge.files")
 FORBIDDEN_NAMES = {"load_file", "knowledge_root", "yamlio", "safe_load"}
 
 
@@ -38,6 +39,7 @@ def test_the_check_sees_each_way_of_reading_yaml():
     assert reads_yaml("def f():\n    from referee_app.core.knowledge.yamlio import load_file")
     assert reads_yaml("from referee_app.core.knowledge.loader import knowledge_root")
     assert reads_yaml("from referee_app.core.knowledge import yamlio")
+    assert reads_yaml("from referee_app.core.knowledge.files import load_file")
     assert not reads_yaml("from referee_app.core.play.clock import match_clock")
 
 

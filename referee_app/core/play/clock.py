@@ -16,7 +16,7 @@ def match_clock(tournament: dict | None = None) -> MatchClock:
     built on branch `ruling`); without it, the shipped or configured knowledge root's."""
     if tournament is None:
         from referee_app.core.knowledge.loader import knowledge_root
-        from referee_app.core.knowledge.yamlio import load_file
+        from referee_app.core.knowledge.files import load_file
 
         tournament = load_file(knowledge_root() / "tournament.yaml")
     clock = tournament["match_clock"]

@@ -20,7 +20,7 @@ from typing import Callable
 
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from .game import Game
 from .match import Match, replayed
 
