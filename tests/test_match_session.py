@@ -155,3 +155,25 @@ def test_the_match_clock_comes_from_the_tournament_file():
     clock = match_clock()
     assert (clock.minutes, clock.extra_minutes, clock.clause) == (40, 5, "ffc-tournament:1.8")
     assert match_clock({"match_clock": {"minutes": 30, "extra_minutes": 0}})[:2] == (30, 0)
+
+
+def test_a_session_takes_its_rulesets_and_clock_from_the_knowledge_it_is_given(records_file):
+    from types import SimpleNamespace
+
+    from referee_app.core.knowledge.rulesets import default_rulesets
+    from referee_app.core.rules.compile import compiled
+
+    seen = []
+
+    def counted(ruleset_id):
+        seen.append(ruleset_id)
+        return compiled(ruleset_id)
+
+    edited = SimpleNamespace(rulesets={k: v for k, v in default_rulesets().items() if k != "it"},
+                             compiled=counted, tournament={"match_clock": {"minutes": 30, "extra_minutes": 2}})
+    session = MatchSession("it", store=MatchStore(), knowledge=edited)
+    assert session.ruleset == "icf"                     # not a ruleset of this knowledge
+    assert session.match_clock()[:2] == (30, 2) and MatchSession().match_clock()[:2] == (40, 5)
+    assert session.clock_seconds() and session.fouls() and seen == ["icf", "icf"]
+    with pytest.raises(BadInput, match="ruleset"):
+        session.change_ruleset("it")

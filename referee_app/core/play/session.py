@@ -21,6 +21,7 @@ from typing import Callable
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.compile import compiled
+from .clock import MatchClock, match_clock
 from .game import Game
 from .match import Match, replayed
 
@@ -62,10 +63,13 @@ class MatchSession:
     """The match kept at the table, its corrections, its what-if, and its record."""
 
     def __init__(self, ruleset: str = "icf", store=None, open_store: Callable | None = None,
-                 doubles: bool = False):
+                 doubles: bool = False, knowledge=None):
         """`store`: a MatchStore; or `open_store()` makes one when the first record is needed (the
-        window opens its records after its first paint)."""
-        if ruleset not in default_rulesets():
+        window opens its records after its first paint). `knowledge`: the knowledge root its
+        rulesets, compiled rulesets and tournament rules come from (`Knowledge`, branch `ruling`;
+        anything with `rulesets`, `compiled(id)` and `tournament`); without it, the process's."""
+        self.knowledge = knowledge
+        if ruleset not in self._rulesets():
             ruleset = "icf"
         self._store, self._open_store = store, open_store
         self.ruleset = ruleset                 # the ruleset chosen for the next match
@@ -83,6 +87,12 @@ class MatchSession:
             else:
                 self._store = self._open_store()
         return self._store
+
+    def _rulesets(self) -> dict:
+        return default_rulesets() if self.knowledge is None else self.knowledge.rulesets
+
+    def _compiled(self, ruleset_id: str):
+        return compiled(ruleset_id) if self.knowledge is None else self.knowledge.compiled(ruleset_id)
 
     # --- which match -------------------------------------------------------------------------
     def new(self, doubles: bool = False) -> None:
@@ -137,7 +147,7 @@ class MatchSession:
     def change_ruleset(self, ruleset: str) -> None:
         """Plays the match under `ruleset` from now on: every stroke ruled again (BadInput if one
         cannot happen under it, and nothing changes), the change kept in the match's record."""
-        if ruleset not in default_rulesets():
+        if ruleset not in self._rulesets():
             raise BadInput("ruleset", f"unknown ruleset {ruleset!r}")
         if ruleset != self.match.ruleset:
             if self.match_id is not None:
@@ -149,14 +159,18 @@ class MatchSession:
     # --- what the ruleset sets ----------------------------------------------------------------
     def clock_seconds(self) -> tuple[int, int]:
         """(stroke clock, break clock) in seconds, from the match's ruleset."""
-        params = compiled(self.match.ruleset).params
+        params = self._compiled(self.match.ruleset).params
         stroke = int(params["stroke_clock_seconds"])
         return stroke, int(params.get("break_clock_seconds", stroke))
 
     def fouls(self) -> list[dict]:
         """The fouls a referee may call under the match's ruleset: id, names, clauses."""
         return [{"id": f["id"], "names": f.get("name", {}), "clauses": f.get("clauses", [])}
-                for f in compiled(self.match.ruleset).fouls.values()]
+                for f in self._compiled(self.match.ruleset).fouls.values()]
+
+    def match_clock(self) -> MatchClock:
+        """The match clock of the tournament rules (knowledge/tournament.yaml)."""
+        return match_clock(None if self.knowledge is None else self.knowledge.tournament)
 
     # --- the stroke being entered ------------------------------------------------------------
     def entry_game(self) -> Game:

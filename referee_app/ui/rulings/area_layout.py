@@ -7,7 +7,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from referee_app.core.play.clock import match_clock
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
 from referee_app.ui.common.layout import column, tool_row
@@ -59,7 +58,7 @@ def build(area) -> None:
     # set from the ruleset's parameters by _apply_ruleset_parameters before any use
     area.stroke_clock = Countdown("stroke_clock", 0)
     area.break_clock = Countdown("break_clock", 0)
-    clock = match_clock()
+    clock = area.session.match_clock()
     area.match_clock = Countdown("match_clock", clock.minutes * 60, clock.extra_minutes * 60)
     area.sheet = ScoreSheetView()
 
