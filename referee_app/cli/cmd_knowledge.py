@@ -129,12 +129,12 @@ def _encoding(kb) -> dict:
 
 def _other_problems(kb) -> list:
     """What else the knowledge base holds: the rulesets' rules as data, the equipment specifications."""
-    from referee_app.core.rules.engine import compile_ruleset
     from referee_app.core.errors import KnowledgeError
     from referee_app.core.inspection.spec import dangling_clauses, load_specs
     from referee_app.core.knowledge import citations, thesaurus
-    from referee_app.core.knowledge.loader import Problem
+    from referee_app.core.knowledge.model import Problem
     from referee_app.core.knowledge.rulesets import load_rulesets
+    from referee_app.core.rules.compile import compile_ruleset
 
     problems = []
     try:

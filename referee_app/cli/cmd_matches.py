@@ -97,7 +97,7 @@ def _export_pdf(args) -> int:
     """The score sheet the window prints: header, strokes with rulings and clauses, boards, result,
     signatures (core/play/sheet_document.py), through Qt's PDF writer."""
     from referee_app.core.play.sheet_document import sheet_html
-    from referee_app.ui.common.pdf import write_pdf
+    from referee_app.printing.pdf import write_pdf
 
     store = _store()
     meta = store.meta(args.id)

@@ -20,8 +20,10 @@ from referee_app.core.errors import KnowledgeError
 from referee_app.languages import LANGUAGES
 from .units import (FACTORS, NON_NUMERIC, QUANTITIES, convert, parse_inches, to_decimal,
                                units_for)
-from referee_app.core.knowledge.loader import Problem, knowledge_root
-from referee_app.core.knowledge.yamlio import YamlError, line_of, load_file
+from referee_app.core.knowledge.files import load_file
+from referee_app.core.knowledge.loader import knowledge_root
+from referee_app.core.knowledge.model import Problem
+from referee_app.core.knowledge.yamlio import YamlError, line_of
 
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*:[A-Za-z0-9.\-]+$")
 

@@ -6,7 +6,8 @@ never hides the problems of the others.
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput, KnowledgeError
-from .loader import KnowledgeBase, Problem, entry_line
+from .loader import entry_line
+from .model import KnowledgeBase, Problem
 from .yamlio import YamlError, line_of
 
 

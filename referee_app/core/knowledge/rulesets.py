@@ -6,8 +6,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import BadInput, KnowledgeError
-from .loader import KnowledgeBase, Problem, default
-from .yamlio import YamlError, load_file
+from .files import load_file
+from .loader import default
+from .model import KnowledgeBase, Problem
+from .yamlio import YamlError
 
 
 @dataclass

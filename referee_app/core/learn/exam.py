@@ -1,5 +1,5 @@
 """The referee exam: a timed paper of N generated questions with a pass mark, and the paper
-itself as HTML for the PDF writer (ui/common/pdf.py), with its answer key and the clauses that
+itself as HTML for the PDF writer (referee_app/printing/pdf.py), with its answer key and the clauses that
 decide each answer, in the language asked for.
 
 The time and the pass mark are the examiner's to set; the paper prints both.

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee_app.core.rules import colours as colour_rules
-from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule, compiled
+from referee_app.core.rules.compile import compiled
+from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule
 from referee_app.core.errors import BadInput
 from referee_app.core.rules.ruling import check_for_ruleset, rule_situation, ruleset_of
 from referee_app.core.rules.situation import COINS_PER_SIDE, parse
@@ -145,8 +146,10 @@ class Game:
             "stroke": stroke,
         }
 
-    def play(self, stroke: dict, where: str = "") -> dict:
-        """Rules one stroke of the side holding the turn and carries the ruling out."""
+    def preview(self, stroke: dict, where: str = "", trace: bool = False) -> dict:
+        """The ruling `play(stroke)` would record for the side holding the turn, the game left as
+        it is: what the window shows before the referee confirms is what is then recorded (colours
+        open or set). With `trace`, the same ruling with its derivation beside it (`trace`)."""
         prefix = f"{where}: " if where else ""
         if self.tie_breaker_due:
             raise BadInput(where or "stroke", "the game is level after its last board: deciding strokes, not a board")
@@ -157,20 +160,23 @@ class Game:
         try:
             doc = self.situation_doc(stroke)
             if doc["before"].get("colours") == "open":
-                ruling = colour_rules.rule_open(doc, self.ruleset, self._rule_doc)
-            else:
-                ruling = self._rule_doc(doc)
+                return colour_rules.rule_open(doc, self.ruleset, lambda side_doc: self._rule_doc(side_doc, trace))
+            return self._rule_doc(doc, trace)
         except BadInput as exc:
             raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
         except (NoRule, Conflict) as exc:
             raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
+
+    def play(self, stroke: dict, where: str = "") -> dict:
+        """Rules one stroke of the side holding the turn and carries the ruling out."""
+        ruling = self.preview(stroke, where)
         self._carry_out(stroke, ruling)
         return ruling
 
-    def _rule_doc(self, doc: dict) -> dict:
+    def _rule_doc(self, doc: dict, trace: bool = False) -> dict:
         s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
         check_for_ruleset(self.rs, s)
-        return rule_situation(self.rs, s)
+        return rule_situation(self.rs, s, trace)
 
     def _carry_out(self, stroke: dict, ruling: dict) -> None:
         st, side = self.state, self.state.turn

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.errors import BadInput
 from referee_app.i18n import translations
 from referee_app.languages import LANGUAGES
@@ -80,10 +80,12 @@ class Match:
         return {"tie_breaker": dict(attempts), "winner": winner,
                 "explanation": {lang: _tie_breaker_sentence(winner, lang) for lang in LANGUAGES}}
 
-    def preview(self, stroke: dict) -> dict:
-        """The ruling this stroke would get now, without recording it."""
-        trial = replayed(self.ruleset, self.doubles, self.strokes)
-        return trial.play(stroke)
+    def preview(self, stroke: dict, trace: bool = False) -> dict:
+        """The ruling this stroke would get now, without recording it: what `play` would record
+        (the game's `preview`; deciding strokes, and a match over, on a copy)."""
+        if self.over or (isinstance(stroke, dict) and "tie_breaker" in stroke):
+            return replayed(self.ruleset, self.doubles, self.strokes).play(stroke)
+        return self.game.preview(stroke, f"stroke {len(self.strokes) + 1}", trace)
 
     def undo(self) -> dict:
         if not self.strokes:

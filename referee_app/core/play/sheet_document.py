@@ -1,5 +1,5 @@
 """The score sheet as printed: header, every stroke with its ruling and clauses, the boards, the
-result and the signatures, as HTML for the PDF writer (ui/common/pdf.py), built here so that the
+result and the signatures, as HTML for the PDF writer (referee_app/printing/pdf.py), built here so that the
 window and `carrom-referee matches export ID --pdf` print the same sheet.
 
 Every piece of user text (names, tournament) goes through `esc`. The words are the interface's
@@ -34,7 +34,7 @@ def ruleset_name(ruleset: str, lang: str) -> str:
 
 
 def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
-    from referee_app.core.rules.engine import compiled
+    from referee_app.core.rules.compile import compiled
 
     foul = compiled(ruleset).fouls.get(foul_id) or {}
     names = foul.get("name") or {}

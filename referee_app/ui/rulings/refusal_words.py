@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.core.play.foul_names import display_name
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 
 
 def refusal_text(exc: Exception, ruleset: str, foul: str | None = None) -> str:
-    if not isinstance(exc, BadInput):
+    if not isinstance(exc, BadInput) or exc.problem.startswith("the rules leave this stroke undecided"):
+        # NoRule or Conflict as the engine raises them; as the match's game says them (Game.preview)
         return _("The rules leave this stroke undecided: no clause, or two that disagree, decide it.")
     field, problem = exc.field, exc.problem
     if field == "match":
