@@ -171,3 +171,15 @@ def test_every_export_carries_the_choices():
     assert parse(json.loads(json.dumps(t.to_doc()))).choices_doc() == CHOICES | {"absent": {"P2": [3]}}
     head, tourney = list(yaml.safe_load_all(sol.dump(t)))
     assert tourney["phantomscore"] == 15
+
+
+def test_a_doubles_team_goes_out_as_two_of_sols_players_and_comes_back_as_one_entry():
+    t = parse({"name": "Doubles", "players": ["Ann Lee / Bob Ray", "Cy Moe / Di Fox", "Ed Poe / Flo Day"],
+               "rounds": [[{"first": "Ann Lee / Bob Ray", "second": "Cy Moe / Di Fox", "score": [25, 7]},
+                           {"first": "Ed Poe / Flo Day", "second": None}]]})
+    head, tourney = list(yaml.safe_load_all(sol.dump(t)))
+    assert head["championships"][0]["playersperteam"] == 2 and len(head["players"]) == 6
+    assert [c["players"] for c in tourney["competitors"]] == [[1, 2], [3, 4], [5, 6]]
+    back = through_sol(t)["tournament"]
+    assert back.players == t.players
+    assert [(g.first, g.second, g.score) for g in back.rounds[0]] == [(g.first, g.second, g.score) for g in t.rounds[0]]

@@ -102,8 +102,8 @@ def sweep(paths: list[str], store=None) -> dict:
                     failures.append(f"{path} #{n} {entry['name']}: read back from the records, not the same")
                 entry["tournament"] = t = stored
             players += len(t.players)
-            for d in departures(t):
-                counts[f"with {d['choice']}"] += 1
+            for choice in sorted({d["choice"] for d in departures(t)}):
+                counts[f"tourneys with {choice}"] += 1
             problems = compare(entry)
             if problems and all(p.startswith("stale: ") for p in problems):
                 counts["swiss equal but where SoL's stored ranking is stale"] += 1

@@ -38,7 +38,7 @@ import zlib
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from .ffc import rules
-from .model import GHOST, Game, Tournament, parse
+from .model import GHOST, Tournament, parse
 from .standings import after_each_round
 
 # A SoL archive holds many tourneys: bounded above any real one (SoL's own archive of 499
@@ -47,10 +47,6 @@ MAX_BYTES = 32_000_000
 MAX_VALUES = 3_000_000
 MAX_DEPTH = 12
 MAX_TEXT = validation.MAX_TEXT
-
-
-class SolRefused(Exception):
-    """A tourney of the file that is not a Swiss tournament (round-robin, knockout)."""
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -350,8 +346,16 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
 
     description, date = _name_and_date(t.name, date)
     rows = {r.player: r for r in (after_each_round(t)[-1] if t.rounds else current(t))}
-    people = [{"guid": uuid.uuid5(uuid.NAMESPACE_URL, f"carrom-referee:player:{p}").hex,
-               "firstname": _split(p)[0], "lastname": _split(p)[1]} for p in t.players]
+    # a doubles team, written "A / B" as the import names it, is two of SoL's players
+    teams = {p: p.split(" / ") if " / " in p else [p] for p in t.players}
+    per_team = max(len(v) for v in teams.values()) if teams else 1
+    people, person_of = [], {}
+    for p in t.players:
+        for person in teams[p]:
+            if person not in person_of:
+                people.append({"guid": uuid.uuid5(uuid.NAMESPACE_URL, f"carrom-referee:player:{person}").hex,
+                               "firstname": _split(person)[0], "lastname": _split(person)[1]})
+                person_of[person] = len(people)
     ctor_of = {p: i for i, p in enumerate(t.players, 1)}
     totscore = dict.fromkeys(t.players, 0)
     matches = []
@@ -372,7 +376,7 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
     competitors = []
     for p in t.players:
         row = rows.get(p)
-        c = {"players": [ctor_of[p]], "points": row.victories if row else 0, "bucholz": row.bucholz if row else 0,
+        c = {"players": [person_of[person] for person in teams[p]], "points": row.victories if row else 0, "bucholz": row.bucholz if row else 0,
              "netscore": row.difference if row else 0, "totscore": totscore[p]}
         if p in t.withdrawn:
             c["retired"] = True
@@ -381,7 +385,7 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
                                     "description": club}],
             "players": people,
             "championships": [{"guid": uuid.uuid5(uuid.NAMESPACE_URL, f"carrom-referee:championship:{t.name}").hex,
-                               "club": 1, "description": description, "playersperteam": 1, "prizes": "asis"}],
+                               "club": 1, "description": description, "playersperteam": per_team, "prizes": "asis"}],
             "ratings": [], "rates": []}
     turns = len(t.rounds) + (1 if t.final is not None and t.final.done else 0)
     over = t.final is not None and t.final.done

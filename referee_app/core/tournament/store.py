@@ -387,8 +387,10 @@ class TournamentStore(db.Store):
 
     def _write_result(self, tid, row, score, match_id, expected_version: int | None = None) -> tuple:
         if GHOST in (row["first"], row["second"]):
-            raise BadInput("table", f"the ghost's game is always {rules().ghost_score[0]}-{rules().ghost_score[1]} "
-                           f"({rules().clauses['ghost']})")
+            ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else rules().ghost_score
+            raise BadInput("table", f"the ghost's game is always {ghost[0]}-{ghost[1]} ({rules().clauses['ghost']}"
+                           + ("" if tuple(ghost) == tuple(rules().ghost_score) else ", with the organiser's ghost_points")
+                           + ")")
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
             raise BadInput("score", "expected the two players' points, like 25 15")
