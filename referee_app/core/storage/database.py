@@ -386,6 +386,15 @@ class Database:
             return migrations.upgrade(conn)
 
     def close(self) -> None:
+        """Closes every connection; a SQLite file is checkpointed first, so that its journal
+        (-wal, -shm) is folded in and removed with the last connection."""
+        if self.dialect == "sqlite" and getattr(self.engine.pool, "checkedin", lambda: 0)():
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA busy_timeout = 0")   # best effort: never waits at exit
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (sa_exc.DBAPIError, sqlite3.Error):
+                pass   # another program reads it: SQLite folds the journal in on its last close
         self.engine.dispose()
 
     def __enter__(self):
