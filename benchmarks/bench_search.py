@@ -184,8 +184,8 @@ def quality(searcher, fts, sets: dict, qlangs: dict) -> tuple[list, dict]:
         if not set_:
             continue
         langs = {c["q"]: c.get("lang") for c in set_}
-        a = evaluate(lambda q: ours(q, langs[q]), set_)
-        b = evaluate(lambda q: base(q, langs[q]), set_)
+        a = evaluate(lambda q, langs=langs: ours(q, langs[q]), set_)
+        b = evaluate(lambda q, langs=langs: base(q, langs[q]), set_)
         results[name] = (a, b)
         rows.append((f"{name} ({len(set_)}): MRR@10", f"{a.mrr:.3f}", f"{b.mrr:.3f}"))
         rows.append((f"{name}: recall@10", f"{a.recall:.1%}", f"{b.recall:.1%}"))

@@ -286,7 +286,7 @@ def timing(kind: str, fields: dict, status: str, at: datetime | None = None) -> 
     has passed (it can still be filed, and will be marked late).
     """
     due = deadline(kind, fields)
-    out = {"deadline": iso(due), "remaining_seconds": None, "late": None}
+    out: dict = {"deadline": iso(due), "remaining_seconds": None, "late": None}
     if due is None:
         return out
     if status == "draft":

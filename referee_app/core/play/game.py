@@ -240,7 +240,7 @@ class Game:
             next_seat = (self._breaker_seat() + 1) % self.seats
             self.state = self._new_board(self.side_of_seat(next_seat), next_seat)
 
-    def tie_breaker(self, first: list, second: list, where: str = "tie_breaker") -> str:
+    def tie_breaker(self, first: list | None, second: list | None, where: str = "tie_breaker") -> str:
         """Settles a tie with deciding strokes: each side's attempts, True for a coin pocketed.
 
         The first `tie_break_chances` attempts of each side are counted; if still equal, the
@@ -251,6 +251,7 @@ class Game:
         for name, tries in (("first", first), ("second", second)):
             if not isinstance(tries, list) or not all(isinstance(t, bool) for t in tries):
                 raise BadInput(f"{where}.{name}", "expected a list of true (pocketed) or false (missed)")
+        assert first is not None and second is not None  # lists: checked just above
         n = int(self._param("tie_break_chances"))
         if len(first) < n or len(second) < n:
             raise BadInput(where, f"each side has {n} chances before sudden death; "
@@ -258,7 +259,7 @@ class Game:
         hits = {"first": sum(first[:n]), "second": sum(second[:n])}
         winner = None
         if hits["first"] != hits["second"]:
-            winner = max(hits, key=hits.get)
+            winner = max(hits, key=hits.__getitem__)
         else:
             for a, b in zip(first[n:], second[n:]):
                 if a != b:
@@ -281,7 +282,7 @@ class Game:
 
     # --- reporting ----------------------------------------------------------------------
     def report(self) -> dict:
-        out = {
+        out: dict = {
             "ruleset": self.ruleset,
             "boards": [{"breaker": b.breaker, "winner": b.winner, "points": dict(b.points),
                         "strokes": len(b.strokes), "clauses": b.clauses,

@@ -49,7 +49,7 @@ class Match:
     def winner(self) -> str | None:
         if not self.over:
             return None
-        return max(self.games_won, key=self.games_won.get)
+        return max(self.games_won, key=self.games_won.__getitem__)
 
     def play(self, stroke: dict, where: str | None = None) -> dict:
         if self.over:

@@ -94,8 +94,8 @@ def nearness(measure: Quantity, asked: Quantity) -> float:
     return max(0.0, 1.0 - gap / scale / NEAR)
 
 
-def _unit(text: str) -> tuple[str, float] | None:
-    return UNITS.get(text.lower())
+def _unit(text: str) -> tuple[str, float]:
+    return UNITS[text.lower()]  # the patterns match only the units UNITS knows
 
 
 def measurements(text: str) -> list[Quantity]:

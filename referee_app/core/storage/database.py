@@ -24,7 +24,6 @@ from referee_app.core import validation
 from . import location
 from .errors import StoreError, StoreUnavailable, VersionConflict  # noqa: F401  (the storage layer's errors)
 
-ENV_FILE = "CARROM_REFEREE_DB"
 # Marks a SQLite records file as this app's (application_id, "CRef"), so that another program's
 # SQLite file is never written into. user_version 1 was the last schema kept by hand; 2 says
 # Alembic keeps it (alembic_version), and makes the versions that kept it by hand refuse it as newer.
@@ -41,9 +40,16 @@ BUSY_TIMEOUT_MS = 2500
 
 
 def default_path() -> Path:
-    override = os.environ.get(ENV_FILE)
-    if override:
-        return Path(override)
+    """The SQLite file the records are in when no server is chosen: the one the environment names
+    (CARROM_REFEREE_DATABASE, as a path or an sqlite:/// URL), else records.sqlite3 in the user's
+    data folder."""
+    named = location.from_environment()
+    if named and "://" not in named:
+        return Path(named)
+    if named.startswith("sqlite:"):
+        database = parse_url(named).database
+        if database:
+            return Path(database)
     from platformdirs import user_data_path
 
     return user_data_path("carrom-referee", appauthor=False) / "records.sqlite3"
@@ -54,9 +60,12 @@ def sqlite_url(path: Path | str) -> str:
 
 
 def database_url(setting: str | None = None) -> str:
-    """Which records database to use: CARROM_REFEREE_DATABASE, else the `database_url` setting of
-    the window's preferences, else the SQLite file in the data folder (CARROM_REFEREE_DB names it)."""
+    """Which records database to use: CARROM_REFEREE_DATABASE (a URL, or an SQLite file's path),
+    else the `database_url` setting of the window's preferences, else the SQLite file in the data
+    folder."""
     chosen, _source = location.chosen(setting)   # one rule of precedence, the window's too
+    if chosen and "://" not in chosen:
+        return sqlite_url(chosen)   # a path names an SQLite file
     return normalize_url(chosen) if chosen else sqlite_url(default_path())
 
 

@@ -17,11 +17,11 @@ class StoreError(BadInput):
     """
 
     ADVICE = {
-        "not_a_file": "give the path of a file (CARROM_REFEREE_DB)",
-        "unwritable": "check that the file and its folder can be written, or set CARROM_REFEREE_DB to another file",
+        "not_a_file": "give the path of a file (CARROM_REFEREE_DATABASE)",
+        "unwritable": "check that the file and its folder can be written, or set CARROM_REFEREE_DATABASE to another file",
         "damaged": "start a new records file with `carrom-referee records new-store` (the damaged one is kept "
                    "aside, untouched), or restore a backup",
-        "foreign": "it belongs to another program and is left untouched: set CARROM_REFEREE_DB to another file, "
+        "foreign": "it belongs to another program and is left untouched: set CARROM_REFEREE_DATABASE to another file, "
                    "or move it aside with `carrom-referee records new-store`",
         "newer": "a newer version of carrom-referee wrote it: use that version, or start a new records file with "
                  "`carrom-referee records new-store` (the file is kept aside, untouched)",

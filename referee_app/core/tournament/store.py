@@ -9,6 +9,7 @@ machine replaced meanwhile, is refused (VersionConflict) rather than overwriting
 """
 from __future__ import annotations
 
+import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 
 from referee_app.core import validation
@@ -116,7 +117,7 @@ class TournamentStore(db.Store):
     def meta(self, tid) -> dict:
         return dict(self.row("tournaments", tid, "tournament", field="tournament"))
 
-    def entries(self, tid) -> list[dict]:
+    def entries(self, tid) -> builtins.list[dict]:
         self.meta(tid)
         return [dict(r) for r in self.all(
             "SELECT name, checked_in, first_round, withdrawn_after FROM tournament_entries "
@@ -170,7 +171,7 @@ class TournamentStore(db.Store):
         return dict(row)
 
     # --- the tournament as data -----------------------------------------------------------
-    def _games(self, tid) -> list:
+    def _games(self, tid) -> builtins.list:
         return self.all("SELECT * FROM tournament_games WHERE tournament_id = :t AND superseded_at IS NULL "
                         "ORDER BY final, round, table_no", {"t": tid})
 
@@ -312,7 +313,7 @@ class TournamentStore(db.Store):
                 self._insert_game(tid, round_no, final, table["table"], table["first"], table["second"], score, stamp)
         return pairing
 
-    def round_games(self, tid, round_no) -> list[dict]:
+    def round_games(self, tid, round_no) -> builtins.list[dict]:
         round_no = round_arg(round_no)
         final = round_no == FINAL
         rows = [r for r in self._games(tid) if bool(r["final"]) == final and (final or r["round"] == int(round_no))]
@@ -363,7 +364,7 @@ class TournamentStore(db.Store):
                        {"t": tid, **entry, "before": json.dumps(before), "after": json.dumps(entry["after"])})
         return entry
 
-    def corrections(self, tid) -> list[dict]:
+    def corrections(self, tid) -> builtins.list[dict]:
         return [{"round": r["round"], "table": r["table_no"], "before": json.loads(r["before"]),
                  "after": json.loads(r["after"]), "reason": r["reason"], "at": r["at"]}
                 for r in self.all("SELECT * FROM tournament_corrections WHERE tournament_id = :t ORDER BY id", {"t": tid})]
