@@ -28,7 +28,14 @@ def _status():
 
     path = db.default_path()
     try:
-        db.connect(path).close()
+        database = db.connect(path)
+        try:
+            # a write lock taken and let go: a file another program is writing is busy, not sound,
+            # and never set aside under that program (not even with --force)
+            with database.begin():
+                pass
+        finally:
+            database.close()
     except db.StoreError as exc:
         return path, exc
     return path, None

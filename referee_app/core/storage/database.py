@@ -168,11 +168,28 @@ def sqlite_problem(exc: BaseException, path: Path | None) -> tuple[str, str]:
     if name == "SQLITE_FULL" or "disk is full" in text or (name.startswith("SQLITE_IOERR") and path
                                                             and _no_space(path)):
         return "full", f"no space on {mount_point(path) if path else 'its disk'}"
-    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text:
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or name == "SQLITE_IOERR_SHORT_READ" \
+            or "malformed" in text or "not a database" in text \
+            or (name.startswith("SQLITE_IOERR") and path and _shorter_than_its_header(path)):
         return "damaged", f"is damaged ({text})"
     if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM")):
         return "unwritable", f"cannot be written ({text})"
     return "failed", text
+
+
+def _shorter_than_its_header(path: Path) -> bool:
+    """The file holds fewer pages than its own header counts: cut short, so damaged."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if len(head) < 100 or not head.startswith(_SQLITE_HEADER):
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    return size < page * int.from_bytes(head[28:32], "big")
 
 
 def _no_space(path: Path) -> bool:
@@ -395,6 +412,15 @@ class Database:
             return migrations.upgrade(conn)
 
     def close(self) -> None:
+        """Closes every connection; a SQLite file is checkpointed first, so that its journal
+        (-wal, -shm) is folded in and removed with the last connection."""
+        if self.dialect == "sqlite" and getattr(self.engine.pool, "checkedin", lambda: 0)():
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA busy_timeout = 0")   # best effort: never waits at exit
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (sa_exc.DBAPIError, sqlite3.Error):
+                pass   # another program reads it: SQLite folds the journal in on its last close
         self.engine.dispose()
 
     def __enter__(self):
