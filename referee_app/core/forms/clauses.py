@@ -91,7 +91,8 @@ class FormsData:
     # -- resolution -------------------------------------------------------------------------
     def _chain(self, section: str, ruleset_id: str) -> list[tuple[str, dict]]:
         """The entries that speak for `ruleset_id` in `section`, its own first."""
-        out, seen, current = [], set(), ruleset_id
+        out, seen = [], set()
+        current: str | None = ruleset_id
         while current and current not in seen:
             seen.add(current)
             entry = (self.raw.get(section) or {}).get(current) or {}

@@ -311,7 +311,7 @@ def _read_limit(r: _Reader, raw, m_name: str, quantity: str, unit: str) -> Limit
     nominal = r.number(raw, raw.get("nominal"), what + " nominal")
     tolerance = r.number(raw, raw.get("tolerance"), what + " tolerance")
     precision = r.number(raw, raw.get("precision"), what + " precision")
-    applies = _yes_no(r, raw, "applies", True, what)
+    applies = _yes_no(r, raw, "applies", True, what) is not False  # absent or malformed: True
     _check_range(r, raw, what, lo, hi, nominal, tolerance, precision)
     equals = _yes_no(r, raw, "equals", None, what)
     _check_kind(r, raw, what, quantity, applies, lo, hi)

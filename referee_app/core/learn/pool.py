@@ -71,7 +71,7 @@ def draw_space(knowledge: Knowledge, ruleset: str, n: int, rng: random.Random) -
     return [situation_doc(s) for i, (s, _facts) in enumerate(_space(knowledge, ruleset)) if i in chosen]
 
 
-def _lineage(knowledge: Knowledge, ruleset: str) -> list[str]:
+def _lineage(knowledge: Knowledge, ruleset: str | None) -> list[str]:
     out, rulesets = [], knowledge.rulesets
     while ruleset:
         out.append(ruleset)

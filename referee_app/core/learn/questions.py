@@ -20,6 +20,7 @@ from referee_app.core.rules.compare import rule_everywhere
 from referee_app.core.rules.derivation import derive
 from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule
 from referee_app.core.rules.ruling import carry_out, cited_aspects, ruled
+from referee_app.core.rules.situation import Situation
 from .pool import draw_space, examples, space_size
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Ruled:
 
     ruleset: str
     doc: dict
-    situation: object
+    situation: Situation
     facts: dict
     decision: Decision
     ruling: dict
@@ -136,7 +137,7 @@ def _choices(knowledge: Knowledge, r: Ruled, rng: random.Random) -> tuple[list[C
     rs = knowledge.compiled(r.ruleset)
     key = outcome(r.ruling)
     distinct = _Distinct(key)
-    tags = set()
+    tags: set[str] = set()
     found: list[Choice] = []
     _other_rulesets(knowledge, r, key, distinct, found, tags)
     _overridden(knowledge, r, rs, distinct, found, tags)
@@ -296,6 +297,10 @@ def generate(knowledge: Knowledge, scope: Scope, count: int, seed: int = 0, pool
     the scope holds fewer. `pool`: how many situations of the space to consider (default: enough)."""
     if count < 1:
         raise BadInput("count", f"{count}: ask for at least one question")
+    from referee_app.core.validation import MAX_QUESTIONS
+
+    if count > MAX_QUESTIONS:   # a thousand questions already take seconds: a typing slip never runs on
+        raise BadInput("count", f"{count}: at most {MAX_QUESTIONS} questions at a time")
     scope.check(knowledge)
     rng = random.Random(seed)
     narrow = scope.clause or scope.chapter or scope.differ or scope.endings
