@@ -53,7 +53,16 @@ def _run(argv: list[str] | None) -> int:
     search_worker = sys.modules.get("referee_app.ui.rulebook.search_worker")
     if search_worker is not None:
         search_worker.wait_for_searches(15000)
+    close_records()
     return status
+
+
+def close_records() -> None:
+    """Checkpoints and closes the records the window opened, so that a normal exit leaves the file
+    alone, with no -wal or -shm beside it (a window that never opened them opens nothing now)."""
+    source = sys.modules.get("referee_app.ui.common.records_source")
+    if source is not None:
+        source.forget()
 
 
 def _say(line: str) -> None:

@@ -40,6 +40,10 @@ def make_exam(scope: Scope, count: int, seed: int, minutes: int | None = None, p
         raise BadInput("pass_mark", f"{pass_percent:g}%: give a percentage above 0 and at most 100")
     if minutes is not None and minutes < 1:
         raise BadInput("minutes", f"{minutes}: give at least one minute")
+    from referee_app.core.validation import MAX_MINUTES
+
+    if minutes is not None and minutes > MAX_MINUTES:
+        raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
     questions = generate(scope, count, seed)
     if len(questions) < count:
         raise BadInput("count", f"only {len(questions)} different questions in this selection, {count} asked")

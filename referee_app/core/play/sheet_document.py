@@ -7,6 +7,8 @@ catalog in the sheet's language; the rulings' sentences come from the rulings th
 """
 from __future__ import annotations
 
+from referee_app.core import validation
+
 from datetime import datetime
 
 from referee_app import i18n
@@ -131,7 +133,7 @@ def _header(meta: dict, lang: str, printed: datetime | None) -> str:
             (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
             (_("Ruleset"), ruleset_name(meta.get("ruleset", "icf"), lang)),
             (_("Doubles") if meta.get("doubles") else _("Singles"), "✓"),
-            (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
+            (_("Printed"), i18n.format_datetime(printed or validation.local(), lang=lang))]
     return "<table cellpadding='2'>" + "".join(
         f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v) + "</table>"
 

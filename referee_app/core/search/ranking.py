@@ -29,6 +29,7 @@ from .terms import PHRASE_SLOP
 TYPED_BONUS = 1.0         # a text holding every concept as typed scores up to twice as much
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
 SUMMARY_FACTOR = 0.85     # an official rule text outranks a summary or a commentary that matches as well
+SIBLING_SHARE = 0.5        # a concept only another text of the same clause says counts half
 UNSAYABLE_CREDIT = 0.5    # a concept a text's language has no word for half counts as present
 CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the same rule elsewhere
 QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong as a rare word
@@ -178,15 +179,19 @@ class Ranker:
         return best
 
     def _doc_score(self, doc: int, cand: Candidate, unsayable: set, factors, weights: list[float],
-                   definition: bool) -> float:
+                   definition: bool, sibling: list[float] | None = None) -> float:
         """The concepts' sum, times the share of the query the text holds (each concept weighing
-        as its rarity says; one the text's language has no word for half counts), times
-        the share matched as typed; then the text's standing."""
+        as its rarity says; one the text's language has no word for half counts; one that
+        another text of the same clause says, in part: `sibling`), times the share matched as
+        typed; then the text's standing."""
         held, total = 0.0, 0.0
         for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
             if x:
                 held += weights[i]
                 total += x * f
+            elif sibling is not None and sibling[i]:
+                held += SIBLING_SHARE * weights[i]
+                total += SIBLING_SHARE * sibling[i]
             elif i in unsayable:
                 held += UNSAYABLE_CREDIT * weights[i]
         n = len(cand.scores)
@@ -282,14 +287,29 @@ class Ranker:
         ranked.sort()
         return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]
 
+    def _siblings(self, candidates: dict[int, Candidate], factors, n: int) -> dict[str, list[float]]:
+        """Per clause, each concept's best calibrated score in any of its texts: a clause says the
+        same rule in each of its languages, and a query's words may meet some in its French
+        original (`joueurs`) and the others in its English translation (`rounds`), where the
+        French says `tours`, which is also a player's turn."""
+        best: dict[str, list[float]] = {}
+        for doc, cand in candidates.items():
+            row = best.setdefault(self._ids[doc], [0.0] * n)
+            for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
+                if x * f > row[i]:
+                    row[i] = x * f
+        return best
+
     def _scored(self, candidates: dict[int, Candidate], concepts, definition: bool, defined: tuple) -> dict[int, float]:
         """Each document's score from its evidence and its standing."""
         factors, _ = self._calibration(candidates, len(concepts))
         weights = [self._weight(c) for c in concepts]
         unsayable = {lang: {i for i, c in enumerate(concepts) if _unsayable(c, lang)} for lang in LANGS}
+        siblings = self._siblings(candidates, factors, len(concepts)) if len(concepts) > 1 else {}
         scores = {}
         for doc, cand in candidates.items():
-            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
+            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition,
+                                    siblings.get(self._ids[doc]))
             if self._ids[doc] in defined:
                 # what defines the very concept asked about (a glossary entry, or the rule that
                 # says what a foul is); or, for a query that is one concept and nothing else

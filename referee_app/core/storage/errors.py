@@ -11,7 +11,8 @@ class StoreError(BadInput):
     """A records database that cannot be used as it is: names it, says why and what to do.
 
     `reason` is one of not_a_file, unwritable, damaged, foreign, newer, older, refused, failed,
-    credentials, unavailable; `can_move_aside` says whether starting a new store beside it
+    credentials, unavailable, busy (another program holds it: never damaged), full (no space left on
+    its disk), replaced (the file at its path is no longer the one opened); `can_move_aside` says whether starting a new store beside it
     (`move_aside`) is the way out (only for a file).
     """
 
@@ -28,6 +29,11 @@ class StoreError(BadInput):
         "refused": "the records database refused the change, which would have rewritten or removed a kept record; "
                    "nothing was changed",
         "failed": "nothing of this change was saved; try again (`carrom-referee db check` says more)",
+        "busy": "nothing was saved; the file is sound and stays where it is: try again in a moment, or close "
+                "the program that holds it",
+        "full": "nothing was saved; free some space, then try again (the records can still be read)",
+        "replaced": "nothing more was saved; the file was replaced or moved while the records were open: "
+                    "check which file is the right one, then start again",
         "credentials": "the server wants a password libpq did not find: put it in ~/.pgpass (or the file "
                        "PGPASSFILE names) or a service in ~/.pg_service.conf, never in the address or the preferences",
         "unavailable": "the database server cannot be reached: nothing of this change was saved; check the network "

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from .ffc import rules
 
@@ -246,10 +247,7 @@ def _players(value) -> list:
         raise BadInput("players", "expected a list of names")
     seen = set()
     for i, p in enumerate(value, 1):
-        if not isinstance(p, str) or not p.strip():
-            raise BadInput(f"players.{i}", "expected a name")
-        if any(c in p for c in "\t\r\n"):
-            raise BadInput(f"players.{i}", "a name cannot hold a tab or a line break")
+        validation.name(p, f"players.{i}")
         if p in seen:
             raise BadInput(f"players.{i}", f"'{p}' is entered twice")
         seen.add(p)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 from .ffc import rules
@@ -123,11 +124,7 @@ class TournamentStore(db.Store):
             "WHERE tournament_id = :t ORDER BY seq", {"t": tid})]
 
     def _enter(self, tid, name, checked_in: bool) -> None:
-        if not isinstance(name, str) or not name.strip():
-            raise BadInput("player", "expected a name")
-        name = name.strip()
-        if any(c in name for c in "\t\r\n"):
-            raise BadInput("player", "a name cannot hold a tab or a line break")
+        name = validation.name(name, "player").strip()
         with self.transaction():
             if self.first("SELECT 1 AS found FROM tournament_entries WHERE tournament_id = :t AND name = :name",
                           {"t": tid, "name": name}):
@@ -395,6 +392,12 @@ class TournamentStore(db.Store):
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
             raise BadInput("score", "expected the two players' points, like 25 15")
+        end = rules().final_points if row["final"] else rules().match_points
+        if min(score) >= end:
+            # the game ends when one side reaches its points: both there is a slip, never a result
+            clause = rules().clauses["final" if row["final"] else "points"]
+            raise BadInput("score", f"{score[0]}-{score[1]}: no game ends with both sides at {end} points or "
+                                    f"more ({clause})")
         if row["final"] and score[0] == score[1]:
             raise BadInput("score", f"the final is played to {rules().final_points} points, it cannot end level "
                            f"({rules().clauses['final']})")
