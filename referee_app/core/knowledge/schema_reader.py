@@ -80,6 +80,7 @@ class Report:
         self.problems: list[Problem] = []
         self._refused: set[int] = set()
         self._own: set[int] = set()
+        self._chains: list[frozenset[int]] = []   # beside each problem, the records it is in
 
     def refused(self, node) -> bool:
         """Whether the schema refused `node` or anything in it."""
@@ -90,9 +91,14 @@ class Report:
         wrong type), not only something in a mapping or list under it."""
         return id(node) in self._own
 
+    def about(self, node) -> list[Problem]:
+        """The problems found in `node`."""
+        return [p for p, chain in zip(self.problems, self._chains) if id(node) in chain]
+
     def say(self, chain: list, where: str, message: str) -> None:
         holder = next((n for n in reversed(chain) if isinstance(n, dict)), None)
         self.problems.append(Problem(self.file, line_of(holder, 0), f"{where}: {message}" if where else message))
+        self._chains.append(frozenset(id(n) for n in chain))
         self._refused.update(id(n) for n in chain)
         if chain:
             self._own.add(id(chain[-1]))
