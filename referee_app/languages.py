@@ -15,3 +15,13 @@ LANGUAGE_NAMES = {"fr": "Français", "it": "Italiano", "en": "English"}
 # The Babel locale for dates and numbers. English uses British conventions (day before month,
 # 24-hour clock), which is what carrom tournaments in Europe and India print.
 LOCALES = {"fr": "fr_FR", "it": "it_IT", "en": "en_GB"}
+
+
+def N_(message: str) -> str:
+    """Marks a string for the catalogs (tools/update_catalogs.py) without translating it here."""
+    return message
+
+
+# Each language's name in English, marked for the catalogs: shown in the reader's language
+# ("Traduction italienne"), unlike LANGUAGE_NAMES, which are for choosing a language.
+LANGUAGE_LABELS = {"fr": N_("French"), "it": N_("Italian"), "en": N_("English")}

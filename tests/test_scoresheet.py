@@ -216,3 +216,18 @@ def test_who_opens_the_next_game_follows_the_ruleset(ruleset, second_game_opener
     # icf-fr 3.5 g: the break goes on alternating, so `first` opens game 2;
     # it 27: game 2 opens with the player who did not open game 1, so `second`
     assert match.games[1].first_breaker == second_game_opener
+
+
+def test_the_deciding_strokes_are_explained_in_each_language_from_its_catalog():
+    from referee_app.core.play.match import Match
+    from referee_app.languages import LANGUAGES
+
+    match = Match("aicf-2009")
+    for stroke in [s for _ in range(4) for s in WIN_WITH_QUEEN]:
+        match.play(stroke)
+    ruling = match.play({"tie_breaker": {"first": [True, True, True], "second": [True, True, False]}})
+    assert ruling["winner"] == "first"
+    assert set(ruling["explanation"]) == set(LANGUAGES)
+    assert ruling["explanation"]["fr"] == "Les tirs décisifs reviennent au premier camp."
+    assert ruling["explanation"]["it"] == "I tiri decisivi vanno al primo giocatore."
+    assert ruling["explanation"]["en"] == "The deciding strokes go to the first side."

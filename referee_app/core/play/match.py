@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 from referee_app.core.rules.engine import compiled
 from referee_app.core.errors import BadInput
+from referee_app.i18n import translations
+from referee_app.languages import LANGUAGES
 from .game import Game, other
 
 
@@ -75,12 +77,8 @@ class Match:
         if not isinstance(attempts, dict):
             raise BadInput(f"{where}.tie_breaker", "expected {first: [true, false, ...], second: [...]}")
         winner = self.game.tie_breaker(attempts.get("first"), attempts.get("second"), f"{where}.tie_breaker")
-        names = {"en": ("first", "second"), "fr": ("premier", "second"), "it": ("primo", "secondo")}
-        sentence = {"en": "The deciding strokes go to the {w} side.", "fr": "Les tirs décisifs reviennent au camp {w}.",
-                    "it": "I tiri decisivi vanno al giocatore {w}."}
         return {"tie_breaker": dict(attempts), "winner": winner,
-                "explanation": {lang: sentence[lang].format(w=names[lang][0 if winner == "first" else 1])
-                                for lang in sentence}}
+                "explanation": {lang: _tie_breaker_sentence(winner, lang) for lang in LANGUAGES}}
 
     def preview(self, stroke: dict) -> dict:
         """The ruling this stroke would get now, without recording it."""
@@ -162,3 +160,12 @@ def board_rows(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
             row["winner"] = winner
             row["points"] = {side: r["board"]["points"]["striker"], opp: r["board"]["points"]["opponent"]}
     return list(rows.values())
+
+
+def _tie_breaker_sentence(winner: str, lang: str) -> str:
+    # two whole sentences, not one with the side's name put in: "first"/"second" agree with the
+    # noun each language uses for a side
+    _ = translations(lang).gettext
+    if winner == "first":
+        return _("The deciding strokes go to the first side.")
+    return _("The deciding strokes go to the second side.")

@@ -14,6 +14,7 @@ from referee_app.core.rulebook import logic
 from referee_app.i18n import N_
 from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.i18n import gettext as _
+from referee_app.languages import LANGUAGE_LABELS, LANGUAGES
 from referee_app.ui.theme import Colors
 
 KIND_LABELS = {
@@ -22,7 +23,6 @@ KIND_LABELS = {
     "penalty": N_("Penalty"), "scoring": N_("Scoring"), "tournament": N_("Tournament"),
     "commentary": N_("Commentary"),
 }
-LANGUAGE_LABELS = {"fr": N_("French"), "it": N_("Italian"), "en": N_("English")}
 
 EXAMPLE_LABELS = {"situation": N_("Situation"), "expect": N_("Expected ruling"), "ruling": N_("Ruling given")}
 
@@ -204,7 +204,7 @@ def _value(value, lang: str) -> str:
 
 def _is_texts(value) -> bool:
     """{fr: ..., it: ..., en: ...}: one text in several languages."""
-    return isinstance(value, dict) and bool(value) and set(value) <= set(LANGUAGE_LABELS)
+    return isinstance(value, dict) and bool(value) and set(value) <= set(LANGUAGES)
 
 
 def _pair(label: str, value_html: str) -> str:
