@@ -33,6 +33,11 @@ def test_each_schema_is_a_json_schema_named_by_its_file_and_read_whole(name):
     schema_reader.schema(name)  # every keyword in it is one the reader reads
 
 
+def test_a_thesaurus_concept_takes_words_in_every_language_and_no_other():
+    concept = schema_reader.schema("thesaurus")["$defs"]["concept"]["properties"]
+    assert {k for k, v in concept.items() if v == {"$ref": "#/$defs/words"}} == set(LANGUAGES)
+
+
 def test_the_equipment_schema_knows_every_quantity():
     quantities = schema_reader.schema("equipment")["$defs"]["measurement"]["properties"]["quantity"]["enum"]
     assert tuple(quantities) == QUANTITIES
@@ -57,6 +62,8 @@ def _real_documents():
     for path in sorted((root / "equipment").glob("*.yaml")):
         data = load_file(path)
         yield "equipment", "file" if "items" in data else "item", f"equipment/{path.name}", data
+    for name in ("forms", "thesaurus"):
+        yield name, None, f"{name}.yaml", load_file(root / f"{name}.yaml")
 
 
 def _agrees(name: str, part: str | None, document) -> tuple[bool, list[str]]:

@@ -12,6 +12,7 @@ A schema names what it checks with two annotations JSON Schema ignores:
 - `x-problem` (one message for every keyword of that schema) or `x-problems` (a message per
   keyword; for `required`, a text or one per missing field) instead of the generic wording.
   A message may hold {value} (the value refused, shortened) and {key} (the field missing or unknown).
+A third, `x-languages`, marks a list of every language (see `schema`).
 
 The builders (spec.py, thesaurus.py...) then check only what a schema cannot say (a tolerance
 that does not give its bounds, a clause that does not exist) and skip what `Report.refused` says
@@ -30,7 +31,7 @@ from .yamlio import line_of
 
 FOLDER = Path(__file__).resolve().parents[2] / "schemas" / "knowledge"
 ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples",
-               "x-what", "x-problem", "x-problems"}
+               "x-what", "x-problem", "x-problems", "x-languages"}
 TYPES = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
          "number": "a number", "boolean": "true or false", "null": "empty"}
 MESSAGES = {
@@ -45,14 +46,10 @@ MESSAGES = {
 
 @cache
 def schema(name: str) -> dict:
-    """The schema `name`.json, its languages those of referee_app/languages.py: the file lists them
-    for the JSON Schema tools, this list is the one that counts."""
+    """The schema `name`.json. A list marked `x-languages` (the `required` of a mapping of texts,
+    the `enum` of a language) is set to referee_app/languages.py's languages: the file lists them
+    too, for the JSON Schema tools, and tests/test_schema_reader.py checks the two agree."""
     loaded = json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8"))
-    defs = loaded.get("$defs", {})
-    if "language" in defs:
-        defs["language"]["enum"] = list(LANGUAGES)
-    if "texts" in defs:
-        defs["texts"]["required"] = list(LANGUAGES)
     _check_keywords(loaded)
     return loaded
 
@@ -64,6 +61,8 @@ def _check_keywords(sch) -> None:
     unknown = set(sch) - set(_KEYWORDS) - ANNOTATIONS
     if unknown:
         raise ValueError(f"schema keyword(s) {', '.join(sorted(unknown))} not read by schema_reader")
+    if "x-languages" in sch:   # a list of every language: the one of referee_app/languages.py counts
+        sch[sch["x-languages"]] = list(LANGUAGES)
     for key in ("properties", "$defs"):
         for inner in sch.get(key, {}).values():
             _check_keywords(inner)
