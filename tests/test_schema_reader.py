@@ -62,6 +62,8 @@ def _real_documents():
     for path in sorted((root / "equipment").glob("*.yaml")):
         data = load_file(path)
         yield "equipment", "file" if "items" in data else "item", f"equipment/{path.name}", data
+    for path in sorted((root / "rulesets").glob("*.yaml")):
+        yield "ruleset", None, f"rulesets/{path.name}", load_file(path)
     for name in ("forms", "thesaurus"):
         yield name, None, f"{name}.yaml", load_file(root / f"{name}.yaml")
 
