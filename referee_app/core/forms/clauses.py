@@ -108,7 +108,7 @@ class FormsData:
             entry = entry if isinstance(entry, dict) else {}   # else the schema said what it should be
             out.append((current, entry))
             rs = self.rulesets.get(current)
-            current = entry.get("include") or (rs.extends if rs else None)
+            current = _included(entry) or (rs.extends if rs else None)
         return out
 
     @staticmethod
@@ -202,7 +202,7 @@ class FormsData:
         if not isinstance(entry, dict):
             return []   # the schema said what it should be
         out = []
-        included = entry.get("include")
+        included = _included(entry)
         if included and included not in self.rulesets:
             out.append(Problem(FILE, line_of(entry), f"{where}: includes unknown ruleset {included}"))
         if included and included != self.rulesets[rid].extends and not entry.get("note"):
@@ -219,6 +219,12 @@ class FormsData:
                 out.append(Problem(FILE, line_of(raw),
                                    f"{where}: {ground.clause} counts an unknown incident kind {ground.count.incident}"))
         return out
+
+
+def _included(entry: dict) -> str | None:
+    """The ruleset an entry includes; a value that is no name is the schema's to report."""
+    included = entry.get("include")
+    return included if isinstance(included, str) else None
 
 
 def _ground(raw) -> Ground:

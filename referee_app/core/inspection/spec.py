@@ -309,8 +309,9 @@ def _read_measurements(r: _Reader, raw, name: str) -> list[Measurement]:
             r.problem(m_raw, f"item {name}: measurement {m.name} is listed twice")
         seen.add(m.name)
         measurements.append(m)
-    yes_no = {m_raw["name"] for m_raw in raw.get("measurements") or [] if isinstance(m_raw, dict)
-              and m_raw.get("quantity") == "boolean"}
+    # a yes/no measurement the schema refused is still one: its own problems are reported
+    yes_no = {m_raw.get("name") for m_raw in raw.get("measurements") or []
+              if isinstance(m_raw, dict) and m_raw.get("quantity") == "boolean" and isinstance(m_raw.get("name"), str)}
     for m in measurements:
         for fact in (fact for lim in m.limits for fact, _value in lim.when if fact not in yes_no):
             r.problem(raw, f"measurement {m.name}: 'when' names {fact}, not a yes/no measurement of {name}")
@@ -323,9 +324,12 @@ def _read_item(r: _Reader, raw) -> Item | None:
         return None
     name = raw["item"]
     measurements = _read_measurements(r, raw, name)
-    colours = {str(colour): {lang: tuple(w.lower() for w in ws) for lang, ws in words.items()}
-               for colour, words in (raw.get("colours") or {}).items()}
-    composition = _read_composition(r, raw.get("composition"), colours)
+    colours_raw = raw.get("colours") or {}
+    colours = {} if r.report.refused(colours_raw) else {
+        str(colour): {lang: tuple(w.lower() for w in ws) for lang, ws in words.items()}
+        for colour, words in colours_raw.items()}
+    # a composition is checked against the colours only when the schema accepted them
+    composition = None if r.report.refused(colours_raw) else _read_composition(r, raw.get("composition"), colours)
     each = raw.get("each")
     if bool(each) != ("composition" in raw):
         r.problem(raw, f"item {name}: a set needs both 'each' and 'composition'")

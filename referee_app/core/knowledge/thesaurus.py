@@ -76,7 +76,7 @@ def load(kb) -> tuple[Thesaurus, list[Problem]]:
     for entry in _entries(raw, report):
         _add_entry(kb, entry, report, concepts, seen, problems)
     questions = _definition_questions(raw.get("definition_questions"), report)
-    symbols = _symbols(raw.get("symbols") or {}, concepts, problems)
+    symbols = _symbols(_accepted(report, raw.get("symbols"), dict) or {}, concepts, problems)
     thesaurus = Thesaurus(tuple(Concept(cid, {k: tuple(v) for k, v in c["words"].items()}, tuple(c["used_in"]),
                                         tuple(c["defined_in"]), tuple(c["loose"]),
                                         {k: tuple(v) for k, v in c.get("asked", {}).items()})
@@ -185,7 +185,7 @@ def _definition_questions(dq, report) -> dict[str, tuple[str, ...]]:
 def _symbols(signs, concepts: dict[str, dict], problems: list[Problem]) -> dict[str, str]:
     """Each sign's concept; a sign can only stand for a concept with a word in every language."""
     symbols = {}
-    for sign, cid in (signs.items() if isinstance(signs, dict) else ()):
+    for sign, cid in signs.items():
         if cid not in concepts or not all(concepts[cid]["words"][lang] for lang in LANGS):
             problems.append(Problem(FILE, line_of(signs), f"symbols: '{sign}' stands for no known concept"))
         else:
