@@ -137,3 +137,95 @@ def test_what_the_schema_refused_is_known_to_the_builder():
     assert report.refused(document) and not report.refused_itself(document)
     assert report.refused(measurement) and report.refused_itself(measurement)
     assert not report.refused(measurement["limits"][0])
+
+
+# --- every field of a shipped file, of a wrong type: a problem, never a crash -------------------
+
+WRONG = (None, 3, "x", [1], {"a": 1})   # each kind of value where another is wanted
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node[:2]):
+            yield from _paths(value, prefix + (i,))
+
+
+def _with(document, path, value):
+    if not path:
+        return value
+    document = copy.deepcopy(document)
+    node = document
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return document
+
+
+def _plain(node):
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    return [_plain(v) for v in node] if isinstance(node, list) else node
+
+
+def _mutations(original, every: int = 1):
+    import yaml
+
+    original = _plain(original)
+    for path in list(_paths(original))[::every]:
+        for value in WRONG:
+            yield path, value, yaml.safe_dump(_with(original, path, value), allow_unicode=True)
+
+
+def _readers(kb, tmp_path):
+    """(file, how often a path is taken, a function reading that file's text the way check-kb does)."""
+    from types import SimpleNamespace
+
+    from referee_app.core.checks.knowledge_base import forms_problems
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.inspection.spec import load_specs
+    from referee_app.core.knowledge import thesaurus
+    from referee_app.core.knowledge.rulesets import default_rulesets, load_rulesets
+
+    def forms(text):
+        (tmp_path / "forms.yaml").write_text(text, encoding="utf-8")
+        return forms_problems(SimpleNamespace(root=tmp_path, clauses=kb.clauses, languages=kb.languages),
+                              default_rulesets())
+
+    def thes(text):
+        (tmp_path / "thesaurus.yaml").write_text(text, encoding="utf-8")
+        return thesaurus.load(SimpleNamespace(root=tmp_path, glossary=kb.glossary, clauses=kb.clauses))[1]
+
+    def equipment(text):
+        (tmp_path / "equipment").mkdir(exist_ok=True)
+        (tmp_path / "equipment" / "coin_set.yaml").write_text(text, encoding="utf-8")
+        return load_specs(tmp_path / "equipment", strict=False)[1]
+
+    def ruleset(text):
+        (tmp_path / "rulesets").mkdir(exist_ok=True)
+        (tmp_path / "rulesets" / "icf.yaml").write_text(text, encoding="utf-8")
+        try:
+            load_rulesets(SimpleNamespace(root=tmp_path, sources=kb.sources))
+        except KnowledgeError as exc:
+            return exc.problems
+        return []
+
+    # one path in `every` of the larger files: reading forms.yaml resolves every ruleset's rules,
+    # reading the thesaurus searches the clauses for its words
+    return [("forms.yaml", 4, forms), ("thesaurus.yaml", 6, thes), ("equipment/coin_set.yaml", 1, equipment),
+            ("rulesets/icf.yaml", 2, ruleset)]
+
+
+def test_a_field_of_a_wrong_type_is_a_problem_never_a_crash(kb, tmp_path):
+    crashed = []
+    for file, every, read in _readers(kb, tmp_path):
+        original = load_file(kb.root / file)
+        for path, value, text in _mutations(original, every):
+            try:
+                read(text)
+            except Exception as exc:   # noqa: BLE001  (any exception is the failure this test looks for)
+                crashed.append(f"{file} {'/'.join(map(str, path))} = {value!r}: {type(exc).__name__}: {exc}")
+    assert crashed == [], crashed[:5]
