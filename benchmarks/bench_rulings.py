@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.ruling import rule_situation
 from referee_app.core.rules.verify import situations, verify
 

@@ -7,7 +7,9 @@ Both engines index the same documents (every clause, once per language text it h
 run. Quality, on the evaluation set (tests/search_eval.yaml: queries as users type them, each
 with its judged relevant clauses), on the blind set (tests/search_blind.yaml: queries written by
 someone who never ran the search, which it is not tuned on) and on the public cases
-(../shared/cases/search.yaml): MRR@10 and recall@10. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
+(../shared/cases/search.yaml): MRR@10 and recall@10, by language and kind; and for issue 33
+(tests/search_reader.yaml: queries by failure class, a tuning part and a held-out part never tuned
+on), the share of hits shown in the query's language without --lang, and any clause listed twice. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
 --repeat times after a warm-up; each query's first run in the same process; the first --count
 queries of --cold fresh processes (nothing cached yet: what the first searches after opening the
 index cost); and building each index. The baseline is what FTS5 gives out of
@@ -41,6 +43,7 @@ from referee_app.core.search.evaluation import evaluate  # noqa: E402
 
 EVAL = REPO / "tests" / "search_eval.yaml"
 BLIND = REPO / "tests" / "search_blind.yaml"   # written blind, never tuned on
+READER = REPO / "tests" / "search_reader.yaml"  # issue 33's classes: a tuning part and a held-out part
 PUBLIC = REPO.parent / "shared" / "cases" / "search.yaml"
 
 
@@ -146,13 +149,35 @@ def arguments():
     return ap.parse_args()
 
 
-def quality(searcher, fts, sets: dict) -> tuple[list, dict]:
-    """Rows of MRR@10 and recall@10 for each set, overall and per kind of query, and the scores."""
+def query_languages(path: Path) -> dict[str, str]:
+    """query -> the language it is written in: a case's `qlang`, else the `# --- French` (Italian,
+    English) section it is listed under; none for the citations and numbers."""
+    out, current = {}, None
+    names = {"French": "fr", "Italian": "it", "English": "en"}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# --- "):
+            current = names.get(line[6:].strip())
+        elif line.startswith("- {q:"):
+            case = yaml.safe_load(line)[0]
+            out[case["q"]] = case.get("qlang") or current
+    return out
+
+
+def quality(searcher, fts, sets: dict, qlangs: dict) -> tuple[list, dict]:
+    """Rows of MRR@10 and recall@10 for each set, overall, per language and per kind of query; the
+    share of hits shown in the query's language and the clauses listed twice; and the scores."""
+    answers: dict[tuple, list] = {}
+
     def ours(q, lang=None):
-        return [h["id"] for h in searcher.search(q, lang=lang, limit=10)]
+        answers["ours", q] = searcher.search(q, lang=lang, limit=10)
+        return [h["id"] for h in answers["ours", q]]
 
     def base(q, lang=None):
-        return [h["id"] for h in fts.search(q, lang=lang, limit=10)]
+        answers["fts5", q] = fts.search(q, lang=lang, limit=10)
+        return [h["id"] for h in answers["fts5", q]]
+
+    def mrr(s, qs):
+        return sum(1 / s.ranks[q] for q in qs if s.ranks[q]) / len(qs)
 
     rows, results = [], {}
     for name, set_ in sets.items():
@@ -164,10 +189,24 @@ def quality(searcher, fts, sets: dict) -> tuple[list, dict]:
         results[name] = (a, b)
         rows.append((f"{name} ({len(set_)}): MRR@10", f"{a.mrr:.3f}", f"{b.mrr:.3f}"))
         rows.append((f"{name}: recall@10", f"{a.recall:.1%}", f"{b.recall:.1%}"))
+        shares, twice = [], []
+        for engine in ("ours", "fts5"):
+            shown = [h["lang"] == qlangs.get(c["q"]) for c in set_ if qlangs.get(c["q"]) and not c.get("lang")
+                     for h in answers[engine, c["q"]]]
+            shares.append(f"{sum(shown) / len(shown):.1%}" if shown else "-")
+            twice.append(str(sum(len(answers[engine, c["q"]]) - len({h["id"] for h in answers[engine, c["q"]]})
+                                 for c in set_)))
+        rows.append((f"{name}: hits in the query's language (no --lang)", *shares))
+        rows.append((f"{name}: clauses listed twice", *twice))
+        for lang in ("fr", "it", "en"):
+            qs = [c["q"] for c in set_ if qlangs.get(c["q"]) == lang]
+            if qs:
+                rows.append((f"  {lang} ({len(qs)}): MRR@10 / recall@10",
+                             f"{mrr(a, qs):.3f} / {sum(1 for q in qs if a.ranks[q]) / len(qs):.0%}",
+                             f"{mrr(b, qs):.3f} / {sum(1 for q in qs if b.ranks[q]) / len(qs):.0%}"))
         for kind in sorted({c["kind"] for c in set_ if c.get("kind")}):
             qs = [c["q"] for c in set_ if c.get("kind") == kind]
-            mrr = [sum(1 / s.ranks[q] for q in qs if s.ranks[q]) / len(qs) for s in (a, b)]
-            rows.append((f"  {kind} ({len(qs)}): MRR@10", f"{mrr[0]:.3f}", f"{mrr[1]:.3f}"))
+            rows.append((f"  {kind} ({len(qs)}): MRR@10", f"{mrr(a, qs):.3f}", f"{mrr(b, qs):.3f}"))
     return rows, results
 
 
@@ -214,6 +253,8 @@ def main() -> int:
         public = [{"q": c["query"], "relevant": c["any_id"], "lang": c.get("lang")}
                   for c in yaml.safe_load(PUBLIC.read_text(encoding="utf-8")) if "any_id" in c]
     blind = yaml.safe_load(BLIND.read_text(encoding="utf-8"))
+    reader = yaml.safe_load(READER.read_text(encoding="utf-8")) if READER.is_file() else []
+    qlangs = {**query_languages(EVAL), **query_languages(BLIND), **(query_languages(READER) if reader else {})}
     queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -223,8 +264,11 @@ def main() -> int:
         fts = Fts5(folder / "fts5.db")
         _, fts_build = timed(fts.build, docs)
         rows = [("build (s)", f"{ours_build:.2f}", f"{fts_build:.2f}"), ("open (ms)", f"{ours_open * 1000:.0f}", "-")]
-        found, results = quality(searcher, fts, {"evaluation set": cases, "blind set": blind,
-                                                      "public cases": public})
+        found, results = quality(searcher, fts, {
+            "evaluation set": cases, "blind set": blind,
+            "issue 33, tuning part": [c for c in reader if c.get("part") == "tune"],
+            "issue 33, held-out part": [c for c in reader if c.get("part") == "held"],
+            "public cases": public}, qlangs)
         searcher.close()
         rows += found + speed(folder, kb, fts, queries, args)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

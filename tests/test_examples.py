@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.errors import BadInput
 from referee_app.core.checks.knowledge_base import subset_problems
 from referee_app.core.knowledge.loader import default

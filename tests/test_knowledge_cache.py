@@ -51,7 +51,7 @@ def test_an_edited_file_is_read_again_in_the_same_process_and_the_next(fresh, mo
 
 
 def test_a_yaml_file_read_twice_is_two_objects_and_an_edit_is_seen(fresh):
-    from referee_app.core.knowledge.yamlio import load_file
+    from referee_app.core.knowledge.files import load_file
 
     path = fresh / "rulesets" / "icf.yaml"
     one, two = load_file(path), load_file(path)
@@ -146,7 +146,8 @@ def test_a_settled_folder_is_known_by_its_stamp_without_reading_its_files(fresh,
 
 @pytest.mark.skipif(not cache.STAMPS_TRUSTED, reason="no change time (ctime) to trust a stamp by")
 def test_a_settled_folder_s_files_are_found_by_their_path_and_an_edit_is_seen_at_once(fresh, monkeypatch):
-    from referee_app.core.knowledge.yamlio import load_file, load_text
+    from referee_app.core.knowledge.files import load_file
+    from referee_app.core.knowledge.yamlio import load_text
 
     monkeypatch.setattr(cache, "SETTLED_NS", 0)
     loader.load(fresh)
@@ -213,7 +214,7 @@ def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_c
     from referee_app.core.errors import KnowledgeError
     from referee_app.core.checks.knowledge_base import example_problems
     from referee_app.core.knowledge.rulesets import load_rulesets
-    from referee_app.core.rules.engine import compile_ruleset
+    from referee_app.core.rules.compile import compile_ruleset
 
     path = fresh / "icf-fr" / "03.05-coup-d-envoi.yaml"
     text = path.read_text(encoding="utf-8")

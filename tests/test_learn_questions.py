@@ -11,7 +11,7 @@ from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.learn.questions import Scope, generate, outcome, plausibility
 from referee_app.core.learn.render import render
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.ruling import rule
 
 RULESETS = list(default_rulesets())

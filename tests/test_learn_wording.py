@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee_app.core.learn.wording import Words, describe_situation
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 import yaml
 
-from referee_app.core.rules.engine import compile_ruleset
+from referee_app.core.rules.compile import compile_ruleset
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.knowledge.loader import load
 from referee_app.core.knowledge.rulesets import load_rulesets

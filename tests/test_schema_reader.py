@@ -10,7 +10,8 @@ import pytest
 
 from referee_app.core.inspection.units import QUANTITIES
 from referee_app.core.knowledge import schema_reader
-from referee_app.core.knowledge.yamlio import load_file, load_text
+from referee_app.core.knowledge.files import load_file
+from referee_app.core.knowledge.yamlio import load_text
 from referee_app.languages import LANGUAGES
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -187,6 +187,34 @@ def test_the_tournament_commands_answer_their_formats(tmp_path):
     validate(cli_json("tournament", "pair", str(path), "--json", "--seed", "1"), "tournament.json#/$defs/pairing")
 
 
+def test_the_organisers_choices_import_and_desk_changes_answer_their_formats(tmp_path, monkeypatch):
+    from referee_app.core.tournament import sol
+    from referee_app.core.tournament.generator import generate
+
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    # 3 players over 4 rounds: with avoid_rematches a rematch cannot be avoided, and check lists it
+    t = generate(3, 1, choices={"rounds_total": 4, "ghost_points": 15, "avoid_rematches": True})
+    doc = t.to_doc() | {"absent": {}}
+    validate(doc, "tournament.json")
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    report = cli_json("tournament", "check", str(path), "--json")
+    assert report["rematches"]
+    validate(report, "tournament.json#/$defs/check")
+    file = tmp_path / "t.sol.gz"
+    file.write_bytes(sol.dump_bytes(t, True))
+    imported = cli_json("tournament", "import", str(file), "--json")
+    validate(imported, "tournament.json#/$defs/import")
+    tid = str(imported["imported"][0]["id"])
+    validate(cli_json("tournament", "choose", tid, "rounds_total", "5", "--reason", "time left", "--json"),
+             "tournament.json#/$defs/change")
+    validate(cli_json("tournament", "absent", tid, t.players[0], "5", "--reason", "train", "--json"),
+             "tournament.json#/$defs/change")
+    assert cli_json("tournament", "pair", "--id", tid, "--json")["round"] == 5
+    validate(cli_json("tournament", "move-table", tid, "5", "1", "3", "--reason", "a warped board", "--json"),
+             "tournament.json#/$defs/change")
+
+
 def test_db_migrate_and_check_answer_their_formats(tmp_path):
     records_url = str(tmp_path / "records.sqlite3")
     before = run_cli("db", "check", records_url, "--json")

@@ -144,7 +144,13 @@ def test_check_kb_runs_the_citation_check(tmp_path, kb, monkeypatch):
 def test_a_citation_searched_gives_its_clause_alone(searcher, query, expected):
     hits = searcher.search(query)
     assert [(h["id"], h["match"]) for h in hits] == [(expected, "citation")]
-    assert hits[0]["official"] is True
+    # shown in the query's language (`règle`: French), or, when its words do not say one, as printed
+    hit = hits[0]
+    assert hit["original_lang"] == {"icf-fr": "fr", "it": "it", "aicf-2009": "en"}[expected.split(":")[0]]
+    if query == "règle 53":
+        assert (hit["lang"], hit["official"], hit["translation_of"]) == ("fr", False, "it")
+    else:
+        assert hit["official"] is True and hit["lang"] == hit["original_lang"]
 
 
 def test_a_citation_searched_with_a_language_filter_shows_the_translation(searcher):

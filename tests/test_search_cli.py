@@ -172,3 +172,10 @@ def test_a_bad_option_exits_2_naming_it(cli_cache, args, option):
 def test_a_query_is_required(cli_cache):
     p = run_cli("search", "--json")
     assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_without_lang_the_hits_are_in_the_query_s_language_the_original_named(cli_cache):
+    hits = search("--limit", "5", "regina", "imbucata", "senza", "pedina")
+    assert hits and all(h["lang"] == "it" for h in hits)
+    assert all(h["original_lang"] in ("fr", "it", "en") and h["official"] is (h["original_lang"] == "it")
+               for h in hits)

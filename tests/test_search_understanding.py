@@ -210,8 +210,35 @@ def test_the_measurement_is_lit_in_the_snippet(searcher):
 def test_measurements_are_read_with_decimal_commas_ranges_and_units():
     read = [(q.lo, q.hi, q.unit) for q in numbers.measurements(
         "73,50-74cm ; 4,45 ± 0,08 cm (1 3/4 ± 1/32 pouces) ; entre 43,18 et 48,26 cm ; (60-100 W) ; 15 g ; 29 inches")]
-    assert read == [(73.5, 74.0, "cm"), (4.37, 4.53, "cm"), (43.18, 48.26, "cm"), (60.0, 100.0, "W"),
-                    (15.0, 15.0, "g"), (73.66, 73.66, "cm")]
+    # the inches in fractions too: 1 3/4 ± 1/32 inch is 4.3656 to 4.5244 cm
+    assert read == [(73.5, 74.0, "cm"), (4.37, 4.53, "cm"), (4.3656, 4.5244, "cm"), (43.18, 48.26, "cm"),
+                    (60.0, 100.0, "W"), (15.0, 15.0, "g"), (73.66, 73.66, "cm")]
+
+
+def test_a_value_typed_as_a_fraction_is_read_in_its_unit():
+    (mixed,), (half,) = numbers.in_query("1 3/4 inch"), numbers.in_query("1/2 pouce")
+    assert mixed.unit == half.unit == "cm"
+    assert mixed.lo < 4.445 < mixed.hi and mixed.hi - mixed.lo <= 2.54 / 8 + 1e-9   # within a sixteenth of an inch
+    assert half.lo < 1.27 < half.hi
+    assert not numbers.in_query("3/4 des joueurs"), "a fraction with no unit is no measurement"
+
+
+def test_a_value_no_measurement_holds_reaches_the_nearest_of_its_dimension(searcher):
+    """An inspector's reading a little off the standard finds the clause stating it, and is no
+    `no match`; a value of another dimension does not."""
+    found = searcher.search_detailed("76 cm", limit=3)
+    assert not found["unmatched"]
+    assert {"icf-fr:2.dim.A", "icf-fr:2.fig.A"} & {h["id"] for h in found["hits"][:2]}
+    assert searcher.search_detailed("striker 16 g", limit=1)["hits"][0]["id"] == "icf-fr:2.3"
+    assert searcher.search_detailed("400 cm")["unmatched"] == ["400 cm"]
+
+
+@pytest.mark.parametrize("query", ["peso in grammi dello striker", "poids du striker en grammes",
+                                   "striker weight in grams"])
+def test_a_unit_named_alone_asks_for_the_measurements_in_it(searcher, query):
+    found = searcher.search_detailed(query, limit=3)
+    assert not found["unmatched"]
+    assert found["hits"][0]["id"] == "icf-fr:2.3"
 
 
 def test_a_number_without_a_unit_is_a_word(searcher):

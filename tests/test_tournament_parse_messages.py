@@ -22,7 +22,7 @@ NOT_HERE = "is not a player of this round"
 
 
 @pytest.mark.parametrize("doc,field,problem", [
-    ({"players": P4, "colour": 1}, "colour", "unknown field (known: final, late, name, players, rounds, seed, withdrawn)"),
+    ({"players": P4, "colour": 1}, "colour", "unknown field (known: absent, avoid_rematches, final, ghost_points, late, name, players, rounds, rounds_total, seed, withdrawn)"),
     ({"name": 3, "players": P4}, "name", "expected text"),
     ({"players": ["A", " "]}, "players.2", "expected a name"),
     ({"players": ["A", "B\tC"]}, "players.2", "a name cannot hold a tab or a line break"),
@@ -37,7 +37,7 @@ NOT_HERE = "is not a player of this round"
     ({"players": P4, "seed": True}, "seed", "expected a whole number"),
     ({"players": P4, "rounds": "x"}, "rounds", "expected a list of rounds, each a list of games"),
     ({"players": P4, "rounds": [R1] * (ROUNDS + 2)}, "rounds",
-     f"{ROUNDS + 2} rounds, but 4 entries play {ROUNDS} ({rules().clauses['rounds']})"),
+     f"{ROUNDS + 2} rounds, but 4 entries play {ROUNDS} ({rules().clauses['rounds']}; the organiser may choose rounds_total)"),
     ({"players": P4, "rounds": ["x"]}, "round 1", "expected a list of games"),
     ({"players": ["A", "B", "C"], "rounds": [[G("A", "B", [25, 0])]], "late": {"C": 2}, "withdrawn": {"B": 0}},
      "round 1", "fewer than two players to pair"),

@@ -165,3 +165,30 @@ def test_the_area_speaks_french(desk, qtbot):
     assert desk.message.text() == "Il faut au moins deux joueurs présents pour apparier un tour."
     i18n.set_language("it")
     assert desk.tabs.tabText(2) == "Classifica"
+
+
+def test_the_organisers_choices_are_set_shown_as_departures_and_the_opponents_beside_the_standings(desk, qtbot):
+    type_text(desk.new_name, "Open de Nice")
+    qtbot.mouseClick(desk.create_button, Qt.MouseButton.LeftButton)
+    for name in ("Anne", "Bruno", "Chloé"):
+        desk.store.add_player(desk.tid, name, checked_in=True)
+    desk.refresh()
+    choices = desk.choices
+    assert "the FFC text as it stands" in choices.departures.text()
+    choices.ghost_points.setValue(15)
+    choices.avoid.setChecked(True)
+    qtbot.mouseClick(choices.apply_button, Qt.MouseButton.LeftButton)   # before round 1: no reason asked
+    t = desk.store.load(desk.tid)
+    assert (t.ghost_points, t.avoid_rematches) == (15, True)
+    assert "ffc-tournament:1.15" in choices.departures.text() and "ffc-tournament:1.14" in choices.departures.text()
+    desk.store.pair(desk.tid, seed=2)
+    desk.refresh()
+    table = desk.standings.table
+    assert table.horizontalHeaderItem(table.columnCount() - 1).text() == "Playing now"
+    playing = {table.item(i, 1).text(): table.item(i, table.columnCount() - 1).text() for i in range(table.rowCount())}
+    assert sum("the ghost" in v for v in playing.values()) == 1 and all("(table " in v for v in playing.values())
+    choices.ghost_points.setValue(20)                                     # round 1 paired: refused, said
+    type_text(choices.reason, "club rule")
+    qtbot.mouseClick(choices.apply_button, Qt.MouseButton.LeftButton)
+    assert desk.message.isVisible() and "already paired" in desk.message.text()
+    assert desk.store.load(desk.tid).ghost_points == 15

@@ -60,7 +60,7 @@ def knowledge_english(kb, lang: str) -> set[str]:
     """The knowledge base's English texts that `lang` must show translated: difference notes,
     example titles, the notes of rulings, the names of fouls and rulesets."""
     from referee_app.core.knowledge.rulesets import default_rulesets
-    from referee_app.core.rules.engine import compiled
+    from referee_app.core.rules.compile import compiled
 
     out = set()
     for c in kb.clauses.values():

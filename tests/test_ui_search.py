@@ -224,6 +224,11 @@ def test_a_translation_that_matched_is_marked_as_such(window, qtbot):
     qtbot.waitUntil(lambda: bool(panel._results), timeout=BUILD)
     row = next(i for i, r in enumerate(panel._results) if r.get("official") is False)
     assert "Unofficial translation (English)" in panel.results.item(row).data(HTML_ROLE)
+    # and of which original
+    from referee_app.ui.rulebook.clause_html import language_label
+
+    original = language_label(panel._results[row]["original_lang"])
+    assert f"Unofficial translation (English), original: {original}" in panel.results.item(row).data(HTML_ROLE)
 
 
 def marked_words(html: str) -> list[str]:

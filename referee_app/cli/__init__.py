@@ -10,21 +10,12 @@ import sys
 from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput, KnowledgeError
-from referee_app.core.validation import arguments, one_line
 from referee_app.core.knowledge.yamlio import YamlError
+from referee_app.core.validation import arguments, one_line
+from .commands import MODULES
 
 if TYPE_CHECKING:
     import argparse   # the window parses no argument: argparse is imported by .parsers, when used
-
-
-# The module of each command, so that a run imports and builds only its own command's parser
-# (start-up time, benchmarks/bench_startup.py). A command missing here still works: the whole
-# parser is built, as for --help; tests/test_cli_parser.py keeps the table true.
-MODULES = {"rule": "cmd_rulings", "fouls": "cmd_rulings", "rulesets": "cmd_rulings", "verify": "cmd_rulings",
-           "replay": "cmd_replay", "matches": "cmd_matches", "search": "cmd_search", "inspect": "cmd_inspect",
-           "inspections": "cmd_inspect_records", "forms": "cmd_forms", "tournament": "cmd_tournament",
-           "quiz": "cmd_quiz", "records": "cmd_records", "db": "cmd_db",
-           "rulebook": "cmd_knowledge", "show": "cmd_knowledge", "check-kb": "cmd_knowledge"}
 
 
 _parsers: dict[str | None, argparse.ArgumentParser] = {}

@@ -69,7 +69,7 @@ def _print_trace_entry(part: str, e: dict) -> None:
 
 
 def run_fouls(args) -> int:
-    from referee_app.core.rules.engine import compiled
+    from referee_app.core.rules.compile import compiled
     from referee_app.core.knowledge.rulesets import get_ruleset
 
     rs = compiled(get_ruleset(args.ruleset, "--ruleset").id)
@@ -81,7 +81,7 @@ def run_fouls(args) -> int:
 
 def run_rulesets(args) -> int:
     from referee_app.core.rules.colours import spec as colour_spec
-    from referee_app.core.rules.engine import compiled
+    from referee_app.core.rules.compile import compiled
     from referee_app.core.knowledge.rulesets import default_rulesets
 
     out = []

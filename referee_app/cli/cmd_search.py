@@ -16,7 +16,9 @@ def add_parsers(sub) -> None:
                        description="Search every clause of every source; a query in one language also "
                                    "finds the clauses written in the others.")
     p.add_argument("query", nargs="+", metavar="QUERY", help="words to look for, in any of the three languages")
-    p.add_argument("--lang", choices=LANGUAGES, help="only texts in this language")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="show every hit in this language, its original or the project's translation "
+                        "(default: the language the query is written in)")
     p.add_argument("--ruleset", help="only the clauses of this ruleset's sources (see `rulesets`)")
     p.add_argument("--source", help="only the clauses of this source (see `check-kb`)")
     p.add_argument("--limit", type=int, default=10, help="at most this many hits (default 10)")

@@ -1,8 +1,9 @@
 """`tournament`: a Swiss tournament the FFC's way (ffc-tournament), as the contract fixes it.
 
 `standings`, `pair` and `check` read a tournament FILE (or a stored tournament with `--id`);
-`generate` writes a random one; `new`, `enter`, `check-in`, `withdraw`, `add-result`, `list`,
-`show` and `export` work on the tournaments of the records database.
+`generate` writes a random one; `new`, `enter`, `check-in`, `withdraw`, `add-result`, `choose`,
+`absent`, `list`, `show`, `import` (SoL's files) and `export` work on the tournaments of the
+records database.
 """
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import sys
 
 from referee_app.core.errors import BadInput
 from .io import print_json, print_rows, read_document
+from referee_app.languages import LANGUAGES
 from .parsers import ID, JSON, arg, command
 
-EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json")
+EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json", "sol")
 
 
 def add_parsers(sub) -> None:
@@ -50,9 +52,26 @@ def add_parsers(sub) -> None:
             arg("--correction", metavar="REASON",
                 help="change a result after the next round was paired, recording why"), JSON)
 
+    command(tsub, "choose", run_choose,
+            "change one of the organiser's choices before the round it affects, recording why: "
+            "rounds_total N, ghost_points N, avoid_rematches true|false; 'ffc' goes back to the FFC text",
+            ID, arg("choice", choices=("rounds_total", "ghost_points", "avoid_rematches")), arg("value"),
+            arg("--reason", required=True), JSON)
+    command(tsub, "absent", run_absent,
+            "a player sits out these rounds and comes back (no game, no points), recording why",
+            *player, arg("rounds", nargs="*", type=int, help="the rounds (none: present in every round)"),
+            arg("--reason", required=True), JSON)
+    command(tsub, "move-table", run_move_table, "move a game not yet played to another table, recording why "
+            "(a game already there takes its place): ID ROUND TABLE NEW_TABLE",
+            ID, arg("round", help="a round number, or final"), arg("table", type=int), arg("new_table", type=int),
+            arg("--reason", required=True), JSON)
+    command(tsub, "import", run_import,
+            "store the Swiss tourneys of a SoL file (.sol, .sol.gz); round-robin and knockout ones are refused",
+            arg("file"), arg("--ruleset", default="icf"), JSON)
     command(tsub, "list", run_list, "the stored tournaments", JSON)
-    command(tsub, "show", run_show, "one stored tournament: entries, rounds, standings, corrections, choices",
-            ID, JSON)
+    command(tsub, "show", run_show,
+            "one stored tournament: entries, rounds, standings, corrections, choices and departures from the FFC text",
+            ID, JSON, arg("--lang", choices=LANGUAGES, default="en", help="the language of the departures"))
     command(tsub, "export", run_export, "standings and results as CSV, the plain-text ranking file, or the file",
             ID, arg("--format", choices=EXPORT_FORMATS, default="text"),
             arg("--out", help="write to this file instead of standard output"))
@@ -174,6 +193,58 @@ def run_add_result(args) -> int:
     return _done(args, answer)
 
 
+def _choice_value(choice: str, value: str):
+    if value.lower() == "ffc":
+        return None
+    if choice == "avoid_rematches":
+        if value.lower() not in ("true", "false", "yes", "no"):
+            raise BadInput("value", "expected true or false (or ffc)")
+        return value.lower() in ("true", "yes")
+    try:
+        return int(value)
+    except ValueError:
+        raise BadInput("value", f"expected a whole number (or ffc), not {value!r}") from None
+
+
+def run_choose(args) -> int:
+    change = _store().set_choice(args.id, args.choice, _choice_value(args.choice, args.value), args.reason)
+    return _done(args, change)
+
+
+def run_absent(args) -> int:
+    change = _store().set_choice(args.id, "absent", (args.player, list(args.rounds)), args.reason)
+    return _done(args, change)
+
+
+def run_move_table(args) -> int:
+    return _done(args, _store().move_table(args.id, args.round, args.table, args.new_table, args.reason))
+
+
+def run_import(args) -> int:
+    from referee_app.core.tournament import sol
+
+    entries = sol.tournaments(sol.read_file(args.file))
+    swiss = [e for e in entries if "refused" not in e]
+    refused = [{"name": e["name"], "kind": e["kind"], "message": e["refused"]} for e in entries if "refused" in e]
+    if not swiss:
+        names = "; ".join(r["name"] + f" ({r['kind']})" for r in refused) or "none in the file"
+        raise BadInput(args.file, f"no Swiss tourney to import: {names}")
+    store = _store()
+    with store.transaction():     # all the file's tourneys, or none
+        ids = [store.import_tournament(e["tournament"], args.ruleset, e["notes"]) for e in swiss]
+    if args.json:
+        print_json({"imported": [{"id": i, "name": e["name"], "players": len(e["tournament"].players),
+                                  "rounds": len(e["tournament"].rounds), "notes": e["notes"]}
+                                 for i, e in zip(ids, swiss)],
+                    "refused": refused})
+    else:
+        for i in ids:
+            print(i)
+        for r in refused:
+            print(r["message"], file=sys.stderr)
+    return 0
+
+
 def run_list(args) -> int:
     print_rows(_store().list(), args.json,
                lambda t: f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
@@ -181,7 +252,7 @@ def run_list(args) -> int:
 
 
 def run_show(args) -> int:
-    report = _store().show(args.id)
+    report = _store().show(args.id, args.lang)
     if args.json:
         print_json(report)
     else:
@@ -196,6 +267,8 @@ def run_export(args) -> int:
 
     store = _store()
     t = store.load(args.id)
+    if args.format == "sol":
+        return _export_sol(args, store, t)
     if args.format == "text":
         text = export.to_text(t, store.meta(args.id)["created_at"][:10])
     elif args.format == "standings.csv":
@@ -216,4 +289,26 @@ def run_export(args) -> int:
         files.write_text(args.out, text, "--out")
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _export_sol(args, store, t) -> int:
+    """SoL's file: gzipped when --out ends in .gz (SoL's .sol.gz), YAML text otherwise."""
+    import datetime
+
+    from referee_app.core.tournament import sol
+
+    try:
+        date = datetime.date.fromisoformat(store.meta(args.id)["created_at"][:10])
+    except ValueError:
+        date = None
+    gzipped = bool(args.out) and args.out.endswith(".gz")
+    data = sol.dump_bytes(t, gzipped, date)
+    if not args.out:
+        sys.stdout.write(data.decode("utf-8"))
+        return 0
+    from referee_app.core.storage import files
+
+    with files.replacing(args.out, "--out") as tmp:
+        tmp.write_bytes(data)
     return 0

@@ -11,7 +11,7 @@ import argparse
 import importlib
 
 from referee_app.core.errors import BadInput
-from . import MODULES
+from .commands import MODULES
 
 
 def arg(*flags: str, **options) -> tuple[tuple[str, ...], dict]:

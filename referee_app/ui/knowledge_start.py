@@ -10,7 +10,8 @@ from __future__ import annotations
 from importlib import import_module
 
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import KnowledgeBase, default, load
+from referee_app.core.knowledge.loader import default, load
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
 
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMe
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
 from referee_app.i18n import gettext as _
 from . import settings

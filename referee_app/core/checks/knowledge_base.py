@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.knowledge import citations, thesaurus
-from referee_app.core.knowledge.loader import KnowledgeBase, Problem, entry_line
+from referee_app.core.knowledge.loader import entry_line
+from referee_app.core.knowledge.model import KnowledgeBase, Problem
 from referee_app.core.knowledge.rulesets import load_rulesets
 from referee_app.core.knowledge.yamlio import YamlError, line_of
 
@@ -18,7 +19,7 @@ def other_problems(kb: KnowledgeBase) -> list[Problem]:
     """What else the knowledge base holds, checked: the rulesets' rules as data, the citations and
     thesaurus, the rules of the forms, the worked examples, the equipment specifications."""
     from referee_app.core.rules import encoding
-    from referee_app.core.rules.engine import compile_ruleset
+    from referee_app.core.rules.compile import compile_ruleset
 
     problems: list[Problem] = []
     try:

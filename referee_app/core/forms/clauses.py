@@ -17,9 +17,11 @@ from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge import schema_reader
-from referee_app.core.knowledge.loader import KnowledgeBase, Problem, default
+from referee_app.core.knowledge.files import load_file
+from referee_app.core.knowledge.loader import default
+from referee_app.core.knowledge.model import KnowledgeBase, Problem
 from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, get_ruleset
-from referee_app.core.knowledge.yamlio import line_of, load_file
+from referee_app.core.knowledge.yamlio import line_of
 
 FILE = "forms.yaml"
 SECTIONS = ("protest", "disqualification")

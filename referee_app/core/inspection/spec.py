@@ -20,8 +20,10 @@ from pathlib import Path
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge import schema_reader
 from .units import FACTORS, NON_NUMERIC, convert, parse_inches, to_decimal, units_for
-from referee_app.core.knowledge.loader import Problem, knowledge_root
-from referee_app.core.knowledge.yamlio import YamlError, line_of, load_file
+from referee_app.core.knowledge.files import load_file
+from referee_app.core.knowledge.loader import knowledge_root
+from referee_app.core.knowledge.model import Problem
+from referee_app.core.knowledge.yamlio import YamlError, line_of
 
 
 @dataclass(frozen=True)

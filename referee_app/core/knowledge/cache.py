@@ -4,8 +4,8 @@ Parsing the 60-odd YAML files is most of what a start costs. So the first start 
 of a knowledge folder and writes the parses to one file of the XDG cache folder
 (`~/.cache/carrom-referee/knowledge-<key>.pickle`, an index then pickles: cache_entries.py); the
 loader adds the loaded and validated knowledge base to it (`store_knowledge`). The key hashes the
-folder's files (names and bytes) and the code that reads them (yamlio, loader, this module,
-cache_entries): a later start whose folder and code are unchanged reads that one file instead;
+folder's files (names and bytes) and the code that reads them (yamlio, files, model, loader,
+this module, cache_entries): a later start whose folder and code are unchanged reads that one file instead;
 anything changed gives a new key, hence a rebuild. The few most recently written files are kept (a
 checkout, an installed copy, a folder named by CARROM_REFEREE_KNOWLEDGE), older ones removed.
 
@@ -41,17 +41,17 @@ from pathlib import Path
 
 from referee_app.core.cache_files import cache_folder, remove_older, sha256, write_whole
 from .cache_entries import PROTOCOL, EntryFile, layout
-from .loader import Clause
+from .model import Clause
 
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
-_CODE = ("yamlio.py", "loader.py", "cache.py", "cache_entries.py")
+_CODE = ("yamlio.py", "files.py", "model.py", "loader.py", "cache.py", "cache_entries.py")
 _LOADED = "knowledge base"  # the loader's (KnowledgeBase, problems), as `_stored` keeps them
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
                  ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
                  ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
-    ("referee_app.core.knowledge.loader", name) for name in ("KnowledgeBase", "Source", "Term", "Problem")}
+    ("referee_app.core.knowledge.model", name) for name in ("KnowledgeBase", "Source", "Term", "Problem")}
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
 _STAMPS = "knowledge.stamps.pickle"   # [(stamp, key)], the newest last

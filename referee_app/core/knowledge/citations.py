@@ -24,8 +24,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 from referee_app.languages import LANGUAGES
-from .loader import Problem
-from .yamlio import YamlError, line_of, load_file
+from .files import load_file
+from .model import Problem
+from .yamlio import YamlError, line_of
 
 FILE = "citations.yaml"
 LANGS = LANGUAGES
@@ -83,6 +84,10 @@ class Citations:
             for name in [sid, src["short"]] + list(self.data["sources"].get(sid, {}).get("names", [])):
                 names.setdefault(" ".join(re.findall(r"\w+", fold(name))), sid)
         return names
+
+    def source_names(self) -> frozenset[str]:
+        """Every name a source is cited by, folded (`it`, `icf`, `aicf`)."""
+        return frozenset(self._names)
 
     @cached_property
     def _words(self) -> dict[str, list[str]]:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from referee_app.core.errors import BadInput, KnowledgeError
 from . import schema_reader
-from .loader import KnowledgeBase, Problem, default
-from .yamlio import YamlError, load_file
+from .files import load_file
+from .loader import default
+from .model import KnowledgeBase, Problem
+from .yamlio import YamlError
 
 
 @dataclass

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from referee_app.languages import LANGUAGES
-from .loader import Problem
+from .model import Problem
 from .yamlio import line_of
 
 FOLDER = Path(__file__).resolve().parents[2] / "schemas" / "knowledge"

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from referee_app.languages import LANGUAGES
 from . import schema_reader
-from .loader import Problem
-from .yamlio import YamlError, line_of, load_file
+from .files import load_file
+from .model import Problem
+from .yamlio import YamlError, line_of
 
 FILE = "thesaurus.yaml"
 LANGS = LANGUAGES

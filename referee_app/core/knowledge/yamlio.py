@@ -2,11 +2,12 @@
 
 PyYAML is imported on the first parse, not with this module: the command line imports YamlError
 from here, and a start answered from the knowledge cache (cache.py) parses no YAML at all.
+A knowledge-base file is read through files.py, which asks that cache first: this module knows
+nothing of the cache, so the cache can parse with it.
 """
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 
 class LineDict(dict):
@@ -68,6 +69,12 @@ def load_text(text: str, name: str = "<input>", untrusted: bool = False):
 def _measure(text: str, name: str) -> None:
     from referee_app.core.validation import MAX_DEPTH, MAX_NODES
 
+    measure(text, name, MAX_NODES, MAX_DEPTH)
+
+
+def measure(text: str, name: str, MAX_NODES: int, MAX_DEPTH: int) -> None:
+    """Refuses (YamlError) a YAML stream, of one document or several, nested deeper than
+    MAX_DEPTH or holding more than MAX_NODES values once its aliases are expanded; builds nothing."""
     yaml, base, _ = _loaders()
 
     sizes: dict[str, int] = {}          # anchor -> values under it, aliases expanded
@@ -103,18 +110,6 @@ def _measure(text: str, name: str) -> None:
             count(1, line)
         elif isinstance(event, yaml.AliasEvent):
             count(sizes.get(event.anchor, 1), line)
-
-
-def load_file(path: Path, name: str | None = None):
-    """A knowledge-base file: trusted, so read at full speed; answered from the knowledge cache
-    (cache.py) when it holds the file as it is now."""
-    from .cache import MISS, cached_parse
-
-    data = Path(path).read_bytes()
-    parsed = cached_parse(Path(path), data)
-    if parsed is not MISS:
-        return parsed
-    return load_text(data.decode("utf-8"), name or str(path))
 
 
 def line_of(obj, default: int = 0) -> int:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.situation import COINS_PER_SIDE, Situation
 from referee_app.core.rules.verify import GROUPS, cut_points, group_representatives, situations
 

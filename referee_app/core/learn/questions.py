@@ -18,7 +18,8 @@ from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
 from referee_app.core.rules.derivation import derive
-from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule, compiled
+from referee_app.core.rules.compile import compiled
+from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule
 from referee_app.core.rules.ruling import carry_out, check_for_ruleset, cited_aspects
 from referee_app.core.rules.situation import parse
 from .pool import draw_space, examples, space_size

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee_app.core.knowledge.citations import cite
 from referee_app.core.knowledge.loader import default
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from .questions import Question
 from .wording import Words, describe_outcome, describe_situation, queen_state
 

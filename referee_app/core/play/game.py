@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee_app.core.rules import colours as colour_rules
-from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule, compiled
+from referee_app.core.rules.compile import compiled
+from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule
 from referee_app.core.errors import BadInput
 from referee_app.core.rules.ruling import check_for_ruleset, rule_situation, ruleset_of
 from referee_app.core.rules.situation import COINS_PER_SIDE, parse

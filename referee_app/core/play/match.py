@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.core.errors import BadInput
 from referee_app.i18n import translations
 from referee_app.languages import LANGUAGES

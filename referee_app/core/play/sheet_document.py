@@ -34,7 +34,7 @@ def ruleset_name(ruleset: str, lang: str) -> str:
 
 
 def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
-    from referee_app.core.rules.engine import compiled
+    from referee_app.core.rules.compile import compiled
 
     foul = compiled(ruleset).fouls.get(foul_id) or {}
     names = foul.get("name") or {}

@@ -7,7 +7,7 @@ facts and values from the tables below, which the clause page's examples read to
 """
 from __future__ import annotations
 
-from referee_app.core.knowledge.loader import Clause, KnowledgeBase
+from referee_app.core.knowledge.model import Clause, KnowledgeBase
 from referee_app.i18n import N_, translations
 from referee_app.languages import LANGUAGES
 

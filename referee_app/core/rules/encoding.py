@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee_app.core.knowledge.loader import Problem
+from referee_app.core.knowledge.model import Problem
 
 ENCODED_KINDS = ("rule", "penalty", "scoring")
 

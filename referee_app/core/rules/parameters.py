@@ -11,9 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from referee_app.core.knowledge.files import load_file
+from referee_app.core.knowledge.model import Problem
+from referee_app.core.knowledge.yamlio import YamlError
 from referee_app.languages import LANGUAGES
-from referee_app.core.knowledge.loader import Problem
-from referee_app.core.knowledge.yamlio import YamlError, load_file
 
 SCHEMA_FILE = "parameters.yaml"
 TYPES = ("int", "choice", "bool")

@@ -15,7 +15,8 @@ from . import colours
 from referee_app.core.knowledge.rulesets import default_rulesets
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
-from .engine import CONTINUES, Board, CompiledRuleset, Decision, compiled, relevance
+from .compile import compiled
+from .engine import CONTINUES, Board, CompiledRuleset, Decision, relevance
 from .explain import explain
 from .situation import COINS_PER_SIDE, Situation, parse
 

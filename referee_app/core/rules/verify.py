@@ -24,7 +24,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .conditions import matches
-from .engine import CompiledRuleset, Conflict, NoRule, compiled
+from .compile import compiled
+from .engine import CompiledRuleset, Conflict, NoRule
 from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
 
 GROUPS = ("own", "opponent", "queen", "striker", "break", "touch")

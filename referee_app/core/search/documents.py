@@ -8,6 +8,7 @@ from referee_app.core.knowledge import thesaurus
 from referee_app.core.knowledge.citations import Citations
 
 from . import numbers
+from .language import lexicon
 from .analysis import LANGS, STOPWORDS, analyzer, word_key
 from .snippets import words as text_words
 from .terms import PHRASE_SLOP, analysed
@@ -61,7 +62,8 @@ def aux_data(kb, rulesets: dict) -> dict:
             "citations": Citations.from_kb(kb).state(),
             "measures": {c.id: [[q.lo, q.hi, q.unit] for q in numbers.measurements(c.text)]
                          for c in kb.clauses.values() if numbers.measurements(c.text)},
-            "links": {c.id: list(c.corresponds_to) for c in kb.clauses.values() if c.corresponds_to}}
+            "links": {c.id: list(c.corresponds_to) for c in kb.clauses.values() if c.corresponds_to},
+            "lexicon": lexicon(kb, state)}
 
 
 def vocabulary(kb) -> list[str]:

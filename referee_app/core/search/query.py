@@ -43,6 +43,7 @@ class Concept:
     leaves: dict = field(default_factory=dict)
     typed: set = field(default_factory=set)       # languages
     quantity: numbers.Quantity | None = None
+    dimension: str | None = None   # a unit named alone (`grammi`): the measurements in that unit
     concepts: tuple = ()      # thesaurus concept indexes
     positions: tuple = ()     # the query words it stands for
 
@@ -57,7 +58,7 @@ class Concept:
 
     def langs(self) -> set[str]:
         """The languages this concept can be found in."""
-        if self.quantity is not None:
+        if self.quantity is not None or self.dimension is not None:
             return set(LANGS)
         return {fname[-2:] for fname, _ in self.leaves}
 
@@ -73,6 +74,8 @@ class Query:
     unmatched: list[str] = field(default_factory=list)    # words that match nothing anywhere
     words: list[str] = field(default_factory=list)        # the words read, in order (typos read as guessed)
     keys: dict = field(default_factory=dict)              # lang -> per word, its forms (Understanding._keys)
+    asks: str | None = None                               # "duration" or "count": a number is asked for
+    counts: list[int] = field(default_factory=list)       # whole numbers typed with no unit (`45 joueurs`)
 
 
 class Understanding:
@@ -107,14 +110,28 @@ class Understanding:
         for m in reversed(numbers.in_query(rest)):
             q.concepts.append(Concept(rest[m.start:m.end], quantity=m))
             rest = rest[:m.start] + " " + rest[m.end:]
-        words = tokens(rest)[:MAX_WORDS]
+        typed = tokens(rest)[:MAX_WORDS]
+        q.asks, interrogative = numbers.asked([fold(w) for w in typed])
+        words = []
+        for i, w in enumerate(typed):
+            if i in interrogative and len(interrogative) < len(typed):
+                continue
+            unit = numbers.UNITS.get(w) if w in numbers.DIMENSION_WORDS else None
+            if unit is None:
+                words.append(w)
+            elif not any(c.dimension == unit[0] for c in q.concepts):
+                q.concepts.append(Concept(w, dimension=unit[0]))
         words, q.definition = self._strip_question(words)
+        q.counts = [int(w) for w in words if w.isdigit() and len(w) < 7]
         self._word_concepts(q, words)
         # what defines the term asked about: the first concept named ("coprire la regina" asks
-        # what covering is, not what the queen is)
-        named = [c for c in q.concepts if c.concepts and c.quantity is None]
+        # what covering is, not what the queen is); for terms joined by `and`, `or`, `vs` ("la
+        # différence entre game et match", "multa e penalità"), each of them
+        named = [c for c in q.concepts if c.concepts and c.quantity is None and c.dimension is None]
         if named:
-            q.defined = list(dict.fromkeys(d for i in named[0].concepts for d in self._terms.concepts[i]["defined_in"]))
+            asked = named if q.definition and _joined(named, words) else named[:1]
+            q.defined = list(dict.fromkeys(d for c in asked for i in c.concepts
+                                           for d in self._terms.concepts[i]["defined_in"]))
         return q
 
     def _strip_question(self, words: list[str]) -> tuple[list[str], bool]:
@@ -300,6 +317,17 @@ class Understanding:
         near = set(_automaton_matches(_typo_automaton(s, k), self._index.lexicon(fname)))
         near.update(t for t in _transpositions(s) if self._index.doc_frequency(fname, t))
         return near
+
+
+# The words that join two terms a question sets side by side, in every language.
+JOINING = frozenset({"et", "ou", "e", "o", "and", "or", "vs", "versus", "contre", "from", "da", "de"})
+
+
+def _joined(named: list[Concept], words: list[str]) -> bool:
+    """Whether two of the concepts named are joined by a word that sets them side by side."""
+    places = sorted(c.positions for c in named if c.positions)
+    return any(a and b and any(fold(w) in JOINING for w in words[a[-1] + 1:b[0]])
+               for a, b in zip(places, places[1:]))
 
 
 @lru_cache(maxsize=256)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 
+from . import numbers
 from .analysis import LANGS
 from .terms import PHRASE_SLOP
 
@@ -33,10 +34,15 @@ CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the sa
 QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong as a rare word
 TIGHTNESS = 5.0           # a range a tenth of its value wide scores two thirds of an exact value
 QUANTITY_WEIGHT = 6.0     # and it weighs in the query like a rare word
+NEAR_SHARE = 0.6          # a measurement a few per cent off the value asked: up to this share of one holding it
+DIMENSION_SCORE = 3.0     # a unit named alone (`in grammi`): any measurement in it, as a common word
+DIMENSION_WEIGHT = 2.0
 DEFINITION_FACTOR = 4.0   # a definition, when the query asks what something is
 PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words as they take, up to twice as much
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
 ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
+COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
+ASKED_BONUS = 1.0         # a text stating the kind of number a query asks for (`how long`: a duration)
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 
 
@@ -56,7 +62,7 @@ class Ranker:
 
     def __init__(self, index, ids: list[str], translations: frozenset, summaries: frozenset,
                  definitions: frozenset, links: dict[str, list[str]], measures: dict[str, list],
-                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None):
+                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None, stated=None):
         self._index = index
         self._ids = ids                    # document -> clause id
         self._translations = translations  # documents that are the project's translations
@@ -67,6 +73,7 @@ class Ranker:
         self._docs_of = docs_of            # clause -> its documents
         self._doc_langs = doc_langs        # document -> its language
         self._keys = keys                  # document -> its words' stems (stop words: analysis.word_key)
+        self._stated = stated              # document -> the kinds of number its text states (numbers.stated)
         self._positions: dict[int, dict[str, list[int]]] = {}   # document -> stem -> its places
 
     def collect(self, concepts) -> dict[int, Candidate]:
@@ -76,6 +83,9 @@ class Ranker:
         for ci, concept in enumerate(concepts):
             if concept.quantity is not None:
                 self._collect_quantity(out, ci, n, concept.quantity)
+                continue
+            if concept.dimension is not None:
+                self._collect_dimension(out, ci, n, concept.dimension)
                 continue
             exact = not concept.fuzzy
             for (fname, stems), weight in concept.leaves.items():
@@ -95,19 +105,33 @@ class Ranker:
 
     def _collect_quantity(self, out, ci: int, n: int, quantity) -> None:
         """The clauses stating a measurement that holds the value, the tighter the better: `47 cm`
-        is the baseline's 47 cm ± 0.30 before the chairs' 43.18 to 48.26 cm."""
+        is the baseline's 47 cm ± 0.30 before the chairs' 43.18 to 48.26 cm; then, less, those
+        stating one a few per cent off it (`76 cm`: the board's 73.66 ± 0.32 cm, as an inspector
+        measures a board that is not the standard's)."""
         for cid, measures in self._measures.items():
             held = [m for m in measures if m.holds(quantity)]
             if held:
                 tightest = min((m.hi - m.lo) / max(abs(m.hi), 1e-9) for m in held)
-                score = QUANTITY_SCORE / (1 + TIGHTNESS * tightest)
-                for doc in self._docs_of.get(cid, ()):
-                    cand = out.get(doc)
-                    if cand is None:
-                        cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
-                    cand.scores[ci] = score
-                    cand.typed |= 1 << ci
-                    cand.exact = True
+                self._credit(out, cid, ci, n, QUANTITY_SCORE / (1 + TIGHTNESS * tightest))
+                continue
+            near = max((numbers.nearness(m, quantity) for m in measures), default=0.0)
+            if near > 0:
+                self._credit(out, cid, ci, n, QUANTITY_SCORE * NEAR_SHARE * near)
+
+    def _collect_dimension(self, out, ci: int, n: int, unit: str) -> None:
+        for cid, measures in self._measures.items():
+            if any(m.unit == unit for m in measures):
+                self._credit(out, cid, ci, n, DIMENSION_SCORE)
+
+    def _credit(self, out, cid: str, ci: int, n: int, score: float) -> None:
+        """A clause's every text holds concept `ci` (a measurement reads alike in every language)."""
+        for doc in self._docs_of.get(cid, ()):
+            cand = out.get(doc)
+            if cand is None:
+                cand = out[doc] = Candidate([0.0] * n, self._doc_langs[doc])
+            cand.scores[ci] = max(cand.scores[ci], score)
+            cand.typed |= 1 << ci
+            cand.exact = True
 
     def _scores(self, fname: str, stems: tuple[str, ...]):
         """(document, BM25F score) for each document a term is in; a phrase counts in the
@@ -145,6 +169,8 @@ class Ranker:
         than `deux`)."""
         if concept.quantity is not None:
             return QUANTITY_WEIGHT
+        if concept.dimension is not None:
+            return DIMENSION_WEIGHT
         best = 0.0
         for (fname, stems), weight in concept.leaves.items():
             if all(self._index.doc_frequency(fname, s) for s in stems):
@@ -214,10 +240,26 @@ class Ranker:
         return said / len(pairs) if pairs else 0.0
 
     def rank(self, candidates: dict[int, Candidate], concepts, allowed, limit: int,
-             definition: bool = False, defined: tuple = (), keys: dict | None = None) -> list[tuple[str, int, float, Candidate]]:
+             definition: bool = False, defined: tuple = (), keys: dict | None = None,
+             asks: str | None = None, counts: tuple = ()) -> list[tuple[str, int, float, Candidate]]:
         """(clause id, document shown, score, evidence) for the best clauses, each once, through
-        its best allowed text; exact matches before guessed spellings."""
+        its best allowed text; exact matches before guessed spellings. `asks`: the kind of number
+        the query asks for ("duration", "count"): of the best texts on its subject, those that
+        state one come first (`how long is the break` wants the rule giving its minutes, not the
+        rules that only speak of it). `counts`: whole numbers typed; a text stating a range that
+        holds one is the clause that answers for that number (`45 joueurs`: `7 tours de 40 à 59`)."""
         scores = self._scored(candidates, concepts, definition, defined)
+        if (asks or counts) and self._stated is not None:
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+                kinds, ranges = self._stated(doc)
+                if any(lo <= n <= hi for n in counts for lo, hi in ranges):
+                    scores[doc] *= 1 + COUNT_BONUS
+                if not asks:
+                    continue
+                if asks in kinds:
+                    scores[doc] *= 1 + ASKED_BONUS
+                elif kinds:
+                    scores[doc] *= 1 + ASKED_BONUS / 3
         # side by side: the concepts (two at least), or the words of one concept typed in several
         if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
             for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):

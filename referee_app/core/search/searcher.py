@@ -14,8 +14,9 @@ from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.citations import Citations
 
 from . import index_cache, numbers
-from .analysis import LANGS
+from .analysis import LANGS, fold, tokens
 from .backend import READ_ERRORS
+from .language import Detector
 from .query import Understanding
 from .ranking import Ranker
 from .snippets import matches, passage, words
@@ -91,19 +92,23 @@ class Searcher:
         self._sources_of: list | None = None   # document -> source of an official text (_official_source)
         self._doc_words: dict[int, list] = {}
         self._doc_keys: dict[int, list] = {}
+        self._doc_numbers: dict[int, tuple] = {}
         ids = index.column("id")
         self._ids = ids
         self._docs_of: dict[str, list[int]] = {}
         for doc, cid in enumerate(ids):
             self._docs_of.setdefault(cid, []).append(doc)
         self._translations = self._docs("official", False)
+        self._detector = Detector(aux.get("lexicon") or {})
+        self._source_names = self._citations.source_names()
+        self._readable: dict[str, frozenset] = {}
         summaries = frozenset().union(*(self._docs("source", s) for s in aux["summaries"])) if aux["summaries"] \
             else frozenset()
         self._measures = {cid: [numbers.Quantity(lo, hi, unit, 0, 0) for lo, hi, unit in ms]
                           for cid, ms in aux["measures"].items()}
         self._ranker = Ranker(index, ids, self._translations, summaries, self._docs("kind", "definition"),
                               aux["links"], self._measures, self._docs_of, index.column("lang"),
-                              self._keys)
+                              self._keys, self._numbers_stated)
         # Opening has just made tens of thousands of objects that live as long as the index: the
         # full collection they call for is made now, not in the middle of one of the first
         # searches (measured: a pause of 15-20 ms among the first 25); a command that searches
@@ -129,9 +134,13 @@ class Searcher:
                source: str | None = None, limit: int = 10) -> list[dict]:
         """The clauses best matching `query`, best first, one hit per clause (its best-matching text).
 
-        `lang` keeps only texts in that language; `ruleset` and `source` keep only their clauses.
-        Each hit: id, source, lang, title, paragraph, kind, official (false for a project
-        translation), translation_of (the language of the original, for a translation), rulesets,
+        `lang` is the reader's language (without it, the language the query is written in, when
+        its words say it: language.Detector): each clause is shown in that language's text, its
+        original or the project's translation, or in its original where it has no such text; the
+        language never narrows which clauses are found. `ruleset` and `source` keep only their
+        clauses. Each hit: id, source, lang, title, paragraph, kind, official (false for a project
+        translation), translation_of (the language of the original, for a translation),
+        original_lang (the language of the original, always), rulesets,
         cite (the clause as a reader of `lang` writes it), snippet (matches in **), snippet_html
         (escaped, matches in <b>), snippets (the same for each language the clause has, its own
         matches lit, and "marks": where they are in that language's whole text, [start, end]
@@ -144,17 +153,35 @@ class Searcher:
     def search_detailed(self, query: str, lang: str | None = None, ruleset: str | None = None,
                         source: str | None = None, limit: int = 10) -> dict:
         """search() and what the query was understood as: {"hits", "unmatched" (words that match
-        nothing in any language), "definition" (a definition was asked for), "cited"}."""
+        nothing in any language), "definition" (a definition was asked for), "cited", "lang" (the
+        reader's language the hits are shown in: `lang`, or the query's; None when neither says)}."""
         with self._lock:
             self.open()
             self._check_filters(lang, ruleset, source, limit)
+            reader = lang or self._language_of(query or "")
             try:
-                return self._search(query or "", lang, ruleset, source, limit)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
             except READ_ERRORS:
                 # what reading changed or damaged index files raises: build anew and try once more
                 # (an error that is not the index's shows again, from the fresh one)
                 self._rebuild()
-                return self._search(query or "", lang, ruleset, source, limit)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
+            found["lang"] = reader
+            return found
+
+    def query_language(self, query: str) -> str | None:
+        """The language a query is written in, as the rulebook's words say it (None if they do not)."""
+        with self._lock:
+            self.open()
+            return self._language_of(query or "")
+
+    def _language_of(self, text: str) -> str | None:
+        """The query's language, read from its words, the names of sources in its citations left
+        out (`it 53` names a source, not the English pronoun; `règle 53` is French)."""
+        for c in reversed(self._citations.find(text)):
+            kept = [w for w in tokens(text[c.start:c.end]) if fold(w) not in self._source_names]
+            text = text[:c.start] + " " + " ".join(kept) + " " + text[c.end:]
+        return self._detector.detect(text)
 
     def _check_filters(self, lang, ruleset, source, limit) -> None:
         if lang is not None and lang not in LANGS:
@@ -166,22 +193,26 @@ class Searcher:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise BadInput("limit", f"must be a whole number of at least 1, not {limit!r}")
 
-    def _search(self, text, lang, ruleset, source, limit) -> dict:
+    def _search(self, text, lang, ruleset, source, limit, ranked_in=None) -> dict:
         q = self._understanding.read(text)
         # a measurement no clause states matches nothing, and is said so as a word is
         q.unmatched[:0] = [c.words for c in q.concepts if c.quantity is not None and not any(
-            m.holds(c.quantity) for ms in self._measures.values() for m in ms)]
-        allowed = self._allowed(lang, ruleset, source)
+            numbers.nearness(m, c.quantity) for ms in self._measures.values() for m in ms)]
+        # A language the reader names ranks the texts that reader reads (each clause has one: its
+        # own or its original); a language read from the query ranks every text of every clause
+        # (ranking only the query language's texts lost relevant clauses on the evaluation set:
+        # a guess must not cost what a choice may), and each clause found is shown in it.
+        allowed = self._allowed(ranked_in, ruleset, source)
         ranked = []
         if q.concepts:
             candidates = self._ranker.collect(q.concepts)
             one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts)
             ranked = self._ranker.rank(candidates, q.concepts, allowed, limit + len(q.cited), q.definition,
-                                       tuple(q.defined) if q.definition or one_concept else (), q.keys)
+                                       tuple(q.defined) if q.definition or one_concept else (), q.keys, q.asks, tuple(q.counts))
         hits = []
         if q.cited:  # the cited clauses first, in the order cited
             top = ranked[0][2] if ranked else 0.0
-            cited = self._cited(q.cited, allowed, limit)
+            cited = self._cited(q.cited, self._allowed(lang, ruleset, source), limit)
             hits = [self._record(cid, doc, top + len(cited) - i, None, q, "citation")
                     for i, (cid, doc) in enumerate(cited)]
         shown = {h["id"] for h in hits}
@@ -189,6 +220,8 @@ class Searcher:
             if len(hits) == limit:
                 break
             if cid not in shown:
+                if lang:
+                    doc = self._reader_doc(cid, lang, doc)
                 hits.append(self._record(cid, doc, score, cand, q, "exact" if cand.exact else "fuzzy"))
         return {"hits": hits, "unmatched": list(q.unmatched), "definition": q.definition, "cited": list(q.cited)}
 
@@ -211,9 +244,26 @@ class Searcher:
         return self._filters[key]
 
     def _allowed(self, lang, ruleset, source) -> frozenset | None:
-        sets = [self._docs(name, value) for name, value in
-                (("lang", lang), ("rulesets", ruleset), ("source", source)) if value]
+        sets = [self._docs(name, value) for name, value in (("rulesets", ruleset), ("source", source)) if value]
+        if lang:
+            sets.append(self._readable_in(lang))
         return frozenset.intersection(*sets) if sets else None
+
+    def _reader_doc(self, cid: str, lang: str, doc: int) -> int:
+        """The clause's text a reader of `lang` is shown (`doc`, the one found, if it is that)."""
+        readable = self._readable_in(lang)
+        return next((d for d in self._docs_of[cid] if d in readable), doc)
+
+    def _readable_in(self, lang: str) -> frozenset:
+        """The texts a reader of `lang` is shown: each clause's text in that language, and the
+        original of a clause that has none (the reader's language never hides a clause)."""
+        found = self._readable.get(lang)
+        if found is None:
+            in_lang = self._docs("lang", lang)
+            extra = [min(docs, key=lambda d: d in self._translations) for docs in self._docs_of.values()
+                     if in_lang.isdisjoint(docs)]
+            found = self._readable[lang] = in_lang | frozenset(extra)
+        return found
 
     # Hits
 
@@ -233,7 +283,7 @@ class Searcher:
                                    "marks": [list(span) for span in found]}
         return {"id": cid, "source": fields["source"], "lang": lang, "title": fields["title"],
                 "paragraph": fields["paragraph"], "kind": fields["kind"], "official": fields["official"],
-                "translation_of": None if fields["official"] else original,
+                "translation_of": None if fields["official"] else original, "original_lang": original,
                 "rulesets": [r for r in fields["rulesets"].split(",") if r],
                 "cite": self._citations.cite(cid, lang),
                 "snippet": snippets[lang]["text"], "snippet_html": snippets[lang]["html"], "snippets": snippets,
@@ -263,6 +313,14 @@ class Searcher:
             found = self._doc_words[doc] = words(fields["body"], fields["lang"], stems)
         return found
 
+    def _numbers_stated(self, doc: int) -> tuple[set, list]:
+        """The kinds of number a document's text states, and its ranges of whole numbers."""
+        found = self._doc_numbers.get(doc)
+        if found is None:
+            body = self._stored(doc)["body"]
+            found = self._doc_numbers[doc] = (numbers.stated(body), numbers.count_ranges(body))
+        return found
+
     def _keys(self, doc: int) -> list[str]:
         """A document's words as the ranking compares them with the query's: stems, stop words as
         written (the snapshot keeps them as one string a document: a list of words each would be
@@ -286,7 +344,7 @@ class Searcher:
         asked = [c.quantity for c in q.concepts if c.quantity is not None]
         if not asked:
             return []
-        return [(m.start, m.end) for m in numbers.measurements(text) if any(m.holds(a) for a in asked)]
+        return [(m.start, m.end) for m in numbers.measurements(text) if any(numbers.nearness(m, a) for a in asked)]
 
 
 # --- The module-level API ----------------------------------------------------------------------

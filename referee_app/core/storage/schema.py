@@ -63,7 +63,7 @@ inspections = Table(
 
 tournaments = Table(
     "tournaments", metadata, _id(), _text("name"), _text("ruleset", "icf"), _text("created_at"),
-    Column("seed", BigInteger))
+    Column("seed", BigInteger), _text("choices", nullable=True))
 
 tournament_entries = Table(
     "tournament_entries", metadata,

@@ -5,10 +5,15 @@ rebuilt from the results, the round is paired again from them, and any game that
 problem. Round 1 is drawn: with the file's `seed` it is drawn again, without one only its shape
 is checked (everybody once, the ghost when the count is odd, which parsing already proves).
 Table numbers are compared where the file gives them.
+
+Every rematch is listed (`rematches`) in either mode. With the organiser's `avoid_rematches`,
+a rematch is a problem when a round without any existed (`avoidable`); under the text's own rule
+(ffc-tournament:1.14), when the bottom of the table was not forced into it (`forced`).
 """
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
+from .ffc import rules
 from .model import GHOST, Tournament
 from .pairing import pairs_for_round
 from .standings import after_each_round, finalists
@@ -40,7 +45,18 @@ def check(t: Tournament) -> dict:
                 problems.append(_problem("final", f"the final is between {pair[0]} and {pair[1]}, not "
                                          f"{t.final.first} and {t.final.second}",
                                          expected=list(pair), found=[t.final.first, t.final.second]))
-    return {"ok": not problems, "problems": problems}
+    met_again = rematches(t)
+    for m in met_again:
+        if (m["avoidable"] if t.avoid_rematches else not m["forced"]):
+            a, b = m["players"]
+            why = "the organiser chose avoid_rematches" if t.avoid_rematches else \
+                f"a rematch the table did not force ({rules().clauses['pairing']})"
+            problems.append(_problem(m["round"], f"round {m['round']}: {_name(a)} meets {_name(b)} again: {why}",
+                                     rematch=[a, b]))
+    report = {"ok": not problems, "problems": problems}
+    if met_again:                 # listed only when there are some: a check without one reads as before
+        report["rematches"] = met_again
+    return report
 
 
 def compare_round(r, expected: list[tuple], games: list) -> list[dict]:
@@ -60,9 +76,10 @@ def compare_round(r, expected: list[tuple], games: list) -> list[dict]:
 
 
 def rematches(t: Tournament) -> list[dict]:
-    """Every game between two players who had met before, with whether the pairing was forced:
-    when the higher of the two was paired, had he met every player still unpaired below him?"""
-    from .pairing import opponents_met, order_for_round
+    """Every game between two players who had met before, with whether the pairing was forced
+    (when the higher of the two was paired, had he met every player still unpaired below him?)
+    and whether it was avoidable (could that round have been paired with no rematch at all?)."""
+    from .pairing import opponents_met, order_for_round, without_rematches
 
     out = []
     by_round = after_each_round(t)
@@ -73,10 +90,13 @@ def rematches(t: Tournament) -> list[dict]:
         pairs = sorted((tuple(sorted(g.players(), key=position.get)) for g in t.rounds[r - 1]),
                        key=lambda pq: position[pq[0]])
         unpaired = set(order)
+        avoidable = None
         for a, b in pairs:
             unpaired -= {a, b}
             if b in met.get(a, ()):
                 forced = all(q in met.get(a, ()) for q in unpaired | {b})
-                out.append({"round": r, "players": [a, b], "forced": forced,
+                if avoidable is None:
+                    avoidable = not any(q in met.get(p, ()) for p, q in without_rematches(order, met))
+                out.append({"round": r, "players": [a, b], "forced": forced, "avoidable": avoidable,
                             "from_bottom": len(order) - position[a]})
     return out

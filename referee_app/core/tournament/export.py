@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 from referee_app.core.errors import BadInput
 from .model import GHOST, Tournament
@@ -53,6 +54,8 @@ def to_text(t: Tournament, date: str = "") -> str:
     """The plain-text ranking file: one record per line, fields separated by tabs, the record's
     kind first (T tournament, P player, R game, F final, S standing); the ghost is an empty name."""
     lines = [HEADER, "\t".join(("T", t.name, date, str(t.rounds_total), _cell(t.seed)))]
+    for key, value in t.choices_doc().items():        # the organiser's choices, one C record each
+        lines.append("\t".join(("C", key, json.dumps(value, ensure_ascii=False, separators=(",", ":")))))
     for p in t.players:
         lines.append("\t".join(("P", p, str(t.late.get(p, 1)), _cell(t.withdrawn.get(p)))))
     for r, table, g in _result_rows(t):
@@ -76,14 +79,16 @@ def read_text(text: str) -> dict:
         if not line.strip():
             continue
         f = line.split("\t")
-        kind, want = f[0], {"T": 5, "P": 4, "R": 7, "F": 6, "S": 7}.get(f[0])
+        kind, want = f[0], {"T": 5, "C": 3, "P": 4, "R": 7, "F": 6, "S": 7}.get(f[0])
         if want is None or len(f) != want:
-            raise BadInput(f"line {n}", f"expected a T, P, R, F or S record with its fields, got {line!r}")
+            raise BadInput(f"line {n}", f"expected a T, C, P, R, F or S record with its fields, got {line!r}")
         try:
             if kind == "T":
                 doc["name"], out["date"], out["rounds_total"] = f[1], f[2], int(f[3])
                 if f[4]:
                     doc["seed"] = int(f[4])
+            elif kind == "C":
+                doc[f[1]] = json.loads(f[2])
             elif kind == "P":
                 doc["players"].append(f[1])
                 if int(f[2]) > 1:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.loader import knowledge_root
-from referee_app.core.knowledge.yamlio import load_file
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class FfcRules:
     final_points: int
     clauses: dict                 # what -> clause id
     choices: tuple                # ({id, clause, en, fr, it}, ...)
+    departs: dict                 # organiser's choice (file key) -> the clause it departs from
 
     def rounds_for(self, entries: int) -> int:
         """How many rounds a tournament of `entries` players plays (ffc-tournament:1.13)."""
@@ -56,4 +57,5 @@ def rules() -> FfcRules:
                  "pairing": doc["pairing"]["clause"], "tables": doc["tables"]["clause"],
                  **{c["id"]: c["clause"] for c in doc["criteria"]}},
         choices=tuple(dict(c) for c in doc["choices"]),
+        departs={k: v["clause"] for k, v in doc["organiser_choices"].items()},
     )

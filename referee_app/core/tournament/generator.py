@@ -30,29 +30,35 @@ def random_score(rng: random.Random) -> tuple:
     return (level, level)
 
 
-def play_round(pairing: dict, rng: random.Random) -> list:
+def play_round(pairing: dict, rng: random.Random, ghost: tuple | None = None) -> list:
+    ghost = ghost or tuple(rules().ghost_score)
     games = []
     for t in pairing["tables"]:
         a, b = t["first"], t["second"]
         score = None if GHOST in (a, b) else random_score(rng)
-        games.append(Game(a, b, score if score is not None else tuple(rules().ghost_score), t["table"]))
+        games.append(Game(a, b, score if score is not None else tuple(ghost), t["table"]))
     return games
 
 
-def generate(players: int, seed: int, rounds: int | None = None, final: bool = False) -> Tournament:
+def generate(players: int, seed: int, rounds: int | None = None, final: bool = False,
+             choices: dict | None = None) -> Tournament:
     """A tournament of `players` entries drawn with `seed`, `rounds` rounds played (all by default),
-    and the final when `final` is true."""
+    and the final when `final` is true; `choices` are the organiser's, in the file's keys."""
     if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise BadInput("players", f"expected a number of players from 2 to {MAX_PLAYERS}")
     width = len(str(players))
     t = Tournament(name=f"Random tournament {players}/{seed}", players=[f"P{i:0{width}d}" for i in range(1, players + 1)],
                    seed=seed)
+    if choices:
+        from .model import apply_choices
+
+        apply_choices(t, choices)
     total = t.rounds_total if rounds is None else rounds
     if not 0 <= total <= t.rounds_total:
         raise BadInput("rounds", f"{players} players play {t.rounds_total} rounds")
     rng = random.Random(seed)
     for _r in range(total):
-        t.rounds.append(play_round(next_round(t, seed), rng))
+        t.rounds.append(play_round(next_round(t, seed), rng, t.ghost_score))
     if final:
         if total < t.rounds_total:
             raise BadInput("final", "the final comes after the last round")

@@ -9,6 +9,10 @@ final: {first: C, second: A, score: [25, 20]}   # optional, after the last round
 seed: 7                        # optional: the seed round 1 was drawn with, so that `check` redraws it
 late: {E: 3}                   # optional: a late entry plays from round 3
 withdrawn: {B: 4}              # optional: B played no round after round 4
+rounds_total: 7                # the organiser's choices, each a departure from the FFC text:
+ghost_points: 15               #   more/fewer rounds (1.13), the ghost's opponent's points (1.15),
+absent: {D: [2]}               #   a player sitting a round out (1.14), pairing with no rematch
+avoid_rematches: true          #   by backtracking (1.14); `choices.departures` lists them
 ```
 
 The final may also be written as one more round holding a single game. Parsing refuses what
@@ -57,17 +61,50 @@ class Tournament:
     seed: int | None = None
     late: dict = field(default_factory=dict)         # player -> first round played
     withdrawn: dict = field(default_factory=dict)    # player -> last round played
+    # The organiser's choices (contract: rounds_total, ghost_points, absent, avoid_rematches);
+    # None / empty / False is the FFC text.
+    rounds_chosen: int | None = None
+    ghost_points: int | None = None
+    absent: dict = field(default_factory=dict)       # player -> sorted list of rounds sat out
+    avoid_rematches: bool = False
+
+    @property
+    def rounds_ffc(self) -> int:
+        """The number of rounds the FFC table gives, from the entries at the start
+        (ffc-tournament:1.13): late entries do not change it (documented choice `late_entry`);
+        the ghost is not an entry."""
+        return rules().rounds_for(sum(1 for p in self.players if self.late.get(p, 1) <= 1))
 
     @property
     def rounds_total(self) -> int:
-        """The number of rounds, from the entries at the start (ffc-tournament:1.13): late entries
-        do not change it (documented choice `late_entry`); the ghost is not an entry."""
-        return rules().rounds_for(sum(1 for p in self.players if self.late.get(p, 1) <= 1))
+        """The number of rounds played before the final: the organiser's, or the FFC table's."""
+        return self.rounds_chosen if self.rounds_chosen is not None else self.rounds_ffc
+
+    @property
+    def ghost_score(self) -> tuple:
+        """The ghost's game, its opponent's points first (ffc-tournament:1.15, or the organiser's)."""
+        ffc = rules().ghost_score
+        return ffc if self.ghost_points is None else (self.ghost_points, ffc[1])
 
     def active(self, round_no: int) -> list:
-        """The players paired in round `round_no`, in the order of entry."""
+        """The players paired in round `round_no`, in the order of entry: entered, not withdrawn,
+        not sitting this round out."""
         return [p for p in self.players
-                if self.late.get(p, 1) <= round_no and self.withdrawn.get(p, round_no) >= round_no]
+                if self.late.get(p, 1) <= round_no and self.withdrawn.get(p, round_no) >= round_no
+                and round_no not in self.absent.get(p, ())]
+
+    def choices_doc(self) -> dict:
+        """The organiser's choices as the file writes them (only those made)."""
+        doc: dict = {}
+        if self.rounds_chosen is not None:
+            doc["rounds_total"] = self.rounds_chosen
+        if self.ghost_points is not None:
+            doc["ghost_points"] = self.ghost_points
+        if self.absent:
+            doc["absent"] = {p: list(r) for p, r in self.absent.items()}
+        if self.avoid_rematches:
+            doc["avoid_rematches"] = True
+        return doc
 
     def complete(self) -> bool:
         """Every game paired so far has its result."""
@@ -84,10 +121,14 @@ class Tournament:
             doc["late"] = dict(self.late)
         if self.withdrawn:
             doc["withdrawn"] = dict(self.withdrawn)
+        doc.update(self.choices_doc())
         return doc
 
 
-KNOWN = {"name", "players", "rounds", "final", "seed", "late", "withdrawn"}
+CHOICES = ("rounds_total", "ghost_points", "absent", "avoid_rematches")
+KNOWN = {"name", "players", "rounds", "final", "seed", "late", "withdrawn", *CHOICES}
+MAX_ROUNDS = 99          # beyond any Swiss tournament: a bound on what a file may ask
+MAX_GHOST_POINTS = 999
 
 
 def parse(doc) -> Tournament:
@@ -106,11 +147,50 @@ def parse(doc) -> Tournament:
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BadInput("seed", "expected a whole number")
     t = Tournament(name=name, players=players, seed=seed, late=late, withdrawn=withdrawn)
+    apply_choices(t, doc)
     rounds, final_doc = _rounds_and_final(doc, t)
     _add_rounds(t, rounds)
     if final_doc is not None:
         t.final = _final(final_doc, t)
     return t
+
+
+def apply_choices(t: Tournament, doc: dict) -> None:
+    """The organiser's choices of `doc` set on `t`, each checked; BadInput naming the field."""
+    t.rounds_chosen = _whole(doc.get("rounds_total"), "rounds_total", 1, MAX_ROUNDS)
+    t.ghost_points = _whole(doc.get("ghost_points"), "ghost_points", 1, MAX_GHOST_POINTS)
+    avoid = doc.get("avoid_rematches", False)
+    if not isinstance(avoid, bool):
+        raise BadInput("avoid_rematches", "expected true or false")
+    t.avoid_rematches = avoid
+    t.absent = _absent(doc.get("absent"), t.players)
+
+
+def _whole(value, what: str, low: int, high: int):
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadInput(what, f"expected a whole number from {low} to {high}")
+    return value
+
+
+def _absent(value, players: list) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadInput("absent", "expected a mapping of player to the rounds he sits out, like {B: [2, 3]}")
+    out = {}
+    for p, rounds in value.items():
+        if p not in players:
+            raise BadInput(f"absent.{p}", "not a player of the tournament")
+        if isinstance(rounds, int) and not isinstance(rounds, bool):
+            rounds = [rounds]
+        if not isinstance(rounds, list) or not all(isinstance(r, int) and not isinstance(r, bool)
+                                                   and 1 <= r <= MAX_ROUNDS for r in rounds):
+            raise BadInput(f"absent.{p}", "expected a list of round numbers")
+        if rounds:
+            out[p] = sorted(set(rounds))
+    return out
 
 
 def _late_and_withdrawn(doc: dict, players: list) -> tuple[dict, dict]:
@@ -135,7 +215,8 @@ def _rounds_and_final(doc: dict, t: Tournament) -> tuple[list, object]:
         rounds, final_doc = rounds[:-1], rounds[-1][0]   # the final written as one more round
     if len(rounds) > t.rounds_total:
         raise BadInput("rounds", f"{len(rounds)} rounds, but {len(t.players)} entries play "
-                       f"{t.rounds_total} ({rules().clauses['rounds']})")
+                       f"{t.rounds_total} ({rules().clauses['rounds']}"
+                       + ("" if t.rounds_chosen is not None else "; the organiser may choose rounds_total") + ")")
     return rounds, final_doc
 
 
@@ -199,7 +280,7 @@ def _round(games, r: int, t: Tournament) -> list:
         raise BadInput(where, "fewer than two players to pair")
     out, seen = [], {}
     for i, g in enumerate(games, 1):
-        game = _game(g, f"{where}, game {i}", set(active))
+        game = _game(g, f"{where}, game {i}", set(active), ghost=t.ghost_score)
         for p in game.players():
             if p in seen:
                 who = "the ghost" if p is GHOST else p
@@ -215,7 +296,7 @@ def _round(games, r: int, t: Tournament) -> list:
     return out
 
 
-def _game(g, where: str, allowed: set, allow_ghost: bool = True) -> Game:
+def _game(g, where: str, allowed: set, allow_ghost: bool = True, ghost: tuple | None = None) -> Game:
     if not isinstance(g, dict):
         raise BadInput(where, "expected {first: NAME, second: NAME, score: [P, P]}")
     for key in g:
@@ -229,7 +310,7 @@ def _game(g, where: str, allowed: set, allow_ghost: bool = True) -> Game:
         raise BadInput(f"{where}.table", "expected a table number from 1")
     score = g.get("score")
     if GHOST in (first, second):
-        score = _ghost_score(score, second is GHOST, where)
+        score = _ghost_score(score, second is GHOST, where, ghost)
     elif score is not None:
         score = _score(score, f"{where}.score")
     return Game(first, second, score, table)
@@ -248,12 +329,14 @@ def _side(g: dict, side: str, where: str, allowed: set, allow_ghost: bool):
     return p
 
 
-def _ghost_score(score, ghost_second: bool, where: str) -> tuple:
-    """A game against the ghost always ends the same; a score written otherwise is refused."""
-    ghost = rules().ghost_score
+def _ghost_score(score, ghost_second: bool, where: str, ghost: tuple | None = None) -> tuple:
+    """A game against the ghost always ends the same (the FFC's 25-0, or the organiser's
+    `ghost_points`); a score written otherwise is refused."""
+    ghost = ghost or rules().ghost_score
     expected = tuple(ghost) if ghost_second else tuple(reversed(ghost))
     if score is not None and tuple(_score(score, f"{where}.score")) != expected:
-        raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']})")
+        raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']}"
+                       + (", or the organiser's ghost_points" if ghost != rules().ghost_score else "") + ")")
     return expected
 
 

@@ -7,6 +7,14 @@ back: documented choice `forced_rematch`). The ghost, when the count is odd, is 
 (1.15). Tables: in the drawn order in round 1, then in standings order; the ghost's game, which
 needs no board, takes the last number. After the last round comes the final between the first
 two (1.16).
+
+When the organiser asks for it (`avoid_rematches`, a departure from 1.14 that the text itself
+says Scarry makes), `without_rematches` searches the same order with backtracking: the pairings
+are tried in the text's order of preference and, when the bottom of the table is left with no
+pairing free of rematches, the lowest choice made is undone first. The first pairing found is
+therefore the text's own whenever the text's has no rematch, and otherwise keeps the text's
+pairings from the top as far down as a rematch-free round allows. If no round without a rematch
+exists at all (a small field late in a long tournament), the text's pairing is used.
 """
 from __future__ import annotations
 
@@ -51,6 +59,50 @@ def from_the_top(order: list, met: dict) -> list[tuple]:
     return _ghost_last(pairs)
 
 
+def without_rematches(order: list, met: dict) -> list[tuple]:
+    """Later rounds with no two players meeting twice (the ghost included), the text's order kept
+    as far as possible; the text's own pairing when no such round exists."""
+    n = len(order)
+    pos = {p: i for i, p in enumerate(order)}
+    allowed = {p: [q for q in order[pos[p] + 1:] if q not in met.get(p, ())] for p in order}
+    dead: set = set()      # sets of players left unpaired that were proved to have no pairing
+    pairs: list = []
+    budget = [SEARCH_BUDGET]
+
+    def search(left: tuple) -> bool:
+        if not left:
+            return True
+        if left in dead:
+            return False
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _GaveUp
+        p, rest = left[0], set(left[1:])
+        for q in allowed[p]:
+            if q in rest:
+                pairs.append((p, q))
+                if search(tuple(x for x in left[1:] if x != q)):
+                    return True
+                pairs.pop()
+        dead.add(left)
+        return False
+
+    try:
+        found = n % 2 == 0 and search(tuple(order))
+    except _GaveUp:
+        found = False
+    return _ghost_last(pairs) if found else from_the_top(order, met)
+
+
+# Steps of the search before it settles for the text's pairing: far more than any real field
+# needs (the sweep of SoL's archive never comes near), bounded so a desk never hangs.
+SEARCH_BUDGET = 200_000
+
+
+class _GaveUp(Exception):
+    pass
+
+
 def _ghost_last(pairs: list[tuple]) -> list[tuple]:
     return [p for p in pairs if GHOST not in p] + [p for p in pairs if GHOST in p]
 
@@ -79,7 +131,8 @@ def order_for_round(t: Tournament, round_no: int, standings=None) -> list:
 def pairs_for_round(t: Tournament, round_no: int, seed: int | None = None, standings=None) -> list[tuple]:
     if round_no == 1:
         return draw(t.active(1), seed)
-    return from_the_top(order_for_round(t, round_no, standings), opponents_met(t, round_no - 1))
+    pair = without_rematches if t.avoid_rematches else from_the_top
+    return pair(order_for_round(t, round_no, standings), opponents_met(t, round_no - 1))
 
 
 def tables(pairs: list[tuple]) -> list[dict]:

@@ -14,7 +14,7 @@ import json
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 from .ffc import rules
-from .model import GHOST, Game, Tournament
+from .model import CHOICES, GHOST, Game, Tournament, apply_choices
 from .pairing import next_round
 from .standings import current
 
@@ -41,23 +41,48 @@ def round_arg(round_no):
 class TournamentStore(db.Store):
 
     # --- tournaments and entries ----------------------------------------------------------
-    def create(self, name: str, players=(), ruleset: str = "icf", checked_in: bool = True) -> int:
+    def create(self, name: str, players=(), ruleset: str = "icf", checked_in: bool = True,
+               choices: dict | None = None) -> int:
+        """A new tournament; `choices` are the organiser's, in the file's keys, set at creation."""
         if not isinstance(name, str) or not name.strip():
             raise BadInput("name", "a tournament needs a name")
+        stored = self._choices_json(choices or {}, list(players))
         with self.transaction():
-            tid = self.write("INSERT INTO tournaments (name, ruleset, created_at) VALUES (:name, :ruleset, :at) "
-                             "RETURNING id", {"name": name.strip(), "ruleset": ruleset, "at": self.clock().isoformat()})
+            tid = self.write("INSERT INTO tournaments (name, ruleset, created_at, choices) "
+                             "VALUES (:name, :ruleset, :at, :choices) RETURNING id",
+                             {"name": name.strip(), "ruleset": ruleset, "at": self.clock().isoformat(),
+                              "choices": stored})
             for p in players:
                 self._enter(tid, p, checked_in)
         return tid
 
-    def import_tournament(self, t: Tournament, ruleset: str = "icf") -> int:
-        """A tournament file stored as it stands: entries checked in, rounds, results, final."""
+    @staticmethod
+    def _choices_json(doc: dict, players: list, changes=(), notes=()) -> str | None:
+        """The choices column: the file's keys as checked by the model, the changes and notes."""
+        from .model import apply_choices
+
+        probe = Tournament(name="", players=players)
+        apply_choices(probe, {k: v for k, v in doc.items() if k in CHOICES})
+        stored = probe.choices_doc()
+        if changes:
+            stored["changes"] = list(changes)
+        if notes:
+            stored["notes"] = list(notes)
+        return json.dumps(stored, ensure_ascii=False) if stored else None
+
+    def _stored_choices(self, tid) -> dict:
+        value, _problem = db.stored_json(self.meta(tid).get("choices"), {})
+        return value if isinstance(value, dict) else {}
+
+    def import_tournament(self, t: Tournament, ruleset: str = "icf", notes=()) -> int:
+        """A tournament file stored as it stands: entries checked in, rounds, results, final, the
+        organiser's choices, and `notes` (what an import from another program could not keep)."""
         stamp = self.clock().isoformat()
         with self.transaction():
-            tid = self.write("INSERT INTO tournaments (name, ruleset, created_at, seed) "
-                             "VALUES (:name, :ruleset, :at, :seed) RETURNING id",
-                             {"name": t.name.strip() or "?", "ruleset": ruleset, "at": stamp, "seed": t.seed})
+            tid = self.write("INSERT INTO tournaments (name, ruleset, created_at, seed, choices) "
+                             "VALUES (:name, :ruleset, :at, :seed, :choices) RETURNING id",
+                             {"name": t.name.strip() or "?", "ruleset": ruleset, "at": stamp, "seed": t.seed,
+                              "choices": self._choices_json(t.choices_doc(), list(t.players), notes=notes)})
             for seq, p in enumerate(t.players, 1):
                 self.write("INSERT INTO tournament_entries (tournament_id, seq, name, checked_in, first_round, "
                            "withdrawn_after) VALUES (:t, :seq, :name, 1, :first, :withdrawn)",
@@ -168,6 +193,12 @@ class TournamentStore(db.Store):
             if e["withdrawn_after"] is not None:
                 withdrawn[e["name"]] = e["withdrawn_after"]
         t = Tournament(name=meta["name"], players=players, seed=meta["seed"], late=late, withdrawn=withdrawn)
+        stored = self._stored_choices(tid)
+        stored["absent"] = {p: r for p, r in stored.get("absent", {}).items() if p in players}
+        try:
+            apply_choices(t, stored)
+        except BadInput:
+            pass                          # a stored value that cannot be read counts as the FFC text
         for row in self._games(tid):
             score = None if row["score_first"] is None else (row["score_first"], row["score_second"])
             game = Game(row["first"], row["second"], score, row["table_no"])
@@ -183,6 +214,86 @@ class TournamentStore(db.Store):
         """The tournament in the contract's file format."""
         return self.load(tid).to_doc()
 
+    # --- the organiser's choices --------------------------------------------------------
+    def set_choice(self, tid, choice: str, value, reason: str) -> dict:
+        """Changes one of the organiser's choices before the round it affects, recording why
+        (`value` None goes back to the FFC text; for `absent`, `(player, [rounds])`)."""
+        from .choices import changed
+
+        reason = reason.strip() if isinstance(reason, str) else ""
+        with self.transaction():
+            t = self.load(tid)
+            if not reason and (t.rounds or t.final is not None):
+                # set when the tournament is created, no reason is asked; once play began, one is
+                raise BadInput("reason", "a change of the organiser's choices once play has begun needs its reason")
+            if choice == "absent" and (not isinstance(value, tuple) or value[0] not in t.players):
+                raise BadInput("player", f"no player named '{value[0] if isinstance(value, tuple) else value}'")
+            before = t.choices_doc().get(choice)
+            new = changed(t, choice, value)
+            after = new.choices_doc().get(choice)
+            stored = self._stored_choices(tid)
+            change = {"choice": choice, "before": before, "after": after, "reason": reason,
+                      "at": self.clock().isoformat()}
+            self._journal(tid, new.choices_doc(), list(t.players), change, stored)
+        return change
+
+    def _journal(self, tid, choices: dict, players: list, change: dict, stored: dict) -> None:
+        """The choices as they now stand, and one more entry in the desk's changes."""
+        self.write("UPDATE tournaments SET choices = :choices WHERE id = :t",
+                   {"t": tid, "choices": self._choices_json(choices, players, [*stored.get("changes", []), change],
+                                                            stored.get("notes", []))})
+
+    def move_table(self, tid, round_no, table: int, new_table: int, reason: str) -> dict:
+        """A game moved to another table (a board found faulty, a table freed), recording why; a game
+        already at that table takes the first one's place. Nothing is deleted: the rows moved are
+        superseded by their copies at the new numbers, with the next version."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise BadInput("reason", "moving a game to another table needs its reason")
+        new_table = int(new_table)
+        if new_table < 1:
+            raise BadInput("table", "tables are numbered from 1")
+        round_no = round_arg(round_no)
+        with self.transaction():
+            row = self._game_row(tid, round_no, table, lock=True)
+            if row["score_first"] is not None and GHOST not in (row["first"], row["second"]):
+                raise BadInput("table", f"table {table} has its result: its game has been played")
+            other = self.first("SELECT * FROM tournament_games WHERE tournament_id = :t AND final = :final "
+                               "AND round = :round AND table_no = :table AND superseded_at IS NULL",
+                               {"t": tid, "final": row["final"], "round": row["round"], "table": new_table})
+            if other is not None and other["score_first"] is not None and GHOST not in (other["first"], other["second"]):
+                raise BadInput("table", f"table {new_table} has its result: its game has been played")
+            stamp = self.clock().isoformat()
+            for moved, to in ((row, new_table), *(((other, int(table)),) if other is not None else ())):
+                self.write("UPDATE tournament_games SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": moved["id"]})
+                self._insert_game(tid, moved["round"], moved["final"], to, moved["first"], moved["second"],
+                                  (moved["score_first"], moved["score_second"]), stamp, moved["match_id"],
+                                  moved["version"] + 1)
+            change = {"choice": "table", "round": _round_key(round_no), "before": int(table), "after": new_table,
+                      "players": [row["first"], row["second"]], "reason": reason.strip(), "at": stamp}
+            t = self.load(tid)
+            self._journal(tid, t.choices_doc(), list(t.players), change, self._stored_choices(tid))
+        return change
+
+    def opponents_now(self, tid) -> dict:
+        """Each player's opponent and table in the round being played (the last paired, or the
+        final); the ghost is None. Empty once every result of it is in."""
+        t = self.load(tid)
+        games = [t.final] if t.final is not None else (t.rounds[-1] if t.rounds else [])
+        if all(g.done for g in games):
+            return {}
+        out = {}
+        for i, g in enumerate(games, 1):
+            for p, q in ((g.first, g.second), (g.second, g.first)):
+                if p is not GHOST:
+                    out[p] = {"opponent": q, "table": g.table or i}
+        return out
+
+    def choice_changes(self, tid) -> list[dict]:
+        return list(self._stored_choices(tid).get("changes", []))
+
+    def notes(self, tid) -> list[str]:
+        return list(self._stored_choices(tid).get("notes", []))
+
     # --- pairing --------------------------------------------------------------------------
     def pair(self, tid, seed: int | None = None) -> dict:
         """Pairs the next round (or the final) and saves it, all or nothing; returns the pairing."""
@@ -193,7 +304,7 @@ class TournamentStore(db.Store):
         stamp = self.clock().isoformat()
         final = pairing["round"] == FINAL
         round_no = len(t.rounds) + 1
-        ghost = rules().ghost_score
+        ghost = t.ghost_score
         with self.transaction():
             if "seed" in pairing:
                 self.write("UPDATE tournaments SET seed = :seed WHERE id = :t", {"seed": pairing["seed"], "t": tid})
@@ -276,8 +387,10 @@ class TournamentStore(db.Store):
 
     def _write_result(self, tid, row, score, match_id, expected_version: int | None = None) -> tuple:
         if GHOST in (row["first"], row["second"]):
-            raise BadInput("table", f"the ghost's game is always {rules().ghost_score[0]}-{rules().ghost_score[1]} "
-                           f"({rules().clauses['ghost']})")
+            ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else rules().ghost_score
+            raise BadInput("table", f"the ghost's game is always {ghost[0]}-{ghost[1]} ({rules().clauses['ghost']}"
+                           + ("" if tuple(ghost) == tuple(rules().ghost_score) else ", with the organiser's ghost_points")
+                           + ")")
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
             raise BadInput("score", "expected the two players' points, like 25 15")
@@ -312,7 +425,9 @@ class TournamentStore(db.Store):
         return dict(self._game_row(tid, round_no, table))
 
     # --- reports --------------------------------------------------------------------------
-    def show(self, tid) -> dict:
+    def show(self, tid, lang: str = "en") -> dict:
+        from .choices import departures
+
         t = self.load(tid)
         meta = self.meta(tid)
         pending = [{"round": FINAL if g.get("final") else g["round"], "table": g["table_no"]}
@@ -321,4 +436,7 @@ class TournamentStore(db.Store):
                 "tournament": t.to_doc(), "entries": self.entries(tid), "rounds_total": t.rounds_total,
                 "standings": [r.to_doc() for r in current(t)] if t.players else [],
                 "pending": pending, "corrections": self.corrections(tid),
-                "choices": [dict(c) for c in rules().choices]}
+                "choices": [dict(c) for c in rules().choices],
+                "departures": departures(t, lang), "choice_changes": self.choice_changes(tid),
+                "opponents_now": self.opponents_now(tid),
+                "notes": self.notes(tid)}

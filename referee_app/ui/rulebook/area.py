@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from referee_app.ui import settings
 from .actions import RulebookActions

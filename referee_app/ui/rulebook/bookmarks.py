@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from referee_app.ui import settings
 from .clause_html import citation

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import html
 
-from referee_app.core.knowledge.loader import Clause, KnowledgeBase
+from referee_app.core.knowledge.model import Clause, KnowledgeBase
+from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.core.rulebook import logic
 from referee_app.i18n import N_
-from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.i18n import gettext as _
 from referee_app.languages import LANGUAGE_LABELS, LANGUAGES
 from referee_app.ui.theme import Colors

@@ -5,7 +5,7 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser
 
 from referee_app import i18n
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from . import clause_html
 from referee_app.ui.retranslate import follow_language

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
-from referee_app.core.knowledge.loader import Clause, KnowledgeBase
+from referee_app.core.knowledge.model import Clause, KnowledgeBase
 from referee_app.i18n import gettext as _
 from referee_app.i18n import current_language, ngettext
 from referee_app.ui.retranslate import follow_language

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QListW
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.loader import KnowledgeBase
+from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from . import search_worker
 from referee_app.ui import settings
@@ -223,8 +223,11 @@ class SearchPanel(QWidget):
             else:
                 marked = highlight_html(plain, self._shown_query, style)
             mark = str(r.get("lang", "")).upper()
-            if r.get("official") is False:  # the text that matched is the project's translation: said so
-                mark = _("Unofficial translation ({language})").format(language=language_label(r.get("lang", "")))
+            if r.get("official") is False:  # the text shown is the project's translation: said so, and of what
+                original = r.get("original_lang") or r.get("translation_of")
+                mark = _("Unofficial translation ({language}), original: {original}").format(
+                    language=language_label(r.get("lang", "")), original=language_label(original)) if original \
+                    else _("Unofficial translation ({language})").format(language=language_label(r.get("lang", "")))
             head = f"<b>{esc(cite)}</b> — {esc(title)} <small>[{esc(mark)}]</small>"
             item = QListWidgetItem(f"{cite} — {title}\n{plain}")
             item.setData(HTML_ROLE, f"{head}<br>{marked}{self._reader_snippet(r, style)}")

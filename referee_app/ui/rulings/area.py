@@ -11,18 +11,19 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from referee_app.core.rules.engine import Conflict, NoRule, compiled
 from referee_app.core.errors import BadInput
-from referee_app.core.play.match import Match, replayed
-from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.colours import colour_name
-from referee_app.core.rules.ruling import rule
+from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.loader import knowledge_root
-from referee_app.core.knowledge.yamlio import load_file
+from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.play.match import Match, replayed
+from referee_app.core.rules.colours import colour_name
+from referee_app.core.rules.compile import compiled
+from referee_app.core.rules.engine import Conflict, NoRule
+from referee_app.core.rules.ruling import rule
+from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import column, tool_row
-from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.ui.common.server_state import server_state
 from .clocks import Countdown
 from .match_header import MatchHeader

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.core.play.foul_names import display_name
-from referee_app.core.rules.engine import compiled
+from referee_app.core.rules.compile import compiled
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 

@@ -1,9 +1,10 @@
 """The Tournament area: the desk of a Swiss tournament run the FFC's way (ffc-tournament).
 
-Above, the tournament being run (or a new one); below, three tabs: the entries with their
+Above, the tournament being run (or a new one); below, four tabs: the entries with their
 check-in, the rounds (pairing, tables, printed pairings and score sheets, results as they
-arrive from the tables or typed at the desk), and the live standings with each criterion, the
-final and a full-screen view for the players. Everything is saved at once in the records
+arrive from the tables or typed at the desk), the live standings with each criterion, each
+player's current opponent, the final and a full-screen view for the players, and the
+organiser's choices where they depart from the FFC text. Everything is saved at once in the records
 database (core/tournament/store.py); the widgets only show it.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from referee_app.core.storage.errors import VersionConflict
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.poller import ChangePoller
 from referee_app.ui.retranslate import follow_language
+from .choices_view import ChoicesView
 from .entries import EntriesView
 from .rounds import RoundsView
 from .standings_view import StandingsView
@@ -58,9 +60,10 @@ class TournamentArea(QWidget):
         self.entries = EntriesView(self)
         self.rounds = RoundsView(self)
         self.standings = StandingsView(self)
+        self.choices = ChoicesView(self)
         self.tabs = QTabWidget(objectName="tournament_tabs")
         self.tabs.setDocumentMode(True)
-        for view in (self.entries, self.rounds, self.standings):
+        for view in (self.entries, self.rounds, self.standings, self.choices):
             self.tabs.addTab(view, "")
 
         layout = QVBoxLayout(self)
@@ -145,7 +148,7 @@ class TournamentArea(QWidget):
 
     def refresh(self) -> None:
         self.message.hide()
-        for view in (self.entries, self.rounds, self.standings):
+        for view in (self.entries, self.rounds, self.standings, self.choices):
             view.refresh()
         self._status()
 
@@ -156,7 +159,9 @@ class TournamentArea(QWidget):
         t = self.store.load(self.tid)
         self.status.setText(_("{players} players checked in: {rounds} rounds (ffc-tournament:1.13); "
                               "{paired} paired.").format(players=len(t.players), rounds=t.rounds_total,
-                                                         paired=len(t.rounds)))
+                                                         paired=len(t.rounds))
+                            + (" " + _("The organiser departs from the text: see the Organiser's choices tab.")
+                               if t.choices_doc() else ""))
 
     def retranslate(self) -> None:
         self.tournament_label.setText(_("Tournament:"))
@@ -164,6 +169,6 @@ class TournamentArea(QWidget):
         self.new_name.setPlaceholderText(_("Name of a new tournament"))
         self.new_name.setAccessibleName(_("Name of a new tournament"))
         self.create_button.setText(_("Create"))
-        for i, title in enumerate((_("Entries"), _("Rounds"), _("Standings"))):
+        for i, title in enumerate((_("Entries"), _("Rounds"), _("Standings"), _("Organiser's choices"))):
             self.tabs.setTabText(i, title)
         self._status()

@@ -22,7 +22,9 @@ def headers() -> list[str]:
     return [_("Rank"), _("Player"), _("Victories"), _("Bucholz"), _("Difference"), _("Played")]
 
 
-def fill(table: QTableWidget, rows: list[dict]) -> None:
+def fill(table: QTableWidget, rows: list[dict], opponents: dict | None = None) -> None:
+    """The standings; with `opponents` (the desk's table), each player's opponent and table in the
+    round being played, in a last column (as SoL's desk shows it)."""
     table.setRowCount(len(rows))
     for i, row in enumerate(rows):
         for j, key in enumerate(COLUMNS):
@@ -30,11 +32,16 @@ def fill(table: QTableWidget, rows: list[dict]) -> None:
             if key != "player":
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             table.setItem(i, j, item)
-    table.setHorizontalHeaderLabels(headers())
+        if opponents is not None:
+            now = opponents.get(row["player"])
+            text = "" if now is None else _("{opponent} (table {table})").format(
+                opponent=now["opponent"] if now["opponent"] is not None else _("the ghost"), table=now["table"])
+            table.setItem(i, len(COLUMNS), QTableWidgetItem(text))
+    table.setHorizontalHeaderLabels(headers() + ([_("Playing now")] if opponents is not None else []))
 
 
-def standings_table(name: str) -> QTableWidget:
-    table = QTableWidget(0, len(COLUMNS), objectName=name)
+def standings_table(name: str, opponents: bool = False) -> QTableWidget:
+    table = QTableWidget(0, len(COLUMNS) + int(opponents), objectName=name)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().setVisible(False)
     table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -52,7 +59,8 @@ class StandingsView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.fullscreen_button)
-        self.table = standings_table("standings_table")
+        self.table = standings_table("standings_table", opponents=True)
+        self.opponents: dict = {}
         self.final_label = QLabel(objectName="final_label")
         self.final_label.setWordWrap(True)
         self.choices = QLabel(objectName="tournament_choices")
@@ -69,14 +77,15 @@ class StandingsView(QWidget):
         self.retranslate()
 
     def refresh(self) -> None:
-        self.rows, t = [], None
+        self.rows, t, self.opponents = [], None, {}
         if self.desk.tid is not None:
             t = self.desk.store.load(self.desk.tid)
             try:
                 self.rows = [r.to_doc() for r in current(t)] if t.players else []
+                self.opponents = self.desk.store.opponents_now(self.desk.tid)
             except BadInput as exc:
                 self.desk.show_message(str(exc))
-        fill(self.table, self.rows)
+        fill(self.table, self.rows, self.opponents)
         self._texts(t)
         if self.screen_view is not None:
             self.screen_view.show_rows(self.rows, self.title.text())
@@ -108,7 +117,7 @@ class StandingsView(QWidget):
         self.fullscreen_button.setText(_("Full screen for the players"))
         self.fullscreen_button.setToolTip(_("Large standings on a second screen; Esc closes them"))
         self.table.setAccessibleName(_("Standings"))
-        self.table.setHorizontalHeaderLabels(headers())
+        self.table.setHorizontalHeaderLabels(headers() + [_("Playing now")])
         self.choices.setText(_("Where the federation's text is silent:") + "\n" + "\n".join(
             f"• {c[lang]} ({c['clause']})" for c in rules().choices))
         if self.desk.tid is not None:
