@@ -46,7 +46,7 @@ def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
         if report.problems:
             problems += report.problems
             continue
-        rs = Ruleset(data["id"], dict(data["name"]), list(data["sources"]), data.get("extends"), data)
+        rs = Ruleset(data["id"], dict(data.get("name", {})), list(data.get("sources", [])), data.get("extends"), data)
         for s in rs.sources:
             if s not in kb.sources:
                 problems.append(Problem(rel, getattr(data, "line", 1), f"ruleset {rs.id}: unknown source '{s}'"))
