@@ -103,7 +103,7 @@ def bench_strokes(disk: bool) -> None:
 
 
 def _bench_strokes(folder: Path) -> None:
-    os.environ["CARROM_REFEREE_DB"] = str(folder / "records.sqlite3")
+    os.environ["CARROM_REFEREE_DATABASE"] = str(folder / "records.sqlite3")
     run("matches", "new")  # warm: knowledge base, compiled rules
     per_stroke(folder, 5)
     short, long_ = per_stroke(folder, 10), per_stroke(folder, 300)

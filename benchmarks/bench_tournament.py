@@ -50,8 +50,8 @@ def main():
     worst_pair = worst_standings = 0.0
     for r in range(0, full.rounds_total):
         t = Tournament(full.name, full.players, full.rounds[:r], seed=full.seed)
-        p = median_ms(lambda: next_round(t, SEED))
-        s = median_ms(lambda: current(t)) if r else 0.0
+        p = median_ms(lambda t=t: next_round(t, SEED))
+        s = median_ms(lambda t=t: current(t)) if r else 0.0
         worst_pair, worst_standings = max(worst_pair, p), max(worst_standings, s)
         print(f"{r:>11} {p:8.2f} {s:13.2f}")
     final = median_ms(lambda: next_round(full))

@@ -12,7 +12,7 @@ import tempfile
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["CARROM_REFEREE_DB"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+os.environ["CARROM_REFEREE_DATABASE"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 

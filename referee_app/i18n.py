@@ -1,7 +1,8 @@
 """Interface language: mark strings with `from referee_app.i18n import gettext as _`.
 
 The interface language is the UI's state: `gettext` reads it, the core never does (a core
-function is given its language and translates with `translations(lang)`). No `_` goes into builtins. `set_language()` swaps the catalog and tells every listener, so the
+function is given its language and translates with `translations(lang)`). No `_` goes into
+builtins. `set_language()` swaps the catalog and tells every listener, so the
 open windows re-translate themselves (each widget calls `_()` again in its `retranslate()`).
 The catalogs are compiled `.mo` files shipped in the package; in a source checkout the `.po`
 files of `translations/` are read directly, so a developer never runs a stale catalog.

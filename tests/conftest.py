@@ -3,7 +3,9 @@ on PostgreSQL skip without its server, except under CI, where either absence is 
 from __future__ import annotations
 
 import atexit
+import inspect
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -110,9 +112,16 @@ def private_qt_settings(request, tmp_path_factory):
 
 @pytest.fixture
 def records_file(tmp_path, monkeypatch) -> Path:
-    """The records database is an SQLite file in the test's folder, named by CARROM_REFEREE_DB: its path."""
-    path = tmp_path / "records.sqlite3"
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
+    """The records database is this machine's own SQLite file, in the test's data folder: its path.
+    (The data folder, not CARROM_REFEREE_DATABASE: the window's preferences still decide, as they
+    do for a user who sets nothing; gui_env keeps the same folder.)"""
+    from referee_app.core.storage.database import default_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    path = default_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
     return path
 
 
@@ -205,3 +214,54 @@ def records_env(records_url, monkeypatch) -> str:
     the command line) is a fresh one on each engine in turn."""
     monkeypatch.setenv("CARROM_REFEREE_DATABASE", records_url)
     return records_url
+
+
+# --- the quick set ----------------------------------------------------------------------------
+# A test that starts another process (the command line, an install, the PostgreSQL server) is
+# marked `slow`, so that `pytest -m "not slow"` runs the rest in a fraction of the time; CI runs
+# everything. Marked by reading the test's code and that of the helpers and fixtures it uses, so
+# that a new test is marked without anyone having to remember it.
+
+_SPAWNS = re.compile(r"\b(subprocess|Popen|run_cli|os\.system|os\.popen)\b")
+_SPAWNING_FIXTURES = {"pg_cluster"}   # the session's PostgreSQL server, started on first use
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_spawning: dict[object, bool] = {}
+
+
+def _spawns(func, depth: int = 0) -> bool:
+    """Whether `func` starts a process itself or through a function of its module that does."""
+    func = inspect.unwrap(func)
+    if func in _spawning:
+        return _spawning[func]
+    _spawning[func] = False   # a cycle among helpers adds nothing
+    try:
+        source = inspect.getsource(func)
+    except (OSError, TypeError):
+        return False
+    found = bool(_SPAWNS.search(source))
+    if not found and depth < 4:
+        names = getattr(func, "__globals__", {})
+        for name in set(_CALLED.findall(source)):
+            helper = names.get(name)
+            if inspect.isfunction(helper) and helper is not func and _spawns(helper, depth + 1):
+                found = True
+                break
+    _spawning[func] = found
+    return found
+
+
+def _starts_a_process(item) -> bool:
+    if _spawns(getattr(item, "function", None)):
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    for name, defs in (info.name2fixturedefs.items() if info else ()):
+        if name in _SPAWNING_FIXTURES or any(_spawns(d.func) for d in defs):
+            return True
+    return getattr(item, "callspec", None) is not None and item.callspec.params.get("records_url") == "postgresql"
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = pytest.mark.slow
+    for item in items:
+        if _starts_a_process(item):
+            item.add_marker(slow)

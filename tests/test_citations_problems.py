@@ -15,7 +15,7 @@ def _file(kb, **entries: str | None) -> str:
     """A citations.yaml with a plain entry for every source, or the one given (None: no entry)."""
     lines = ["sources:"]
     for sid in kb.sources:
-        entry = entries.get(sid.replace("-", "_"), f"{{cite: {{fr: 'S {{p}}', it: 'S {{p}}', en: 'S {{p}}'}}}}")
+        entry = entries.get(sid.replace("-", "_"), "{cite: {fr: 'S {p}', it: 'S {p}', en: 'S {p}'}}")
         if entry is not None:
             lines.append(f"  {sid}: {entry}")
     return "\n".join(lines) + "\n"

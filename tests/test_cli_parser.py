@@ -35,7 +35,7 @@ def test_a_database_driver_error_that_escapes_a_command_is_one_line_and_status_2
     def broken(_args):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     parsed = cli.parser("matches").parse_args(["matches", "list"])
     parsed.func = broken
     monkeypatch.setattr(cli, "parser", lambda _command=None: SimpleNamespace(parse_args=lambda _argv: parsed))

@@ -32,7 +32,7 @@ def run(*argv):
 def records(tmp_path, monkeypatch, qapp):
     # qapp: the PDF writer needs a GUI application; made here it is the QApplication the widget
     # tests of the same process need (a bare QGuiApplication would abort them)
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     code, out, err = run("matches", "new", "--first-name", "A. Rossi", "--second-name", "B. Dubois")
     assert code == 0, err
     return tmp_path

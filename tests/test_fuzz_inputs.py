@@ -140,7 +140,7 @@ def records(tmp_path, monkeypatch):
     folder = tmp_path
     if os.access("/dev/shm", os.W_OK):
         folder = Path(tempfile.mkdtemp(dir="/dev/shm", prefix="carrom-fuzz-"))
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(folder / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(folder / "records.sqlite3"))
     yield folder
     if folder != tmp_path:
         shutil.rmtree(folder, ignore_errors=True)

@@ -20,7 +20,7 @@ SPECS = default_specs()
 
 @pytest.fixture
 def page(qtbot, user_dirs, monkeypatch):
-    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
     i18n.set_language("en")
     yield shown(qtbot, InspectionPage(), (1400, 900))
     i18n.set_language("en")

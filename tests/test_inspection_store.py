@@ -24,7 +24,7 @@ STRIKER_WIDE = {"item": "striker", "measurements": {"diameter": {"value": 4.2, "
 
 @pytest.fixture
 def records(user_dirs, records_url, monkeypatch):
-    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
     ticks = iter(range(1000))
     start = datetime(2026, 5, 14, 9, 30, tzinfo=timezone(timedelta(hours=2)))
     store = InspectionStore(records_url, clock=lambda: start + timedelta(minutes=next(ticks)))
@@ -33,7 +33,7 @@ def records(user_dirs, records_url, monkeypatch):
 
 
 def test_the_database_lives_in_the_user_data_folder(user_dirs, monkeypatch):
-    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
     InspectionStore().close()
     assert db.default_path().is_relative_to(user_dirs / "data")
     assert db.default_path().exists()

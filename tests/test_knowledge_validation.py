@@ -133,7 +133,7 @@ def test_check_kb_reports_zero_problems_and_counts_every_source():
     assert "0 problems" in done.stdout
     for source in ("icf-fr", "it", "aicf-2009", "fr-simplified", "fr-house", "carom-bi", "ffc-summary",
                    "ffc-tournament", "icf-proposal-2009"):
-        line = next(l for l in done.stdout.splitlines() if l.startswith(source + " "))
+        line = next(ln for ln in done.stdout.splitlines() if ln.startswith(source + " "))
         assert int(line.split()[1]) > 0
 
 

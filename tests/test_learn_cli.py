@@ -62,7 +62,7 @@ def test_progress_of_a_learner(tmp_path, monkeypatch):
     q = generate(Scope("it"), 1, seed=1)[0]
     with ProgressStore(connect(db)) as store:
         store.record("Ada", q, correct=False)
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(db))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(db))
     done = run_cli("quiz", "progress", "--learner", "Ada", "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)

@@ -1,7 +1,6 @@
 """The Learn area: a quiz taken from the keyboard in the window, in Italian; an exam timed and scored."""
 from __future__ import annotations
 
-import pytest
 
 from referee_app.core.learn.store import ProgressStore
 from referee_app.core.storage.db import connect

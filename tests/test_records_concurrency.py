@@ -11,8 +11,6 @@ import importlib.util
 import json
 import random
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest

@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from referee_app.cli import main
-from referee_app.core.storage import db
+from referee_app.core.storage import database, db
 
 
 def run(*argv):
@@ -42,7 +42,7 @@ def assert_refused_untouched(path, words):
         assert code == 2, (argv, err)
         assert err.count("\n") == 1 and "internal error" not in err, err
         assert str(path) in err and words in err, err
-        assert "records new-store" in err or "CARROM_REFEREE_DB" in err or "permission" in err or "folder" in err, err
+        assert "records new-store" in err or "CARROM_REFEREE_DATABASE" in err or "permission" in err or "folder" in err, err
     if before is not None:
         assert path.read_bytes() == before, "a refused file is never written into"
 
@@ -92,7 +92,7 @@ def test_a_read_only_store_is_refused_with_advice(tmp_path, monkeypatch):
         if os.system(f"mount -t tmpfs -o size=1m tmpfs {folder} 2>/dev/null") != 0:
             pytest.skip("running as root without the right to mount a read-only tmpfs")
         try:
-            monkeypatch.setenv("CARROM_REFEREE_DB", str(folder / "records.sqlite3"))
+            monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(folder / "records.sqlite3"))
             a_sound_store(folder / "records.sqlite3")
             gc.collect()  # the commands' connections, or the mount stays busy
             assert os.system(f"mount -o remount,ro {folder}") == 0
@@ -102,7 +102,7 @@ def test_a_read_only_store_is_refused_with_advice(tmp_path, monkeypatch):
             gc.collect()
             os.system(f"umount {folder} 2>/dev/null || umount -l {folder}")
         return
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(folder / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(folder / "records.sqlite3"))
     a_sound_store(folder / "records.sqlite3")
     folder.chmod(0o500)
     try:
@@ -216,3 +216,47 @@ def test_an_unreadable_value_is_kept_until_the_field_is_given_anew(records_file)
     assert code == 2 and "kept as it is" in err
     raw = sqlite3.connect(records_file).execute("SELECT fields FROM forms WHERE id = ?", (garbage,)).fetchone()[0]
     assert raw == '["not", "a mapping"]'
+
+
+# --- one variable names the records: CARROM_REFEREE_DATABASE; CARROM_REFEREE_DB is its old name
+
+@pytest.fixture
+def fresh_note(monkeypatch):
+    from referee_app.core.storage import location
+
+    monkeypatch.setattr(location, "_noted", False)
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
+    return location
+
+
+def test_the_old_name_of_the_records_variable_still_works_with_one_note(fresh_note, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "old.sqlite3"
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(path))
+    assert db.default_path() == path
+    assert database.database_url() == db.sqlite_url(path)
+    assert fresh_note.chosen("postgresql://desk/open") == (str(path), "environment"), "as the new name, it wins"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, "once a process, however often it is read"
+    assert "CARROM_REFEREE_DB is deprecated" in err and "CARROM_REFEREE_DATABASE" in err
+
+
+def test_the_records_variable_names_a_file_by_its_path_and_wins_over_its_old_name(fresh_note, tmp_path, monkeypatch,
+                                                                                 capsys):
+    path, old = tmp_path / "new.sqlite3", tmp_path / "old.sqlite3"
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(path))
+    monkeypatch.setenv("CARROM_REFEREE_DB", str(old))
+    assert db.default_path() == path and database.database_url() == db.sqlite_url(path)
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", db.sqlite_url(path))
+    assert db.default_path() == path, "an sqlite:/// URL names the same file"
+    assert capsys.readouterr().err == "", "the old name, unread, says nothing"
+
+
+def test_a_command_run_with_the_old_variable_uses_its_file_and_says_so_once(tmp_path):
+    from conftest import run_cli
+
+    path = tmp_path / "old.sqlite3"
+    done = run_cli("records", "check", "--json", env={"CARROM_REFEREE_DB": str(path), "CARROM_REFEREE_DATABASE": ""})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["path"] == str(path) and path.is_file()
+    assert done.stderr.count("\n") == 1 and "CARROM_REFEREE_DB is deprecated" in done.stderr, done.stderr

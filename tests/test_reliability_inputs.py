@@ -29,7 +29,7 @@ def refused(*argv, field: str | None = None):
 
 @pytest.fixture
 def records(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     return tmp_path
 
 

@@ -175,7 +175,8 @@ def test_the_verifier_finds_a_conflict_and_an_exception_resolves_it(tmp_path):
 def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_path):
     shadowed = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
                        "  - {name: shadowed, when: {own_pocketed: {min: 1}}, then: {turn: continues}}\n"
-                       "  - {name: wider, when: {own_pocketed: {min: 1}}, then: {turn: continues}, exception_to: [icf-fr:3.6.a/shadowed]}\n")
+                       "  - {name: wider, when: {own_pocketed: {min: 1}}, then: {turn: continues},"
+                       " exception_to: [icf-fr:3.6.a/shadowed]}\n")
     report = verify_compiled(tiny_ruleset(tmp_path / "a", shadowed))
     assert not report.ok and not report.gaps and not report.conflicts
     assert report.never_decisive == ["icf-fr:3.6.a/shadowed"]

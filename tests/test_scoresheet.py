@@ -133,7 +133,7 @@ WRITER = textwrap.dedent("""
 
 def test_killing_the_process_mid_write_loses_nothing_saved(tmp_path):
     path = tmp_path / "records.sqlite3"
-    env = dict(os.environ, CARROM_REFEREE_DB=str(path))
+    env = dict(os.environ, CARROM_REFEREE_DATABASE=str(path))
     proc = subprocess.Popen([sys.executable, "-c", WRITER], stdout=subprocess.PIPE, text=True, env=env)
     saved = 0
     deadline = time.monotonic() + 60

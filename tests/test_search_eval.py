@@ -14,9 +14,9 @@ from referee_app.core.search.evaluation import evaluate
 
 CASES = Path(__file__).with_name("search_eval.yaml")
 BLIND = Path(__file__).with_name("search_blind.yaml")
-# The level reached (MRR@10 0.903 and recall@10 on the set); raise it when the search improves.
+# The level reached (MRR@10 0.921 and recall@10 on the set); raise it when the search improves.
 # Every query is answered in the top 10.
-MRR_FLOOR = 0.90
+MRR_FLOOR = 0.91
 RECALL_FLOOR = 1.0
 
 
@@ -71,3 +71,31 @@ def test_the_search_keeps_the_level_it_reached(searcher_for_sets, path, mrr, rec
     scores = evaluate(lambda q: [h["id"] for h in searcher_for_sets.search(q, limit=10)], cases)
     assert scores.recall >= recall, f"not in the top 10: {scores.missed()}"
     assert scores.mrr >= mrr, f"MRR@10 {scores.mrr:.3f} < {mrr}"
+
+
+# Issue 33's set (tests/search_reader.yaml): queries by failure class, each with the language it is
+# written in; a tuning part and a held-out part, never tuned on. Floors below the levels reached
+# (MRR@10 0.892 and 0.856, every query answered in the top 10, hits in the query's language
+# 98.5% and 100%), so that a change that loses what issue 33 won is seen.
+READER = Path(__file__).with_name("search_reader.yaml")
+READER_FLOORS = {"tune": 0.86, "held": 0.82}
+
+
+def test_the_issue_33_set_is_trilingual_with_a_held_out_part(kb):
+    cases = yaml.safe_load(READER.read_text(encoding="utf-8"))
+    assert {c["qlang"] for c in cases} == {"fr", "it", "en"}
+    assert {c["part"] for c in cases} == {"tune", "held"}
+    for case in cases:
+        assert case["relevant"] and all(cid in kb.clauses for cid in case["relevant"]), case
+
+
+@pytest.mark.parametrize("part", ["tune", "held"])
+def test_hits_are_in_the_query_s_language_and_the_level_holds(searcher_for_sets, part):
+    cases = [c for c in yaml.safe_load(READER.read_text(encoding="utf-8")) if c["part"] == part]
+    answers = {c["q"]: searcher_for_sets.search(c["q"], limit=10) for c in cases}
+    shown = [h["lang"] == c["qlang"] for c in cases for h in answers[c["q"]]]
+    assert sum(shown) / len(shown) >= 0.95
+    assert all(len({h["id"] for h in hits}) == len(hits) for hits in answers.values()), "a clause listed twice"
+    scores = evaluate(lambda q: [h["id"] for h in answers[q]], cases)
+    assert scores.recall == 1.0, f"not in the top 10: {scores.missed()}"
+    assert scores.mrr >= READER_FLOORS[part], f"MRR@10 {scores.mrr:.3f} < {READER_FLOORS[part]}"

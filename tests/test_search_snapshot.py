@@ -156,7 +156,7 @@ def _phrases(kb, snap) -> set[tuple[str, tuple[str, ...]]]:
              for lang, forms in concept["words"].items() for form in forms if len(form["stems"]) > 1}
     rng = random.Random(20)
     for fname, seqs in snap._sequences.items():
-        for doc, seq in rng.sample(sorted(seqs.items()), 150):
+        for _doc, seq in rng.sample(sorted(seqs.items()), 150):
             words = seq.split(" ")
             for _ in range(4):
                 size, step = rng.randint(2, 4), rng.randint(1, 3)

@@ -29,7 +29,7 @@ def pdf_text(path) -> str:
 
 @pytest.fixture
 def desk(qtbot, gui_env, tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     window = make_window(qtbot)
     key(window, "Ctrl+5")
     assert window.stack.currentIndex() == TOURNAMENT and window.windowTitle().startswith("Tournament")

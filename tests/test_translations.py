@@ -88,7 +88,7 @@ def concepts_named(text: str, lang: str, detectors) -> set:
     """The glossary terms a text names; a word inside a longer term's words (the "cercle central"
     of "cercle central intérieur") names only the longer term."""
     folded = _fold(text)
-    found = [(m.start(), m.end(), term) for term, l, p in detectors if l == lang for m in p.finditer(folded)]
+    found = [(m.start(), m.end(), term) for term, term_lang, p in detectors if term_lang == lang for m in p.finditer(folded)]
     return {term.id for a, b, term in found
             if not any(x <= a and b <= y and (y - x) > (b - a) and other is not term for x, y, other in found)}
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractButton, QComboBox, QGroupBox, QLabel, QL
                                QTableWidget, QTabWidget, QTextEdit, QTreeWidget, QWidget)
 
 from referee_app import i18n
-from referee_app.ui.main_window import EQUIPMENT, RULEBOOK, RULINGS
+from referee_app.ui.main_window import RULEBOOK, RULINGS
 from test_ui_support import REPO_ROOT, focused, gui_env, key, search_cache, type_text, window  # noqa: F401
 
 SEPARATORS = re.compile(r"\s*(?:\n| · | — |: )\s*")

@@ -32,8 +32,7 @@ sys.exit(app.exec())
 def test_the_window_is_shown_before_its_records_are_opened_and_opens_them_just_after(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
                XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_DATA_HOME=str(tmp_path / "data"),
-               CARROM_REFEREE_DB=str(tmp_path / "records.sqlite3"))
-    env.pop("CARROM_REFEREE_DATABASE", None)
+               CARROM_REFEREE_DATABASE=str(tmp_path / "records.sqlite3"))
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     # shown: the Rulings area takes a stroke (Record is on) and asks for one; the empty stroke is
@@ -44,11 +43,11 @@ def test_the_window_is_shown_before_its_records_are_opened_and_opens_them_just_a
     assert (tmp_path / "records.sqlite3").is_file()
 
 
-def test_records_the_user_will_not_replace_close_the_window_and_the_app_fails(gui_env, tmp_path, monkeypatch):
+def test_records_the_user_will_not_replace_close_the_window_and_the_app_fails(gui_env, records_file, monkeypatch):
     from referee_app.ui import app
     from referee_app.ui.common import records
 
-    path = tmp_path / "records.sqlite3"
+    path = records_file
     path.write_bytes(b"garbage, but someone's garbage" * 100)
     asked = []
     monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: asked.append((exc.reason, parent)) or False)

@@ -131,9 +131,11 @@ def gui_env(qapp, tmp_path, monkeypatch, search_cache):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(config))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     monkeypatch.setenv("XDG_CACHE_HOME", str(search_cache))
-    # the window's records in the test's own folder, never the user's (nor another run's)
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    # the window's records in the test's own data folder (records_file's too), never the user's
+    # (nor another run's); no variable naming a database, so that the preferences decide
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    monkeypatch.delenv("CARROM_REFEREE_DB", raising=False)
     reset_server_state()   # no save left waiting by another test
     records_source.forget()
     settings.put(settings.LANGUAGE, "en")

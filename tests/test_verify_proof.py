@@ -118,7 +118,7 @@ def test_check_kb_refuses_a_misspelt_or_ill_typed_parameter_naming_it(tmp_path, 
     done = _check_kb(root)
     assert done.returncode == 1
     for message in named:
-        assert f"rulesets/icf.yaml:" in done.stdout and message in done.stdout, done.stdout[-2000:]
+        assert "rulesets/icf.yaml:" in done.stdout and message in done.stdout, done.stdout[-2000:]
 
 
 def test_no_ruleset_value_is_a_python_default():

@@ -17,7 +17,7 @@ def main():
     snippets = yaml.safe_load(Path(sys.argv[1]).read_text())
     for path in sorted(ROOT.glob("*/*.yaml")):
         lines = path.read_text().splitlines(keepends=True)
-        starts = [i for i, l in enumerate(lines) if re.match(r"  - id: ", l)]
+        starts = [i for i, line in enumerate(lines) if re.match(r"  - id: ", line)]
         changed = False
         for k in reversed(range(len(starts))):
             i = starts[k]
@@ -32,7 +32,7 @@ def main():
                 continue
             while end > i and not lines[end - 1].strip():
                 end -= 1
-            text = "".join("    " + l + "\n" if l.strip() else "\n" for l in snippets[cid].rstrip().splitlines())
+            text = "".join("    " + ln + "\n" if ln.strip() else "\n" for ln in snippets[cid].rstrip().splitlines())
             lines[end:end] = [text]
             changed = True
             del snippets[cid]

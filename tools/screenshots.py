@@ -66,7 +66,7 @@ def main() -> int:
         window.show()
         settle()
 
-        def shot(name: str) -> None:
+        def shot(name: str, lang: str = lang, window: MainWindow = window) -> None:
             settle()
             path = args.out / f"{name}-{lang}.png"
             window.grab().save(str(path))

@@ -184,7 +184,7 @@ def run_delete(args) -> int:
 
 def run_export(args) -> int:
     from referee_app.core.forms.document import form_document
-    from referee_app.ui.common.pdf import write_pdf
+    from referee_app.printing.pdf import write_pdf
 
     store = _store()
     html, title = form_document(store, store.get(args.id), args.lang)
@@ -195,7 +195,7 @@ def run_export(args) -> int:
 def run_blank(args) -> int:
     from referee_app.core.forms.document import blank_document
     from referee_app.core.knowledge.rulesets import get_ruleset
-    from referee_app.ui.common.pdf import write_pdf
+    from referee_app.printing.pdf import write_pdf
 
     if args.ruleset:
         get_ruleset(args.ruleset, "--ruleset")

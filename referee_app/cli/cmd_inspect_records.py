@@ -94,7 +94,7 @@ def run_approved(args) -> int:
 
 def run_certificate(args) -> int:
     from referee_app.core.inspection.certificate import certificate_html, certificate_title
-    from referee_app.ui.common.pdf import write_pdf
+    from referee_app.printing.pdf import write_pdf
 
     with _store() as store:
         record = store.get(args.id)

@@ -45,12 +45,9 @@ def run_new(args) -> int:
 def run_play(args) -> int:
     doc = read_document(args.file)
     strokes = doc if isinstance(doc, list) else [doc]
-    store, rulings = _store(), []
-    for i, stroke in enumerate(strokes, 1):
-        try:
-            rulings.append(store.add_stroke(args.id, stroke))
-        except BadInput as exc:
-            raise BadInput(f"stroke {i} of {args.file}: {exc.field}", exc.problem) from None
+    # all or nothing: a refused stroke saves none of the list, so that sending it again once
+    # mended never saves its first strokes twice
+    rulings = _store().add_strokes(args.id, strokes, args.file)
     if args.json:
         print_json(rulings)
     else:
@@ -97,7 +94,7 @@ def _export_pdf(args) -> int:
     """The score sheet the window prints: header, strokes with rulings and clauses, boards, result,
     signatures (core/play/sheet_document.py), through Qt's PDF writer."""
     from referee_app.core.play.sheet_document import sheet_html
-    from referee_app.ui.common.pdf import write_pdf
+    from referee_app.printing.pdf import write_pdf
 
     store = _store()
     meta = store.meta(args.id)

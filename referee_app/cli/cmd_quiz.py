@@ -89,7 +89,7 @@ def run_exam(args) -> int:
 
     exam = make_exam(_scope(args), args.count, args.seed, args.minutes, args.pass_mark)
     html = exam_html(exam, args.lang)
-    from referee_app.ui.common.pdf import write_pdf  # Qt only now, to print
+    from referee_app.printing.pdf import write_pdf  # Qt only now, to print
 
     path = write_pdf(html, args.pdf, title=f"carrom-referee exam {exam.scope.ruleset} {exam.seed}")
     if args.json:
@@ -126,8 +126,8 @@ def run_diagram(args) -> int:
             if option == "--svg":
                 out.write_text(svg, encoding="utf-8")
             else:
-                from referee_app.ui.common.pdf import ensure_gui_app  # Qt only now, to draw
-                from referee_app.ui.learn.board_view import svg_to_png
+                from referee_app.printing.pdf import ensure_gui_app  # Qt only now, to draw
+                from referee_app.printing.image import svg_to_png
 
                 ensure_gui_app()
                 svg_to_png(svg, out, scale=2)

@@ -28,7 +28,14 @@ def _status():
 
     path = db.default_path()
     try:
-        db.connect(path).close()
+        database = db.connect(path)
+        try:
+            # a write lock taken and let go: a file another program is writing is busy, not sound,
+            # and never set aside under that program (not even with --force)
+            with database.begin():
+                pass
+        finally:
+            database.close()
     except db.StoreError as exc:
         return path, exc
     return path, None
@@ -53,7 +60,20 @@ def run_new_store(args) -> int:
     if problem is None and not args.force:
         raise BadInput("records", f"{path} is sound: nothing to set aside (--force starts a new file anyway)")
     moved = db.move_aside(path, problem.reason if problem else "set-aside") if path.exists() else None
-    db.connect(path).close()
+    try:
+        db.connect(path).close()
+    except BaseException:
+        # a new file that could not be made (a full disk) is never left in the old one's place:
+        # the empty file would list no records once space is freed
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            path.with_name(path.name + suffix).unlink(missing_ok=True)
+        if moved is not None:
+            for suffix in ("-wal", "-shm"):
+                side = moved.with_name(moved.name + suffix)
+                if side.exists():
+                    side.replace(path.with_name(path.name + suffix))
+            moved.replace(path)
+        raise
     if args.json:
         print_json({"path": str(path), "moved_to": str(moved) if moved else None})
     else:

@@ -2,16 +2,17 @@
 
 `standings`, `pair` and `check` read a tournament FILE (or a stored tournament with `--id`);
 `generate` writes a random one; `new`, `enter`, `check-in`, `withdraw`, `add-result`, `choose`,
-`absent`, `list`, `show`, `import` (SoL's files) and `export` work on the tournaments of the
-records database.
+`absent`, `list`, `show`, `import` (SoL's files), `export` and `print` (a round's pairings and
+score sheets as PDF, as the window's desk prints them) work on the tournaments of the records
+database.
 """
 from __future__ import annotations
 
 import sys
 
 from referee_app.core.errors import BadInput
-from .io import print_json, print_rows, read_document
 from referee_app.languages import LANGUAGES
+from .io import print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json", "sol")
@@ -72,6 +73,11 @@ def add_parsers(sub) -> None:
     command(tsub, "show", run_show,
             "one stored tournament: entries, rounds, standings, corrections, choices and departures from the FFC text",
             ID, JSON, arg("--lang", choices=LANGUAGES, default="en", help="the language of the departures"))
+    command(tsub, "print", run_print, "what the desk prints for a round, as PDF: its pairings, one score sheet "
+            "per played table", ID, arg("round", help="a round number, or final"),
+            arg("--pairings", metavar="OUT", help="the pairings as a PDF file"),
+            arg("--score-sheets", metavar="FOLDER", help="one PDF per played table, in this folder (made if missing)"),
+            arg("--lang", choices=LANGUAGES, help="the documents' language (default: English)"))
     command(tsub, "export", run_export, "standings and results as CSV, the plain-text ranking file, or the file",
             ID, arg("--format", choices=EXPORT_FORMATS, default="text"),
             arg("--out", help="write to this file instead of standard output"))
@@ -311,4 +317,38 @@ def _export_sol(args, store, t) -> int:
 
     with files.replacing(args.out, "--out") as tmp:
         tmp.write_bytes(data)
+    return 0
+
+
+def run_print(args) -> int:
+    """The documents the window's Rounds tab prints (core/tournament/documents.py), written by the
+    same PDF writer (referee_app/printing); prints each file written, a line each."""
+    from pathlib import Path
+
+    from referee_app.core.tournament import documents
+    from referee_app.core.tournament.store import round_arg
+
+    if not args.pairings and not args.score_sheets:
+        raise BadInput("arguments", "give --pairings OUT, --score-sheets FOLDER, or both")
+    store, round_no, lang = _store(), round_arg(args.round), args.lang or "en"
+    meta = store.meta(args.id)
+    games = store.round_games(meta["id"], round_no)
+    if not games:
+        raise BadInput("round", f"{args.round} is not paired in tournament {meta['id']}")
+    from referee_app.printing.pdf import write_pdf  # Qt only now, to print
+
+    written = []
+    if args.pairings:
+        html, title = documents.pairings_document(meta["name"], round_no, games, lang)
+        written.append(write_pdf(html, args.pairings, title, "--pairings"))
+    if args.score_sheets:
+        folder = Path(args.score_sheets)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BadInput("--score-sheets", f"cannot make {folder}: {exc.strerror or exc}") from None
+        written += [write_pdf(html, folder / name, title, "--score-sheets")
+                    for name, html, title in documents.score_sheet_documents(meta["name"], round_no, games,
+                                                                             meta["ruleset"], lang)]
+    print("\n".join(str(path) for path in written))
     return 0

@@ -27,9 +27,20 @@ def command(sub, name: str, func, help: str, *arguments, **parser_options):
     """Adds the sub-command `name` to `sub` (what `add_subparsers` returned), run by `func`."""
     p = sub.add_parser(name, help=help, **parser_options)
     for flags, options in arguments:
+        if options.get("type") is int:   # within the store's integer range: never an OverflowError later
+            options = {**options, "type": _whole_number}
         p.add_argument(*flags, **options)
     p.set_defaults(func=func)
     return p
+
+
+def _whole_number(value: str) -> int:
+    from referee_app.core.validation import store_int
+
+    return store_int(value)
+
+
+_whole_number.__name__ = "whole number"   # argparse names the type in its message
 
 
 class _Parser(argparse.ArgumentParser):

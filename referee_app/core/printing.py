@@ -1,6 +1,6 @@
 """What every printed document shares: user text made literal, and sizes in printer's points.
 
-Documents are HTML rendered by Qt into a PDF (referee_app/ui/common/pdf.py) laid out on the PDF
+Documents are HTML rendered by Qt into a PDF (referee_app/printing/pdf.py) laid out on the PDF
 writer itself, so a point here is a point on paper.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ meaning of a field; this module only knows its size and shape.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 
 from referee_app.core.errors import BadInput
 
@@ -23,7 +23,10 @@ MAX_TEXT = 20_000           # characters of one text value (a form's facts are a
 MAX_INPUT_BYTES = 8_000_000
 MAX_ID = 2 ** 63 - 1        # SQLite's largest row id
 MAX_NUMBER_DIGITS = 9       # a round, a table, a board number, a count
-FIRST_YEAR, LAST_YEAR = 1900, 2199   # a time outside these is a typing slip, never a tournament
+FIRST_YEAR, LAST_YEAR = 1900, 2199
+MAX_NAME = 200              # a player's, a referee's name: the same limit in a file and as an argument
+MAX_QUESTIONS = 500         # a quiz or an exam paper: far above any sitting, far below minutes of work
+MAX_MINUTES = 24 * 60       # time allowed for an exam   # a time outside these is a typing slip, never a tournament
 
 # Fields that hold a name (a ruleset, a foul, a queen state, a kind): a list or a mapping there is
 # refused by name before any lookup (a list cannot be looked up in a table of names).
@@ -84,6 +87,38 @@ def record_id(value, field: str = "id", noun: str = "record") -> int:
     return number
 
 
+def store_int(value: str) -> int:
+    """An argparse `type` for a whole-number argument (a table, a round, points): within the store's
+    integer range, so that a 20-digit number is refused by name rather than overflowing SQLite."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(value) from None
+    if abs(number) > MAX_ID:
+        raise ValueError(value)
+    return number
+
+
+def bounded(value: int | None, field: str, lo: int, hi: int) -> int | None:
+    """A count or a duration given as a number: refused outside [lo, hi], naming the bounds."""
+    if value is None:
+        return None
+    if not lo <= value <= hi:
+        raise BadInput(field, f"{shown(value)} is outside {lo}..{hi}")
+    return value
+
+
+def name(value, field: str) -> str:
+    """A person's name, from a file or an argument: not blank, on one line, at most MAX_NAME characters."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput(field, "expected a name")
+    if any(c in value for c in "\t\r\n\x0b\x0c\x85\u2028\u2029"):
+        raise BadInput(field, "a name cannot hold a tab or a line break")
+    if len(value) > MAX_NAME:
+        raise BadInput(field, f"a name of {len(value)} characters is too long (at most {MAX_NAME})")
+    return text(value, field)
+
+
 def _a(noun: str) -> str:
     return f"{'an' if noun[:1] in tuple('aeiou') else 'a'} {noun}"
 
@@ -113,10 +148,26 @@ def moment(value: datetime, field: str) -> datetime:
         raise BadInput(field, f"the year {value.year} is not plausible (give a date between {FIRST_YEAR} "
                               f"and {LAST_YEAR})")
     try:
-        value.astimezone()  # an offset that takes it out of range fails here, not in a later sum
+        local(value)  # an offset that takes it out of range fails here, not in a later sum
     except (OverflowError, ValueError, OSError):
         raise BadInput(field, "is not a plausible date and time") from None
     return value
+
+
+def local(value: datetime | None = None) -> datetime:
+    """`value` (now when None) on the machine's clock, with its offset. A valid POSIX zone such as
+    TZ=UTC+24 is a day off UTC, which Python's offsets cannot hold: the same moment is then given
+    in UTC, never a crash and never a date called implausible."""
+    value = datetime.now() if value is None else value
+    try:
+        return value.astimezone()
+    except ValueError:
+        if value.tzinfo is None:   # a naive local time in such a zone: its instant, from the system
+            import time
+
+            return datetime.fromtimestamp(time.mktime(value.timetuple()), timezone.utc).replace(
+                microsecond=value.microsecond)
+        return value.astimezone(timezone.utc)
 
 
 def document(data, what: str = "document"):

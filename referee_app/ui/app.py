@@ -53,14 +53,31 @@ def _run(argv: list[str] | None) -> int:
     search_worker = sys.modules.get("referee_app.ui.rulebook.search_worker")
     if search_worker is not None:
         search_worker.wait_for_searches(15000)
+    close_records()
     return status
+
+
+def close_records() -> None:
+    """Checkpoints and closes the records the window opened, so that a normal exit leaves the file
+    alone, with no -wal or -shm beside it (a window that never opened them opens nothing now)."""
+    source = sys.modules.get("referee_app.ui.common.records_source")
+    if source is not None:
+        source.forget()
 
 
 def _say(line: str) -> None:
     """A line for the smoke test reading standard output, which may have stopped reading (`grep -q`)."""
     try:
         print(line, flush=True)
-    except OSError:   # BrokenPipeError: nobody is reading
+    except BrokenPipeError:
+        # Nobody is reading. The line stays in stdout's buffer, and Python would flush it again at
+        # shutdown, fail again and exit 120 ("Exception ignored ... BrokenPipeError"): send the
+        # rest to devnull instead (the Python docs' "Note on SIGPIPE"). Where PYTHONUNBUFFERED is
+        # set nothing stays buffered, which is why only a plain shell showed it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except OSError:   # another failure to write: the line was for a reader only
         pass
 
 

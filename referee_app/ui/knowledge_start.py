@@ -28,8 +28,8 @@ def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
 
 
 # The Qt-free modules the first paint uses: the interface language, the Rulings area's match (its
-# rules engine and rulings), foul names, and the server banner's records location.
-CORE = ("referee_app.i18n", "referee_app.core.play.match", "referee_app.core.play.foul_names",
+# session, its rules engine and rulings), foul names, and the server banner's records location.
+CORE = ("referee_app.i18n", "referee_app.core.play.session", "referee_app.core.play.foul_names",
         "referee_app.core.storage.location")
 
 

@@ -24,17 +24,15 @@ def other_problems(kb: KnowledgeBase) -> list[Problem]:
     problems: list[Problem] = []
     try:
         rulesets = load_rulesets(kb)
-    except KnowledgeError as exc:
-        rulesets = None
-        problems += exc.problems
-    for rid in rulesets or ():
+    except KnowledgeError as exc:   # the rulesets' own problems; nothing that needs them is checked
+        return problems + exc.problems + citations.problems(kb) + thesaurus.problems(kb) + equipment_problems(kb)
+    for rid in rulesets:
         try:
             compile_ruleset(kb, rulesets, rid)
         except KnowledgeError as exc:
             problems += exc.problems
     problems += citations.problems(kb) + thesaurus.problems(kb)
-    if rulesets is not None:   # else the rulesets' own problems are reported above
-        problems += encoding.problems(kb, rulesets) + forms_problems(kb, rulesets) + example_problems(kb, rulesets)
+    problems += encoding.problems(kb, rulesets) + forms_problems(kb, rulesets) + example_problems(kb, rulesets)
     return problems + equipment_problems(kb)
 
 

@@ -80,7 +80,8 @@ class FormsData:
         raw = load_file(self.path, FILE)
         self.report = schema_reader.check(raw, "forms", FILE)
         self.raw = raw if isinstance(raw, dict) else {}
-        self.default_ruleset: str | None = self.raw.get("default_ruleset")
+        default_ruleset = self.raw.get("default_ruleset")   # not a text: the schema says so
+        self.default_ruleset: str = default_ruleset if isinstance(default_ruleset, str) else ""
         self.labels: dict[str, dict[str, str]] = self._section("labels")
         self.incident_kinds: dict[str, dict] = self._section("incidents")
 
@@ -103,7 +104,8 @@ class FormsData:
     # -- resolution -------------------------------------------------------------------------
     def _chain(self, section: str, ruleset_id: str) -> list[tuple[str, dict]]:
         """The entries that speak for `ruleset_id` in `section`, its own first."""
-        out, seen, current = [], set(), ruleset_id
+        out, seen = [], set()
+        current: str | None = ruleset_id
         while current and current not in seen:
             seen.add(current)
             entry = self._section(section).get(current)
@@ -174,7 +176,7 @@ class FormsData:
     def problems(self) -> list[Problem]:
         """Everything wrong with forms.yaml, each naming its line (tests/test_forms.py wants none)."""
         out: list[Problem] = list(self.report.problems)
-        if isinstance(self.default_ruleset, str) and self.default_ruleset not in self.rulesets:
+        if self.default_ruleset and self.default_ruleset not in self.rulesets:
             out.append(Problem(FILE, 1, f"default_ruleset {self.default_ruleset} is not a ruleset"))
         for section in SECTIONS:
             for rid, entry in self._section(section).items():

@@ -181,6 +181,7 @@ def form_html(form: Form | None, kind: str | None = None, lang: str | None = Non
     """
     data = forms_data()
     kind = form.kind if form else kind
+    assert kind is not None, "the document of a form, or of a blank form of a kind"
     lang = _lang(lang or (form.fields.get("lang") if form else None))
     fields = dict(form.fields) if form else ({"ruleset": ruleset} if ruleset else {})
     L = lambda key, **v: data.label(key, lang, **v)  # noqa: E731

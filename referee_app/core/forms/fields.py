@@ -102,7 +102,7 @@ def parse_time(value, field_name: str) -> datetime:
         # YAML reads a bare 15:42 as the number 942 (base 60): refuse rather than guess a date
         raise BadInput(field_name, "give a date and time, e.g. 2026-05-14T15:42:00+02:00")
     validation.moment(moment, field_name)
-    return moment if moment.tzinfo else moment.astimezone()
+    return moment if moment.tzinfo else validation.local(moment)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -142,7 +142,10 @@ def _pair(value, name, each):
     for key in value:
         if key not in SIDES:
             raise BadInput(f"{name}.{key}", f"unknown side (known: {', '.join(SIDES)})")
-    out = {side: each(value[side], f"{name}.{side}") for side in SIDES if value.get(side) not in (None, "")}
+    # a side left blank (a space, a tab, U+0085) is a side not given: kept as None it would pass
+    # as given, file an incomplete form and break every listing of it
+    given = {side: each(value[side], f"{name}.{side}") for side in SIDES if value.get(side) not in (None, "")}
+    out = {side: v for side, v in given.items() if v is not None}
     return out or None
 
 
@@ -283,7 +286,7 @@ def timing(kind: str, fields: dict, status: str, at: datetime | None = None) -> 
     has passed (it can still be filed, and will be marked late).
     """
     due = deadline(kind, fields)
-    out = {"deadline": iso(due), "remaining_seconds": None, "late": None}
+    out: dict = {"deadline": iso(due), "remaining_seconds": None, "late": None}
     if due is None:
         return out
     if status == "draft":

@@ -15,13 +15,14 @@ written over the other.
 """
 from __future__ import annotations
 
+import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
-from .fields import (OUTCOMES, STATUSES, check_complete, check_kind, disqualification_rules, iso, normalize,
+from .fields import (OUTCOMES, STATUSES, check_complete, check_kind, disqualification_rules, normalize,
                     normalize_all, parse_time, protest_rules, subject, timing, times_of)
 from .clauses import forms_data
 
@@ -94,7 +95,7 @@ class FormsStore(db.Store):
     """The forms and incidents of one records database."""
 
     def _stamp(self) -> str:
-        return iso(self.clock())
+        return self.clock().isoformat(timespec="seconds")
 
     # -- reading --------------------------------------------------------------------------------
     def get(self, form_id, lock: bool = False) -> Form:
@@ -121,7 +122,7 @@ class FormsStore(db.Store):
         sql = "SELECT * FROM forms" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
         return [Form.from_row(r) for r in self.all(sql, args)]
 
-    def tournaments(self) -> list[str]:
+    def tournaments(self) -> builtins.list[str]:
         t = self.json_text("fields", "tournament")
         rows = self.all(f"SELECT DISTINCT {t} AS t FROM forms WHERE {t} IS NOT NULL "
                         "UNION SELECT tournament FROM incidents ORDER BY 1")
@@ -301,7 +302,7 @@ class FormsStore(db.Store):
                             {**row, "round": str(row["round"]), "table": str(row["table"])})
         return {"id": new_id, **row}
 
-    def incidents(self, tournament=None, round=None, table=None, player=None, kind=None) -> list[dict]:
+    def incidents(self, tournament=None, round=None, table=None, player=None, kind=None) -> builtins.list[dict]:
         where, args = [], {}
         for column, value in (("tournament", tournament), ("round", round), ("table", table),
                               ("player", player), ("kind", kind)):
@@ -311,7 +312,7 @@ class FormsStore(db.Store):
         sql = "SELECT * FROM incidents" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY at, id"
         return [dict(r) for r in self.all(sql, args)]
 
-    def counted_incidents(self, kind: str, fields: dict) -> list[dict]:
+    def counted_incidents(self, kind: str, fields: dict) -> builtins.list[dict]:
         """The incidents a disqualification's counted ground rests on: same match and player, up to its time."""
         if kind != "disqualification" or not fields.get("ground"):
             return []
@@ -322,7 +323,7 @@ class FormsStore(db.Store):
         match = ("tournament", "round", "table", "player")
         if ground is None or ground.count is None or not all(fields.get(k) for k in match):
             return []
-        found = self.incidents(*(fields[k] for k in match), ground.count.incident)
+        found = self.incidents(**{k: fields[k] for k in match}, kind=ground.count.incident)
         until = parse_time(fields["at"], "at") if fields.get("at") else None
         return [i for i in found if until is None or parse_time(i["at"], "at") <= until]
 

@@ -8,6 +8,7 @@ checks that failed there and says, for each, whether it passes now.
 """
 from __future__ import annotations
 
+import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 from dataclasses import dataclass, field
 
@@ -98,14 +99,14 @@ class InspectionStore(db.Store):
         sql = "SELECT * FROM inspections" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
         return [InspectionRecord.from_row(r) for r in self.all(sql, args)]
 
-    def chain(self, record_id) -> list[InspectionRecord]:
+    def chain(self, record_id) -> builtins.list[InspectionRecord]:
         """The record and the inspections it re-inspects, oldest first."""
         out = [self.get(record_id)]
         while out[0].previous_id is not None:
             out.insert(0, self.get(out[0].previous_id))
         return out
 
-    def approved_strikers(self, tournament: str | None = None) -> list[InspectionRecord]:
+    def approved_strikers(self, tournament: str | None = None) -> builtins.list[InspectionRecord]:
         """Each striker whose latest inspection (for the tournament, if given) is compliant.
 
         Only the latest counts: a striker approved in the morning and failed at a re-check after
@@ -204,6 +205,6 @@ class InspectionStore(db.Store):
         return {"document": draft, "previous_id": previous.id, "carried_over": previous.failed,
                 "to_remeasure": to_remeasure, "notes": previous.notes, "photo": previous.photo}
 
-    def tournaments(self) -> list[str]:
+    def tournaments(self) -> builtins.list[str]:
         rows = self.all("SELECT DISTINCT tournament FROM inspections WHERE tournament <> '' ORDER BY 1")
         return [r["tournament"] for r in rows]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from referee_app.core.errors import BadInput
 from .model import Item, Limit, Measurement, Specs, inch_bounds
@@ -41,7 +42,8 @@ class ReadingRefused(BadInput):
 
 @dataclass(frozen=True)
 class Reading:
-    value: object                 # Decimal in the measurement's unit, or bool, or str
+    # Decimal in the measurement's unit, or bool, or str: which one, the measurement's quantity says
+    value: Any
     given_value: object
     given_unit: str | None
     field: str
@@ -86,6 +88,8 @@ def _one_number(m: Measurement, item: Item, value, unit, value_field: str, unit_
                                          f"{item.name} {m.name.replace('_', ' ')}: give {_unit_names(m)}",
                              "unit_foreign", unit=unit, units=units)
     converted = convert(number, canon, m.unit)
+    # the spec reader gives every numeric measurement its plausible range
+    assert m.plausible_min is not None and m.plausible_max is not None
     if not (m.plausible_min <= converted <= m.plausible_max):
         raise ReadingRefused(
             value_field,
@@ -163,8 +167,8 @@ def _known_reading_keys(raw: dict, field: str, known: set[str]) -> None:
 def _margin(value: Decimal, lo: Decimal | None, hi: Decimal | None) -> Decimal:
     """How far inside the bounds a value is (negative: how far outside)."""
     v = for_comparison(value)
-    sides = [v - lo if lo is not None else None, hi - v if hi is not None else None]
-    sides = [s for s in sides if s is not None]
+    sides = [side for side in (v - lo if lo is not None else None, hi - v if hi is not None else None)
+             if side is not None]
     return min(sides) if sides else Decimal(0)
 
 
@@ -298,7 +302,8 @@ def _flag_check(item: Item, m: Measurement, reading: Reading) -> dict:
         expected = lim.equals
         ok = expected is None or value is expected
         message = ("recorded: it decides which limit applies to " + ", ".join(m.condition_for)) if expected is None \
-            else (f"{'yes' if value else 'no'}, as required" if ok else f"{'yes' if value else 'no'}: must be {'yes' if expected else 'no'}")
+            else (f"{'yes' if value else 'no'}, as required" if ok
+                  else f"{'yes' if value else 'no'}: must be {'yes' if expected else 'no'}")
     else:
         named = any(w.lower() in value.lower() for w in lim.named)
         ok = named or lim.others_admitted or not lim.named
@@ -315,8 +320,9 @@ def _flag_check(item: Item, m: Measurement, reading: Reading) -> dict:
 
 
 def _missing_check(item: Item, m: Measurement, facts: dict) -> dict:
-    check = {"id": f"{item.name}.{m.name}", "value": None, "unit": m.unit or None, "min": None, "max": None,
-             "ok": False, "missing": True, "message": "not measured: this reading is required"}
+    check: dict[str, Any] = {"id": f"{item.name}.{m.name}", "value": None, "unit": m.unit or None, "min": None,
+                             "max": None, "ok": False, "missing": True,
+                             "message": "not measured: this reading is required"}
     if m.numeric:
         lim, _ = choose_limit(m, facts)
         check.update(min=as_number(lim.min), max=as_number(lim.max), clauses=lim.clauses())
@@ -366,7 +372,8 @@ def inspect_measurements(item: Item, measurements, prefix: str = "measurements")
 
 def _checks(item: Item, readings: dict) -> tuple[list[dict], list[str]]:
     """One check per measurement read or required, in the spec's order; and the required ones missing."""
-    facts = {name: rs[0].value for name, rs in readings.items() if item.measurement(name).quantity == "boolean"}
+    facts = {name: rs[0].value for name, rs in readings.items()
+             if (m := item.measurement(name)) is not None and m.quantity == "boolean"}
     checks, missing = [], []
     for m in item.measurements:
         if m.name in readings:
@@ -396,7 +403,7 @@ def inspect(document, specs: Specs | None = None) -> dict:
     item = _item_of(document, specs)
     if item.each:
         result = _inspect_set(item, document, specs)
-        own = ("item", "coins")
+        own: tuple[str, ...] = ("item", "coins")
     else:
         result = inspect_measurements(item, document.get("measurements"))
         own = ("item", "measurements", "colour", "color")
@@ -450,7 +457,9 @@ def _coin_identity(item: Item, coin, field: str) -> tuple[str, bool]:
 
 
 def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
+    assert item.each is not None
     member = specs.item(item.each)
+    assert member is not None, "the spec reader checks that a set's `each` names an item"
     coins = document.get("coins")
     if coins is None:
         raise BadInput("coins", f"a {item.name} needs 'coins': a list of coins, each with its colour and measurements")
@@ -481,6 +490,7 @@ def _inspect_set(item: Item, document: dict, specs: Specs) -> dict:
 
 def _count_checks(item: Item, per_coin: list[dict]) -> list[dict]:
     comp = item.composition
+    assert comp is not None, "the spec reader gives a set both `each` and `composition`"
     clauses = [comp.clause, *comp.confirmed_by]
     counted = [c for c in per_coin if not c["spare"]]
     colours = list(comp.counts) + sorted({c["colour"] for c in counted} - set(comp.counts))
@@ -504,14 +514,20 @@ def _count_checks(item: Item, per_coin: list[dict]) -> list[dict]:
     return [overall] + by_colour
 
 
+def _measured(value) -> Decimal:
+    number = to_decimal(value)
+    assert number is not None, "a measured numeric check holds a number"
+    return number
+
+
 def _per_dimension_checks(member: Item, per_coin: list[dict]) -> list[dict]:
     """One check per coin dimension over the whole set (`coin.thickness` fails if any coin's does),
     with every coin's reading beside it."""
     out = []
     for m in member.measurements:
         cid = f"{member.name}.{m.name}"
-        rows = [(coin, next((c for c in coin["checks"] if c["id"] == cid), None)) for coin in per_coin]
-        rows = [(coin, chk) for coin, chk in rows if chk is not None]
+        rows = [(coin, chk) for coin in per_coin
+                if (chk := next((c for c in coin["checks"] if c["id"] == cid), None)) is not None]
         if not rows:
             continue
         first = rows[0][1]
@@ -519,7 +535,7 @@ def _per_dimension_checks(member: Item, per_coin: list[dict]) -> list[dict]:
                      "ok": chk["ok"], **({"missing": True} if chk.get("missing") else {})} for coin, chk in rows]
         measured = [(coin, chk) for coin, chk in rows if not chk.get("missing")]
         if m.numeric and measured:
-            worst = min(measured, key=lambda row: _margin(to_decimal(row[1]["value"]),
+            worst = min(measured, key=lambda row: _margin(_measured(row[1]["value"]),
                                                           to_decimal(row[1]["min"]), to_decimal(row[1]["max"])))[1]
             value = worst["value"]
         else:

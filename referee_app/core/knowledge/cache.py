@@ -35,6 +35,7 @@ import gc
 import io
 import os
 import time
+from typing import Any
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from pathlib import Path
@@ -243,6 +244,7 @@ class _Folder:
 
     def parse(self, path: Path, data: bytes):
         """The parse of `data`, the bytes just read from `path` (resolved, in the folder)."""
+        assert self.entries is not None, "a folder in use has its entries (_current)"
         blob = self.entries.get(self._unchanged_digest(path) or _hash(data))
         return _loads(blob) if blob is not None else MISS
 
@@ -255,6 +257,7 @@ class _Folder:
             return None
         if self._digests is None:
             try:
+                assert self.entries is not None, "a folder in use has its entries (_current)"
                 self._digests = _loads(self.entries[_DIGESTS])
             except Exception:  # a cache file without them: the bytes are hashed
                 self._digests = {}
@@ -262,11 +265,13 @@ class _Folder:
 
     def loaded(self):
         try:
+            assert self.entries is not None, "a folder in use has its entries (_current)"
             return _restored(_loads(self.entries[_LOADED]))
         except Exception:
             return None
 
     def keep_loaded(self, loaded) -> None:
+        assert self.entries is not None, "a folder in use has its entries (_current)"
         if _LOADED in self.entries:
             return
         try:
@@ -335,7 +340,7 @@ def folder_key(root: Path) -> str:
     return key
 
 
-def cached_knowledge(root: Path) -> tuple[object, str] | tuple[None, str]:
+def cached_knowledge(root: Path) -> tuple[Any, str]:
     """What `store_knowledge` kept for the folder as its files are now (or None), and the folder's
     key to hand back to `store_knowledge`."""
     root = Path(root).resolve()

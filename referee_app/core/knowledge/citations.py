@@ -296,7 +296,7 @@ def _outside(text: str, found: list[Citation]) -> str:
 
 def _read(kb) -> tuple[dict, list[Problem]]:
     """citations.yaml, checked; what is wrong is reported and left out, never fatal."""
-    data = {"sources": {}, "rule_words": {}}
+    data: dict = {"sources": {}, "rule_words": {}}
     raw, problems = _load_raw(kb.root / FILE)
     if raw is None:
         return data, problems

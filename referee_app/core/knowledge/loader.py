@@ -21,7 +21,6 @@ REQUIRED = ("id", "paragraph", "title", "text", "kind")
 KNOWN = set(REQUIRED) | {
     "source", "lang", "corresponds_to", "differs", "translations", "mended", "also_in",
     "decides", "examples", "exception_to", "parameters", "note",
-    "not_formalised",  # why a rule, penalty or scoring clause of a played ruleset carries no rules
     "plain_words",  # glossary terms this clause uses in their everyday sense ("the game of Carrom")
     "not_formalised",  # why a clause of kind rule, penalty or scoring carries no rules
 }
@@ -75,7 +74,7 @@ def _read_sources(root: Path, problems: list[Problem]):
             problems.append(Problem("sources.yaml", line_of(data, 1), "each source is a mapping (id, lang, title)"))
             continue
         try:
-            src = Source(entry["id"], entry["lang"], entry["title"], entry.get("short", entry["id"]),
+            src = Source(entry["id"], entry["lang"], entry["title"], entry["short"] if "short" in entry else entry["id"],
                          tuple(entry.get("files", [])), bool(entry.get("numbered")), entry.get("order", "^$"))
         except KeyError as exc:
             problems.append(Problem("sources.yaml", line_of(entry), f"source lacks {exc.args[0]}"))
@@ -94,8 +93,8 @@ def _read_clause(raw, header: dict, rel: str, kb_langs, kb_kinds, sources, probl
         problems.append(Problem(rel, line, f"clause {raw.get('id', '?')}: missing field '{name}'"))
     if "id" in missing:
         return None
-    source = raw.get("source", header.get("source"))
-    lang = raw.get("lang", header.get("lang"))
+    source = raw.get("source", header["source"])
+    lang = raw.get("lang", header["lang"])
     cid = str(raw["id"])
     translations = raw.get("translations") or {}
     said = _clause_problems(raw, cid, source, lang, translations, kb_langs, kb_kinds, sources)
@@ -298,7 +297,7 @@ def _link(clauses: dict[str, Clause], problems: list[Problem]) -> None:
                                           **({"translations": d["translations"]} if d.get("translations") else {})})
 
 
-def entry_line(root: Path, clause: Clause, field: str, n: int) -> int:
+def entry_line(root: Path | str, clause: Clause, field: str, n: int) -> int:
     """The line of the n-th (from 1) entry of a clause's `field` (decides, examples) in its file, or
     the clause's line. A knowledge base from the cache keeps no line inside a clause (cache.py),
     so the file is read again (from the cache too): only a problem to report needs it."""

@@ -34,17 +34,23 @@ class Concept:
     used_in: tuple[str, ...]            # clauses that use the words (the glossary's defined_in first)
     defined_in: tuple[str, ...]         # the clauses that define it (from the glossary)
     loose: tuple[str, ...] = ()         # words with an everyday sense too: they do not prove the concept
-    asked: dict = None                  # lang -> phrases that ask for it, stop words and all (not in the texts)
+    asked: dict | None = None                 # lang -> phrases that ask for it, stop words and all (not in the texts)
 
 
 @dataclass(frozen=True)
 class Thesaurus:
     concepts: tuple[Concept, ...]
     definition_questions: dict[str, tuple[str, ...]]   # lang -> phrases that ask what a word means
-    symbols: dict[str, str] = None                      # a sign the texts print -> the concept it stands for
+    symbols: dict[str, str] | None = None                     # a sign the texts print -> the concept it stands for
 
     def concept(self, cid: str) -> Concept | None:
         return next((c for c in self.concepts if c.id == cid), None)
+
+    def _known(self, cid: str) -> Concept:
+        """A concept the thesaurus itself names (a symbol's), so known."""
+        found = self.concept(cid)
+        assert found is not None, cid
+        return found
 
     def state(self) -> dict:
         """Plain data (JSON), for the search index to keep beside itself."""
@@ -53,7 +59,7 @@ class Thesaurus:
                               "asked": {k: list(v) for k, v in (c.asked or {}).items()}}
                              for c in self.concepts],
                 "definition_questions": {k: list(v) for k, v in self.definition_questions.items()},
-                "symbols": {sign: {lang: self.concept(cid).words[lang][0] for lang in LANGS}
+                "symbols": {sign: {lang: self._known(cid).words[lang][0] for lang in LANGS}
                             for sign, cid in (self.symbols or {}).items()}}
 
 
@@ -69,9 +75,9 @@ def load(kb) -> tuple[Thesaurus, list[Problem]]:
     problems: list[Problem] = []
     concepts = _glossary_concepts(kb.glossary)
     raw = _read(kb.root / FILE, problems)
-    report = schema_reader.check(raw, "thesaurus", FILE) if raw is not None else None
-    if report is not None:
-        problems += report.problems
+    # a file missing or not YAML is said once: nothing is said of its shape
+    report = schema_reader.check(raw, "thesaurus", FILE) if raw is not None else schema_reader.Report(FILE)
+    problems += report.problems
     raw = raw if isinstance(raw, dict) and not report.refused_itself(raw) else {}
     seen: set[str] = set()
     for entry in _entries(raw, report):

@@ -29,7 +29,8 @@ def _loaders():
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class LineLoader(base):  # still a safe loader: only the mapping type changes
+    # the base is chosen at run time (libyaml's loader where PyYAML was built with it)
+    class LineLoader(base):  # type: ignore[valid-type,misc]  # still a safe loader: only the mapping type changes
         pass
 
     LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)

@@ -237,7 +237,8 @@ def _arrow(x: float, y: float, mark: str) -> str:
 def piece_counts(svg: str) -> dict:
     """What a diagram shows, counted from its elements' classes: `{"before": {...}, "after": {...}}`
     with `own`, `opponent` (coins on the board), `own_tray`, `opponent_tray`, `queen` (its state,
-    None when off the board) and `striker` (on-board, pocketed, off-board). Used by the tests and by anyone checking a diagram against its ruling."""
+    None when off the board) and `striker` (on-board, pocketed, off-board). Used by the tests and by anyone
+    checking a diagram against its ruling."""
     import xml.etree.ElementTree as ET
 
     root = ET.fromstring(svg)
@@ -245,7 +246,7 @@ def piece_counts(svg: str) -> dict:
     panels = [g for g in root.iter(f"{ns}g") if g.get("class") == "panel"]
     out = {}
     for name, panel in zip(("before", "after"), panels):
-        counts = {"own": 0, "opponent": 0, "own_tray": 0, "opponent_tray": 0, "queen": None, "striker": None}
+        counts: dict = {"own": 0, "opponent": 0, "own_tray": 0, "opponent_tray": 0, "queen": None, "striker": None}
         for el in panel.iter(f"{ns}circle"):
             classes = set((el.get("class") or "").split())
             for side in ("own", "opponent"):
@@ -255,7 +256,7 @@ def piece_counts(svg: str) -> dict:
                     counts[side + "_tray"] += 1
             for piece in ("queen", "striker"):
                 if piece in classes:
-                    place = next(c for c in ("on-board", "in-tray", "pocketed", "off-board") if c in classes)
+                    place: str = next(c for c in ("on-board", "in-tray", "pocketed", "off-board") if c in classes)
                     if piece == "queen":  # as the situation and the ruling name the queen's states
                         place = {"on-board": "on_board", "pocketed": "awaiting_cover",
                                  "in-tray": "covered_by_striker" if "own" in classes else "covered_by_opponent"}[place]

@@ -1,5 +1,5 @@
 """The referee exam: a timed paper of N generated questions with a pass mark, and the paper
-itself as HTML for the PDF writer (ui/common/pdf.py), with its answer key and the clauses that
+itself as HTML for the PDF writer (referee_app/printing/pdf.py), with its answer key and the clauses that
 decide each answer, in the language asked for.
 
 The time and the pass mark are the examiner's to set; the paper prints both.
@@ -40,6 +40,10 @@ def make_exam(scope: Scope, count: int, seed: int, minutes: int | None = None, p
         raise BadInput("pass_mark", f"{pass_percent:g}%: give a percentage above 0 and at most 100")
     if minutes is not None and minutes < 1:
         raise BadInput("minutes", f"{minutes}: give at least one minute")
+    from referee_app.core.validation import MAX_MINUTES
+
+    if minutes is not None and minutes > MAX_MINUTES:
+        raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
     questions = generate(scope, count, seed)
     if len(questions) < count:
         raise BadInput("count", f"only {len(questions)} different questions in this selection, {count} asked")

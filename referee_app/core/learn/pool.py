@@ -70,7 +70,7 @@ def draw_space(ruleset: str, n: int, rng: random.Random) -> list[dict]:
     return [situation_doc(s) for i, (s, _facts) in enumerate(_space(ruleset)) if i in chosen]
 
 
-def _lineage(ruleset: str) -> list[str]:
+def _lineage(ruleset: str | None) -> list[str]:
     out, rulesets = [], default_rulesets()
     while ruleset:
         out.append(ruleset)

@@ -21,7 +21,7 @@ from referee_app.core.rules.derivation import derive
 from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule
 from referee_app.core.rules.ruling import carry_out, check_for_ruleset, cited_aspects
-from referee_app.core.rules.situation import parse
+from referee_app.core.rules.situation import Situation, parse
 from .pool import draw_space, examples, space_size
 
 MAX_CHOICES = 4
@@ -50,7 +50,7 @@ class Ruled:
 
     ruleset: str
     doc: dict
-    situation: object
+    situation: Situation
     facts: dict
     decision: Decision
     ruling: dict
@@ -138,7 +138,7 @@ def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | No
     rs = compiled(r.ruleset)
     key = outcome(r.ruling)
     distinct = _Distinct(key)
-    tags = set()
+    tags: set[str] = set()
     found: list[Choice] = []
     _other_rulesets(r, key, distinct, found, tags)
     _overridden(r, rs, distinct, found, tags)
@@ -298,6 +298,10 @@ def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -
     the scope holds fewer. `pool`: how many situations of the space to consider (default: enough)."""
     if count < 1:
         raise BadInput("count", f"{count}: ask for at least one question")
+    from referee_app.core.validation import MAX_QUESTIONS
+
+    if count > MAX_QUESTIONS:   # a thousand questions already take seconds: a typing slip never runs on
+        raise BadInput("count", f"{count}: at most {MAX_QUESTIONS} questions at a time")
     scope.check()
     rng = random.Random(seed)
     narrow = scope.clause or scope.chapter or scope.differ or scope.endings

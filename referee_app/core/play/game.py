@@ -146,8 +146,10 @@ class Game:
             "stroke": stroke,
         }
 
-    def play(self, stroke: dict, where: str = "") -> dict:
-        """Rules one stroke of the side holding the turn and carries the ruling out."""
+    def preview(self, stroke: dict, where: str = "", trace: bool = False) -> dict:
+        """The ruling `play(stroke)` would record for the side holding the turn, the game left as
+        it is: what the window shows before the referee confirms is what is then recorded (colours
+        open or set). With `trace`, the same ruling with its derivation beside it (`trace`)."""
         prefix = f"{where}: " if where else ""
         if self.tie_breaker_due:
             raise BadInput(where or "stroke", "the game is level after its last board: deciding strokes, not a board")
@@ -158,20 +160,23 @@ class Game:
         try:
             doc = self.situation_doc(stroke)
             if doc["before"].get("colours") == "open":
-                ruling = colour_rules.rule_open(doc, self.ruleset, self._rule_doc)
-            else:
-                ruling = self._rule_doc(doc)
+                return colour_rules.rule_open(doc, self.ruleset, lambda side_doc: self._rule_doc(side_doc, trace))
+            return self._rule_doc(doc, trace)
         except BadInput as exc:
             raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
         except (NoRule, Conflict) as exc:
             raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
+
+    def play(self, stroke: dict, where: str = "") -> dict:
+        """Rules one stroke of the side holding the turn and carries the ruling out."""
+        ruling = self.preview(stroke, where)
         self._carry_out(stroke, ruling)
         return ruling
 
-    def _rule_doc(self, doc: dict) -> dict:
+    def _rule_doc(self, doc: dict, trace: bool = False) -> dict:
         s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
         check_for_ruleset(self.rs, s)
-        return rule_situation(self.rs, s)
+        return rule_situation(self.rs, s, trace)
 
     def _carry_out(self, stroke: dict, ruling: dict) -> None:
         st, side = self.state, self.state.turn
@@ -235,7 +240,7 @@ class Game:
             next_seat = (self._breaker_seat() + 1) % self.seats
             self.state = self._new_board(self.side_of_seat(next_seat), next_seat)
 
-    def tie_breaker(self, first: list, second: list, where: str = "tie_breaker") -> str:
+    def tie_breaker(self, first: list | None, second: list | None, where: str = "tie_breaker") -> str:
         """Settles a tie with deciding strokes: each side's attempts, True for a coin pocketed.
 
         The first `tie_break_chances` attempts of each side are counted; if still equal, the
@@ -246,6 +251,7 @@ class Game:
         for name, tries in (("first", first), ("second", second)):
             if not isinstance(tries, list) or not all(isinstance(t, bool) for t in tries):
                 raise BadInput(f"{where}.{name}", "expected a list of true (pocketed) or false (missed)")
+        assert first is not None and second is not None  # lists: checked just above
         n = int(self._param("tie_break_chances"))
         if len(first) < n or len(second) < n:
             raise BadInput(where, f"each side has {n} chances before sudden death; "
@@ -253,7 +259,7 @@ class Game:
         hits = {"first": sum(first[:n]), "second": sum(second[:n])}
         winner = None
         if hits["first"] != hits["second"]:
-            winner = max(hits, key=hits.get)
+            winner = max(hits, key=hits.__getitem__)
         else:
             for a, b in zip(first[n:], second[n:]):
                 if a != b:
@@ -276,7 +282,7 @@ class Game:
 
     # --- reporting ----------------------------------------------------------------------
     def report(self) -> dict:
-        out = {
+        out: dict = {
             "ruleset": self.ruleset,
             "boards": [{"breaker": b.breaker, "winner": b.winner, "points": dict(b.points),
                         "strokes": len(b.strokes), "clauses": b.clauses,

@@ -49,7 +49,7 @@ class Match:
     def winner(self) -> str | None:
         if not self.over:
             return None
-        return max(self.games_won, key=self.games_won.get)
+        return max(self.games_won, key=self.games_won.__getitem__)
 
     def play(self, stroke: dict, where: str | None = None) -> dict:
         if self.over:
@@ -80,10 +80,12 @@ class Match:
         return {"tie_breaker": dict(attempts), "winner": winner,
                 "explanation": {lang: _tie_breaker_sentence(winner, lang) for lang in LANGUAGES}}
 
-    def preview(self, stroke: dict) -> dict:
-        """The ruling this stroke would get now, without recording it."""
-        trial = replayed(self.ruleset, self.doubles, self.strokes)
-        return trial.play(stroke)
+    def preview(self, stroke: dict, trace: bool = False) -> dict:
+        """The ruling this stroke would get now, without recording it: what `play` would record
+        (the game's `preview`; deciding strokes, and a match over, on a copy)."""
+        if self.over or (isinstance(stroke, dict) and "tie_breaker" in stroke):
+            return replayed(self.ruleset, self.doubles, self.strokes).play(stroke)
+        return self.game.preview(stroke, f"stroke {len(self.strokes) + 1}", trace)
 
     def undo(self) -> dict:
         if not self.strokes:

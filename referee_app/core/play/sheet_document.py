@@ -1,11 +1,13 @@
 """The score sheet as printed: header, every stroke with its ruling and clauses, the boards, the
-result and the signatures, as HTML for the PDF writer (ui/common/pdf.py), built here so that the
+result and the signatures, as HTML for the PDF writer (referee_app/printing/pdf.py), built here so that the
 window and `carrom-referee matches export ID --pdf` print the same sheet.
 
 Every piece of user text (names, tournament) goes through `esc`. The words are the interface's
 catalog in the sheet's language; the rulings' sentences come from the rulings themselves.
 """
 from __future__ import annotations
+
+from referee_app.core import validation
 
 from datetime import datetime
 
@@ -131,7 +133,7 @@ def _header(meta: dict, lang: str, printed: datetime | None) -> str:
             (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
             (_("Ruleset"), ruleset_name(meta.get("ruleset", "icf"), lang)),
             (_("Doubles") if meta.get("doubles") else _("Singles"), "✓"),
-            (_("Printed"), i18n.format_datetime(printed or datetime.now().astimezone(), lang=lang))]
+            (_("Printed"), i18n.format_datetime(printed or validation.local(), lang=lang))]
     return "<table cellpadding='2'>" + "".join(
         f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v) + "</table>"
 

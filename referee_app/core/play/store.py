@@ -165,6 +165,26 @@ class MatchStore(db.Store):
         self._cached = ((meta["id"], meta["version"], mark[2] + 1, new_id, mark[4]), match)
         return ruling
 
+    def add_strokes(self, match_id: int, strokes: list, where: str = "") -> list[dict]:
+        """Rules and saves a list of strokes all or nothing: one refused stroke (BadInput naming
+        it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again."""
+        try:
+            with self.transaction():
+                rulings = []
+                for i, stroke in enumerate(strokes, 1):
+                    try:
+                        rulings.append(self.add_stroke(match_id, stroke))
+                    except db.StoreError:
+                        raise
+                    except BadInput as exc:
+                        label = f"stroke {i}" + (f" of {where}" if where else "")
+                        raise BadInput(f"{label}: {exc.field}",
+                                       f"{exc.problem}; none of the {len(strokes)} strokes was saved") from None
+        except BaseException:
+            self._cached = None   # the strokes played in memory were never committed
+            raise
+        return rulings
+
     def undo(self, match_id: int) -> dict:
         self._cached = None
         with self.transaction():

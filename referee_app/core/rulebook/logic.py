@@ -102,7 +102,7 @@ def rules_of(clause: Clause) -> list[dict]:
         if not isinstance(raw, dict):
             continue
         words = {lang: rule_words(raw, lang) for lang in LANGUAGES}
-        entry = {"id": _rule_id(clause, raw, n),
+        entry: dict = {"id": _rule_id(clause, raw, n),
                  "when": {lang: w["when"] for lang, w in words.items()},
                  "then": {lang: w["then"] for lang, w in words.items()},
                  "exception_to": [str(t) for t in raw.get("exception_to") or []]}

@@ -220,7 +220,8 @@ def _still_open(ruled, colours: dict) -> dict:
     """No coin fell: the ruling, the colours left open."""
     ruling = ruled("light")
     dark = ruled("dark")
-    if {k: dark[k] for k in _READING} != {k: ruling[k] for k in _READING}:   # a light or a dark coin knocked off the board is ruled alike by these texts
+    # a light or a dark coin knocked off the board is ruled alike by these texts
+    if {k: dark[k] for k in _READING} != {k: ruling[k] for k in _READING}:
         raise BadInput("stroke.off_board", "the ruling depends on whose colour left the board, and no colour "
                        "is decided yet")
     ruling["after"]["colours"] = "open"

@@ -36,7 +36,7 @@ class Encoding:
 
 
 def _cited_by_ruleset_data(rulesets: dict) -> set[str]:
-    cited = set()
+    cited: set = set()
     for rs in rulesets.values():
         raw = rs.raw
         cited |= {p.get("clause") for p in (raw.get("parameters") or {}).values() if isinstance(p, dict)}
@@ -44,6 +44,7 @@ def _cited_by_ruleset_data(rulesets: dict) -> set[str]:
         cited |= {c for f in raw.get("fouls") or [] for c in f.get("clauses", [])}
         if raw.get("colours"):   # the clause the first coin pocketed sets the colours by (colours.py)
             cited.add(raw["colours"].get("clause"))
+    cited.discard(None)  # a parameter citing no clause
     return cited
 
 

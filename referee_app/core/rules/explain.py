@@ -127,7 +127,8 @@ def why_plan(kb, derivation: dict, aspects) -> list[tuple]:
     """Per clause that decided a part (in the order of the parts, definitions left out): the
     clauses it set aside, the facts its rule tested, whether it is a base case. The same in
     every language, so worked out once."""
-    plan, index = [], {}
+    plan: list = []
+    index: dict = {}
     for aspect in aspects:
         entry = derivation.get(aspect)
         if entry is None or _is_definition(kb, entry["clause"]):
@@ -173,12 +174,12 @@ def what_sentences(t, situation, ruling: dict) -> list[str]:
     if board["over"]:
         winner = board["winner"]
         loser = "opponent" if winner == "striker" else "striker"
-        w, l = board["points"][winner], board["points"][loser]
+        w, lost = board["points"][winner], board["points"][loser]
         if winner == "striker":
             return [ngettext("The striking side wins the board: {w} point to {l}.",
-                             "The striking side wins the board: {w} points to {l}.", w).format(w=w, l=l)]
+                             "The striking side wins the board: {w} points to {l}.", w).format(w=w, l=lost)]
         return [ngettext("The opponent wins the board: {w} point to {l}.",
-                         "The opponent wins the board: {w} points to {l}.", w).format(w=w, l=l)]
+                         "The opponent wins the board: {w} points to {l}.", w).format(w=w, l=lost)]
     out = [_put_back(t, ruling["returned"])]
     dues = ruling["after"]["dues"]
     if dues:
@@ -220,6 +221,6 @@ def explain(kb, situation, ruling: dict, derivation: dict, aspects, foul_name) -
     plan = why_plan(kb, derivation, aspects)
     for lang in LANGUAGES:
         t = catalog(lang)
-        why[lang] = " ".join(why_sentences(t, kb, lang, plan, lambda f: foul_name(f, lang)))
+        why[lang] = " ".join(why_sentences(t, kb, lang, plan, lambda f, lang=lang: foul_name(f, lang)))
         what[lang] = " ".join(what_sentences(t, situation, ruling))
     return why, what

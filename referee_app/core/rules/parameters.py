@@ -37,7 +37,7 @@ class ParameterSpec(NamedTuple):   # not a frozen dataclass: see loader.Problem
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"takes a whole number, not {value!r}"
-            if not self.lo <= value <= self.hi:
+            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
                 return f"{value} is out of range ({self.lo} to {self.hi})"
         elif self.type == "bool" and not isinstance(value, bool):
             return f"takes true or false, not {value!r}"
@@ -96,7 +96,7 @@ def check_entry(schema: dict, name: str, entry, clauses, where: str) -> list[Pro
     if "clause" in entry and entry["clause"] not in clauses:
         problems.append(Problem(where, line, f"parameter {name}: clause {entry['clause']} points nowhere"))
     assumption = entry.get("assumption")
-    if assumption is not None and not (isinstance(assumption, dict) and all(assumption.get(l) for l in LANGS)):
+    if assumption is not None and not (isinstance(assumption, dict) and all(assumption.get(lang) for lang in LANGS)):
         problems.append(Problem(where, line, f"parameter {name}: an assumption gives its reason in {', '.join(LANGS)}"))
     return problems
 

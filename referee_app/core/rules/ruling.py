@@ -68,7 +68,9 @@ class Grounds:
     those of the notes; a parameter the text is silent on gives a note instead of a clause."""
 
     def __init__(self, rs: CompiledRuleset):
-        self.rs, self.parts, self.notes = rs, {}, []
+        self.rs = rs
+        self.parts: dict = {}
+        self.notes: list = []
 
     def add(self, part: str, entry: dict) -> None:
         self.parts.setdefault(part, []).append(entry)

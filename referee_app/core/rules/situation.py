@@ -101,7 +101,7 @@ class Fact(NamedTuple):
         return self.choices
 
     def describe(self) -> dict:
-        out = {"name": self.name, "kind": self.kind, "meaning": self.meaning, "field": self.field}
+        out: dict = {"name": self.name, "kind": self.kind, "meaning": self.meaning, "field": self.field}
         if self.kind == "int":
             out["range"] = [self.lo, self.hi]
         elif self.kind != "foul":
@@ -166,6 +166,7 @@ def attribute(fact: Fact) -> str:
 INPUT_FACTS = tuple(f for f in _FACT_LIST if not f.derived)
 _SECTIONS = {"before": {"score"}, "stroke": set()}
 for _f in INPUT_FACTS:
+    assert _f.field is not None  # an input fact is given somewhere
     _head, _key = _f.field.split(".", 1)
     _SECTIONS[_head].add(_key.split(".")[0])
 _PIECES = {"own", "opponent", "queen", "striker"}
@@ -197,6 +198,7 @@ def _mapping(value, name: str, known: set) -> dict:
 
 
 def _checked(fact: Fact, value, fouls: set[str], ruleset: str | None):
+    assert fact.field is not None  # an input fact
     if fact.kind == "int":
         return _int(value, fact.field, fact.lo, fact.hi)
     if fact.kind == "bool":
@@ -238,6 +240,7 @@ def parse(doc, ruleset: str | None, fouls: set[str], allow_empty_side: bool | di
     sections = _sections(doc)
     s = Situation(ruleset=ruleset or "")
     for fact in INPUT_FACTS:
+        assert fact.field is not None
         section, key = fact.field.rsplit(".", 1)
         if key in sections[section]:
             setattr(s, attribute(fact), _checked(fact, sections[section][key], fouls, ruleset))

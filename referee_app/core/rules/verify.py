@@ -153,7 +153,8 @@ def verify(ruleset_id: str) -> Report:
 
 def _record_failure(report: Report, exc, facts: dict) -> None:
     if isinstance(exc, NoRule):
-        key, table = (exc.aspect, None), report.gaps
+        key: tuple = (exc.aspect, None)
+        table = report.gaps
     else:
         key, table = (exc.aspect, tuple(sorted(r.id for r in exc.rules))), report.conflicts
     n, ex = table.get(key, (0, _describe(facts)))

@@ -21,12 +21,15 @@ TOKEN_RE = re.compile(TOKEN)
 
 # The stop words: Snowball's lists, with what they lack for rule texts (`les` (!), the `shall`
 # of every AICF rule, the question words no rule says: `combien`, `quoi`) and without the words
-# that carry a rule (`off` the board, as `hors du` plateau and `fuori` board do; and `out`, as in
-# playing out of turn).
+# that carry a rule (`off` the board, as `hors du` plateau and `fuori` board do; `out`, as in
+# playing out of turn; `before`, `after`, `during`, `under`, `over`, `against` and `own`, which
+# the French and Italian lists keep as `avant`, `prima`, `pendant`, `sotto`...: the queen pocketed
+# before one's own coin is another rule than the queen pocketed after it).
 EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors", "combien", "quoi", "pourquoi"},
                    "it": set(),
                    "en": {"shall", "may", "must"}}
-MEANINGFUL = {"fr": set(), "it": set(), "en": {"off", "out"}}
+MEANINGFUL = {"fr": set(), "it": set(),
+              "en": {"off", "out", "before", "after", "during", "under", "over", "against", "own"}}
 STOPWORDS = {lang: frozenset((STOPLISTS[lang] | EXTRA_STOPWORDS[lang]) - MEANINGFUL[lang]) for lang in LANGS}
 
 _FR_ENDINGS = re.compile(r"(?:ee(s?)|(i)ere(s?))$")

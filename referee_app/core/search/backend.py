@@ -167,7 +167,8 @@ class Analyser:
     def forms(self, texts: Iterable[str]) -> set[str]:
         """What the stemmer is given for every word of `texts` (and a few more: a word that a pair
         always renames), each word worked out once however often the texts say it."""
-        said, renamed = set(), set()
+        said: set[str] = set()
+        renamed: set[str] = set()
         for text in texts:
             words = [word.lower() for word in self._token_re.findall(text)]
             said.update(words)
@@ -275,7 +276,7 @@ def _memory_storage():
     return MemoryStorage()
 
 
-def _snapshot(ix, sequences: dict[str, dict[int, str]], stems: dict[str, str]) -> dict:
+def _snapshot(ix, sequences: dict[str, dict[int, str]], stems: dict[str, tuple[str, bytes]]) -> dict:
     """What the ranking reads from a whoosh index, as plain data. The bulky parts (each term's
     documents and scores, each document's stored fields) are packed, to be unpacked on demand."""
     from whoosh.scoring import bm25
@@ -285,7 +286,10 @@ def _snapshot(ix, sequences: dict[str, dict[int, str]], stems: dict[str, str]) -
         n = reader.doc_count_all()
         k1, b = searcher.weighting.K1, searcher.weighting.B
         schema = ix.schema
-        postings, lengths, averages, docs = {}, {}, {}, {}
+        postings: dict = {}
+        lengths: dict = {}
+        averages: dict = {}
+        docs: dict = {}
         for fname in schema.names():
             field = schema[fname]
             if not field.indexed or fname in _UNFILTERED:
@@ -337,7 +341,7 @@ def _unpack_scores(packed: bytes) -> dict[int, float]:
     return dict(zip(_unpack_docs(packed, count), scores))
 
 
-def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> dict[str, str]:
+def _vocabulary_stems(texts: list[str], text_analysers: dict[str, Analyser]) -> dict[str, tuple[str, bytes]]:
     """Each language's stem of every word of the rulebook, in whichever language it is written (a
     query is looked up in every language), stop words included (a phrase asking for a concept
     counts them): a table a language (_stem_table)."""
@@ -445,7 +449,7 @@ class Index:
         packed = [self._postings.get(fname, {}).get(t) for t in terms]
         if not terms or not all(packed):
             return []
-        holding = set.intersection(*(set(_unpack_docs(p, len(p) // 12)) for p in packed))
+        holding = set.intersection(*(set(_unpack_docs(p, len(p) // 12)) for p in packed if p))
         sequences = self._sequences[fname]
         return [doc for doc in holding if _says(sequences[doc].split(" "), terms, slop)]
 

@@ -21,7 +21,7 @@ from . import backend
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 21
 CURRENT = "current.json"
 AUX = "aux.pickle"  # what the searcher keeps beside the index (documents.aux_data), as JSON's plain data
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's
@@ -181,8 +181,10 @@ def build_in_memory(kb):
     return index, dict(aux, **index_data(index, aux["terms"]))
 
 
-def open_built(folder: Path, current: dict):
+def open_built(folder: Path, current: dict | None):
     """(open index, aux data) of the index current.json names."""
+    if current is None:
+        raise ValueError("no current index")  # current.json unreadable: the caller builds anew
     path = folder / current["dir"]
     aux = _loads((path / AUX).read_bytes())
     if not isinstance(aux, dict):

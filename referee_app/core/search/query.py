@@ -183,7 +183,7 @@ class Understanding:
         everyday sense as well (`loose`) is nobody's usual word for the concept."""
         found = self._usual.get(cid)
         if found is None:
-            usual = set()
+            usual: set[tuple[str, tuple]] = set()
             for lang in LANGS:
                 fname = f"text_{lang}"
                 counts: dict[str, dict[tuple, int]] = {}   # source -> form -> official texts saying it
@@ -261,7 +261,7 @@ class Understanding:
         found: dict[tuple, tuple[set, set]] = {}
         for lang in LANGS:
             every = [(i, s[0]) for i, w in enumerate(words) if len(s := analyse_all(lang, w)) == 1]
-            stems = [(i, s) for i, w in enumerate(words) if not is_stopword(w) and (s := stem(lang, w))]
+            stems = [(i, st) for i, w in enumerate(words) if not is_stopword(w) and (st := stem(lang, w))]
             for table, asked in ((every, True), (stems, False)):
                 for positions, concept_ids in self._terms.match(lang, table, asked=asked):
                     concepts, langs = found.setdefault(tuple(positions), (set(), set()))

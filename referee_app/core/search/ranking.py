@@ -29,6 +29,7 @@ from .terms import PHRASE_SLOP
 TYPED_BONUS = 1.0         # a text holding every concept as typed scores up to twice as much
 TRANSLATION_FACTOR = 0.9  # the printed text outranks the project's translation of another clause
 SUMMARY_FACTOR = 0.85     # an official rule text outranks a summary or a commentary that matches as well
+SIBLING_SHARE = 0.5        # a concept only another text of the same clause says counts half
 UNSAYABLE_CREDIT = 0.5    # a concept a text's language has no word for half counts as present
 CORRESPONDENCE_SHARE = 0.5  # of the best score among the clauses stating the same rule elsewhere
 QUANTITY_SCORE = 12.0     # a measurement holding the value asked for: as strong as a rare word
@@ -178,15 +179,19 @@ class Ranker:
         return best
 
     def _doc_score(self, doc: int, cand: Candidate, unsayable: set, factors, weights: list[float],
-                   definition: bool) -> float:
+                   definition: bool, sibling: list[float] | None = None) -> float:
         """The concepts' sum, times the share of the query the text holds (each concept weighing
-        as its rarity says; one the text's language has no word for half counts), times
-        the share matched as typed; then the text's standing."""
+        as its rarity says; one the text's language has no word for half counts; one that
+        another text of the same clause says, in part: `sibling`), times the share matched as
+        typed; then the text's standing."""
         held, total = 0.0, 0.0
         for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
             if x:
                 held += weights[i]
                 total += x * f
+            elif sibling is not None and sibling[i]:
+                held += SIBLING_SHARE * weights[i]
+                total += SIBLING_SHARE * sibling[i]
             elif i in unsayable:
                 held += UNSAYABLE_CREDIT * weights[i]
         n = len(cand.scores)
@@ -225,12 +230,12 @@ class Ranker:
                 where.setdefault(key, []).append(i)
         return where
 
-    def _adjacency(self, doc: int, cand: Candidate, keys: dict) -> float:
+    def _adjacency(self, doc: int, cand: Candidate, keys: dict | None) -> float:
         """The share of the query's neighbouring words (not two stop words) that the text says
         one right after the other, in the order typed, a stop word as written, a concept in any
         of its words: `queen as the last coin` is the rule that lets the queen be pocketed as
         the last coin more than the many that speak of the queen and of the last coin."""
-        slots = keys.get(cand.lang) or []
+        slots = (keys or {}).get(cand.lang) or []
         where = self._places(doc)
         pairs = [(a, b) for (a, stop_a), (b, stop_b) in zip(slots, slots[1:]) if not (stop_a and stop_b)]
         said = 0
@@ -250,7 +255,7 @@ class Ranker:
         holds one is the clause that answers for that number (`45 joueurs`: `7 tours de 40 à 59`)."""
         scores = self._scored(candidates, concepts, definition, defined)
         if (asks or counts) and self._stated is not None:
-            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.__getitem__):
                 kinds, ranges = self._stated(doc)
                 if any(lo <= n <= hi for n in counts for lo, hi in ranges):
                     scores[doc] *= 1 + COUNT_BONUS
@@ -262,7 +267,7 @@ class Ranker:
                     scores[doc] *= 1 + ASKED_BONUS / 3
         # side by side: the concepts (two at least), or the words of one concept typed in several
         if self._keys is not None and (len(concepts) > 1 or any(len(k) > 1 for k in (keys or {}).values())):
-            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.__getitem__):
                 scores[doc] *= (1 + PROXIMITY_BONUS * self._proximity(doc, candidates[doc], concepts)) * \
                     (1 + ADJACENCY_BONUS * self._adjacency(doc, candidates[doc], keys))
         own: dict[str, float] = {}          # clause -> best score of any of its texts, filters aside
@@ -282,14 +287,29 @@ class Ranker:
         ranked.sort()
         return [(self._ids[doc], doc, -neg, candidates[doc]) for _, neg, doc in ranked[:limit]]
 
+    def _siblings(self, candidates: dict[int, Candidate], factors, n: int) -> dict[str, list[float]]:
+        """Per clause, each concept's best calibrated score in any of its texts: a clause says the
+        same rule in each of its languages, and a query's words may meet some in its French
+        original (`joueurs`) and the others in its English translation (`rounds`), where the
+        French says `tours`, which is also a player's turn."""
+        best: dict[str, list[float]] = {}
+        for doc, cand in candidates.items():
+            row = best.setdefault(self._ids[doc], [0.0] * n)
+            for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
+                if x * f > row[i]:
+                    row[i] = x * f
+        return best
+
     def _scored(self, candidates: dict[int, Candidate], concepts, definition: bool, defined: tuple) -> dict[int, float]:
         """Each document's score from its evidence and its standing."""
         factors, _ = self._calibration(candidates, len(concepts))
         weights = [self._weight(c) for c in concepts]
         unsayable = {lang: {i for i, c in enumerate(concepts) if _unsayable(c, lang)} for lang in LANGS}
+        siblings = self._siblings(candidates, factors, len(concepts)) if len(concepts) > 1 else {}
         scores = {}
         for doc, cand in candidates.items():
-            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition)
+            score = self._doc_score(doc, cand, unsayable[cand.lang], factors, weights, definition,
+                                    siblings.get(self._ids[doc]))
             if self._ids[doc] in defined:
                 # what defines the very concept asked about (a glossary entry, or the rule that
                 # says what a foul is); or, for a query that is one concept and nothing else

@@ -15,7 +15,7 @@ from referee_app.core.knowledge.citations import Citations
 
 from . import index_cache, numbers
 from .analysis import LANGS, fold, tokens
-from .backend import READ_ERRORS
+from .backend import READ_ERRORS, Index
 from .language import Detector
 from .query import Understanding
 from .ranking import Ranker
@@ -34,7 +34,7 @@ class Searcher:
         self._settle = settle   # collect opening's garbage at once (not worth it for one search)
         self._folder = Path(folder) if folder else None
         self._lock = threading.RLock()
-        self._index = None
+        self._index: Index | None = None
         self.built = False      # whether opening had to build the index
         self.in_memory = False  # whether the cache folder could not be used
 
@@ -240,6 +240,7 @@ class Searcher:
         """The documents holding one value of a filter field (the index does not change while open)."""
         key = (fieldname, value)
         if key not in self._filters:
+            assert self._index is not None  # open
             self._filters[key] = self._index.docs_with(fieldname, value)
         return self._filters[key]
 
@@ -292,6 +293,7 @@ class Searcher:
     def _stored(self, doc: int) -> dict:
         found = self._stored_fields.get(doc)
         if found is None:
+            assert self._index is not None  # open
             found = self._stored_fields[doc] = self._index.stored(doc)
         return found
 
@@ -299,6 +301,7 @@ class Searcher:
         """The source of an official text, None for a translation (from the filters: reading each
         document's stored fields for it cost a first search a few milliseconds)."""
         if self._sources_of is None:
+            assert self._index is not None  # open
             self._sources_of = [None] * self._index.doc_count
             for source in self.sources:
                 for d in self._docs("source", source) - self._translations:

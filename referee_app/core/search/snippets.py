@@ -8,6 +8,7 @@ cache (the same words recur from clause to clause) and lights this text's own.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from .analysis import TOKEN_RE, stem
 
@@ -27,7 +28,7 @@ def words(text: str, lang: str, stems: list | None = None) -> list[tuple[int, in
     return [(m.start(), m.end(), s) for m, s in zip(found, stems)]
 
 
-def matches(text: str, lang: str, stems: set[str], spans: list[tuple[int, int]] = (),
+def matches(text: str, lang: str, stems: set[str], spans: Sequence[tuple[int, int]] = (),
             tokens: list | None = None) -> list[tuple[int, int]]:
     """(start, end) of each match in the whole text, in order: its words whose stem the query
     asked for, and `spans` (more places to light: a measurement that holds the value asked for);
@@ -37,7 +38,7 @@ def matches(text: str, lang: str, stems: set[str], spans: list[tuple[int, int]] 
 
 
 def snippet(text: str, lang: str, stems: set[str], width: int = SNIPPET_CHARS,
-            spans: list[tuple[int, int]] = (), tokens: list | None = None) -> tuple[str, str]:
+            spans: Sequence[tuple[int, int]] = (), tokens: list | None = None) -> tuple[str, str]:
     """The passage richest in matches, as plain text with matches in ** and as HTML in <b>."""
     return passage(text, matches(text, lang, stems, spans, tokens), width)
 

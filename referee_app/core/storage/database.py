@@ -24,7 +24,6 @@ from referee_app.core import validation
 from . import location
 from .errors import StoreError, StoreUnavailable, VersionConflict  # noqa: F401  (the storage layer's errors)
 
-ENV_FILE = "CARROM_REFEREE_DB"
 # Marks a SQLite records file as this app's (application_id, "CRef"), so that another program's
 # SQLite file is never written into. user_version 1 was the last schema kept by hand; 2 says
 # Alembic keeps it (alembic_version), and makes the versions that kept it by hand refuse it as newer.
@@ -35,12 +34,22 @@ MANAGED_VERSION = 2
 # these is one of ours and is marked on first use; an unmarked file with other tables is foreign.
 UNMARKED_TABLES = frozenset({"matches", "strokes", "forms", "form_history", "incidents", "inspections"})
 _SQLITE_HEADER = b"SQLite format 3\x00"
+# How long a statement waits for another program's lock (SQLite retries all along) before "busy"
+# is said: long enough for any write of this app to finish, short enough to answer within ~3 s.
+BUSY_TIMEOUT_MS = 2500
 
 
 def default_path() -> Path:
-    override = os.environ.get(ENV_FILE)
-    if override:
-        return Path(override)
+    """The SQLite file the records are in when no server is chosen: the one the environment names
+    (CARROM_REFEREE_DATABASE, as a path or an sqlite:/// URL), else records.sqlite3 in the user's
+    data folder."""
+    named = location.from_environment()
+    if named and "://" not in named:
+        return Path(named)
+    if named.startswith("sqlite:"):
+        database = parse_url(named).database
+        if database:
+            return Path(database)
     from platformdirs import user_data_path
 
     return user_data_path("carrom-referee", appauthor=False) / "records.sqlite3"
@@ -51,9 +60,12 @@ def sqlite_url(path: Path | str) -> str:
 
 
 def database_url(setting: str | None = None) -> str:
-    """Which records database to use: CARROM_REFEREE_DATABASE, else the `database_url` setting of
-    the window's preferences, else the SQLite file in the data folder (CARROM_REFEREE_DB names it)."""
+    """Which records database to use: CARROM_REFEREE_DATABASE (a URL, or an SQLite file's path),
+    else the `database_url` setting of the window's preferences, else the SQLite file in the data
+    folder."""
     chosen, _source = location.chosen(setting)   # one rule of precedence, the window's too
+    if chosen and "://" not in chosen:
+        return sqlite_url(chosen)   # a path names an SQLite file
     return normalize_url(chosen) if chosen else sqlite_url(default_path())
 
 
@@ -81,7 +93,12 @@ def shown(url) -> str:
 
 def check_file(path: Path) -> None:
     """Refuses, before SQLite touches it, a path that cannot be a records database of ours."""
-    if path.exists() or path.is_symlink():
+    try:
+        present = path.exists() or path.is_symlink()
+    except OSError as exc:   # a path over the system's limit (ENAMETOOLONG), a loop of links
+        raise StoreError(validation.shown(str(path), 120), "not_a_file",
+                         f"cannot be used ({exc.strerror or exc})") from None
+    if present:
         if not path.is_file():
             raise StoreError(path, "not_a_file", "is not a regular file")
         try:
@@ -106,11 +123,11 @@ def check_file(path: Path) -> None:
 def check_sqlite(path: Path) -> None:
     """Refuses a foreign, damaged or newer file; marks an unmarked one of ours (or a new file)."""
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
         raise StoreError(path, "unwritable", f"cannot be opened ({exc})") from None
     try:
-        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -132,14 +149,116 @@ def check_sqlite(path: Path) -> None:
         if problems != ["ok"]:
             raise StoreError(path, "damaged", f"is damaged ({validation.one_line(problems[0], 120)})")
     except sqlite3.DatabaseError as exc:
-        raise StoreError(path, "damaged", f"is damaged ({exc})") from None
+        # only SQLite's own verdict makes a file damaged: a lock or a full disk is not
+        reason, problem = sqlite_problem(exc, path)
+        raise StoreError(path, reason, problem) from None
     finally:
         conn.close()
 
 
+# --- what a SQLite error means for the user: busy, full, damaged, or a failure ------------------
+
+def sqlite_problem(exc: BaseException, path: Path | None) -> tuple[str, str]:
+    """The reason (busy, full, damaged, unwritable, failed) and the words of a SQLite error."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = validation.one_line(str(exc), 200)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text \
+            or "database table is locked" in text:
+        return "busy", f"is in use by another program{holder(path) if path else ''}"
+    if name == "SQLITE_FULL" or "disk is full" in text or (name.startswith("SQLITE_IOERR") and path
+                                                            and _no_space(path)):
+        return "full", f"no space on {mount_point(path) if path else 'its disk'}"
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or name == "SQLITE_IOERR_SHORT_READ" \
+            or "malformed" in text or "not a database" in text \
+            or (name.startswith("SQLITE_IOERR") and path and _shorter_than_its_header(path)):
+        return "damaged", f"is damaged ({text})"
+    if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM")):
+        return "unwritable", f"cannot be written ({text})"
+    return "failed", text
+
+
+def _shorter_than_its_header(path: Path) -> bool:
+    """The file holds fewer pages than its own header counts: cut short, so damaged."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if len(head) < 100 or not head.startswith(_SQLITE_HEADER):
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    return size < page * int.from_bytes(head[28:32], "big")
+
+
+def _no_space(path: Path) -> bool:
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        return False
+
+
+def mount_point(path: Path) -> str:
+    """The mount point of the disk that holds `path`, as `df` names it."""
+    try:
+        here = Path(os.path.realpath(path.parent))
+        device = here.stat().st_dev
+        while here.parent != here and here.parent.stat().st_dev == device:
+            here = here.parent
+        return str(here)
+    except OSError:
+        return str(path.parent)
+
+
+def holder(path: Path) -> str:
+    """", held by NAME (pid N)" for the other processes that hold a lock on the file or its journal,
+    when the system tells (Linux's /proc/locks); "" otherwise."""
+    try:
+        inodes = set()
+        for suffix in ("", "-shm", "-wal"):
+            try:
+                st = os.stat(f"{path}{suffix}")
+                inodes.add((os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
+            except OSError:
+                continue
+        with open("/proc/locks") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    pids = []
+    for line in lines:
+        parts = line.split()
+        if "->" in parts:   # a lock waiting for another: not a holder
+            continue
+        try:
+            pid, where = int(parts[4]), parts[5].split(":")
+            key = (int(where[0], 16), int(where[1], 16), int(where[2]))
+        except (IndexError, ValueError):
+            continue
+        if key in inodes and pid != os.getpid() and pid not in pids:
+            pids.append(pid)
+    named = []
+    for pid in pids[:3]:
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                named.append(f"{f.read().strip()} (pid {pid})")
+        except OSError:
+            named.append(f"pid {pid}")
+    return f", held by {', '.join(named)}" if named else ""
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def _sqlite_connected(dbapi_conn, _record) -> None:
     dbapi_conn.isolation_level = None    # BEGIN is ours (below): the driver's own begins too late
-    for pragma in ("busy_timeout = 10000", "journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+    for pragma in (f"busy_timeout = {BUSY_TIMEOUT_MS}", "journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
         dbapi_conn.execute(f"PRAGMA {pragma}")
 
 
@@ -186,7 +305,11 @@ class Database:
                 raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
             check_file(self.path)
             check_sqlite(self.path)
-            self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False, "timeout": 10})
+            # the file opened, by device and inode: a file restored over it or moved away while the
+            # records are open would take every later write into a file no longer at the path
+            self.identity = file_identity(self.path)
+            self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False,
+                                                                   "timeout": BUSY_TIMEOUT_MS / 1000})
             event.listen(self.engine, "connect", _sqlite_connected)
             event.listen(self.engine, "begin", _sqlite_begin)
         elif self.dialect == "postgresql":
@@ -196,6 +319,7 @@ class Database:
         else:
             raise StoreError(self.shown, "not_a_file", f"'{self.dialect}' is not a known database (sqlite, postgresql)")
         self._migrate_lock = threading.Lock()
+        self.identity = getattr(self, "identity", None)
         if migrate:
             self.ensure_schema()
 
@@ -216,7 +340,20 @@ class Database:
                 if write:
                     conn = conn.execution_options(carrom_write=True)
                 with conn.begin():
+                    if write:
+                        self.check_same_file()
                     yield conn
+                    if write:   # before the commit that would acknowledge it
+                        self.check_same_file()
+
+    def check_same_file(self) -> None:
+        """Refuses to go on writing when the file at the path is no longer the one opened."""
+        if self.path is None or self.identity is None:
+            return
+        now = file_identity(self.path)
+        if now != self.identity:
+            raise StoreError(self.path, "replaced", "was removed or moved away" if now is None
+                             else "was replaced by another file")
 
     def read(self):
         return self.begin(write=False)
@@ -234,8 +371,9 @@ class Database:
                 raise StoreUnavailable(self.shown, message) from error
             if isinstance(error, sa_exc.IntegrityError):
                 raise StoreError(self.where, "refused", message) from error
-            if "not a database" in message or "malformed" in message:
-                raise StoreError(self.where, "damaged", f"is damaged ({message})") from error
+            if self.dialect == "sqlite":
+                reason, problem = sqlite_problem(error.orig, self.path)
+                raise StoreError(self.where, reason, problem) from error
             raise StoreError(self.where, "failed", message) from error
 
     # --- schema -----------------------------------------------------------------------------
@@ -274,6 +412,15 @@ class Database:
             return migrations.upgrade(conn)
 
     def close(self) -> None:
+        """Closes every connection; a SQLite file is checkpointed first, so that its journal
+        (-wal, -shm) is folded in and removed with the last connection."""
+        if self.dialect == "sqlite" and getattr(self.engine.pool, "checkedin", lambda: 0)():
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA busy_timeout = 0")   # best effort: never waits at exit
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (sa_exc.DBAPIError, sqlite3.Error):
+                pass   # another program reads it: SQLite folds the journal in on its last close
         self.engine.dispose()
 
     def __enter__(self):

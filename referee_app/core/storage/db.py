@@ -63,7 +63,7 @@ def stored_json(text, default, shown: bool = False):
 
 def local_now() -> datetime:
     """The time on the referee's clock, to the second, with its offset."""
-    return datetime.now().astimezone().replace(microsecond=0)
+    return validation.local().replace(microsecond=0)
 
 
 def _statement(sql):

@@ -11,16 +11,17 @@ class StoreError(BadInput):
     """A records database that cannot be used as it is: names it, says why and what to do.
 
     `reason` is one of not_a_file, unwritable, damaged, foreign, newer, older, refused, failed,
-    credentials, unavailable; `can_move_aside` says whether starting a new store beside it
+    credentials, unavailable, busy (another program holds it: never damaged), full (no space left on
+    its disk), replaced (the file at its path is no longer the one opened); `can_move_aside` says whether starting a new store beside it
     (`move_aside`) is the way out (only for a file).
     """
 
     ADVICE = {
-        "not_a_file": "give the path of a file (CARROM_REFEREE_DB)",
-        "unwritable": "check that the file and its folder can be written, or set CARROM_REFEREE_DB to another file",
+        "not_a_file": "give the path of a file (CARROM_REFEREE_DATABASE)",
+        "unwritable": "check that the file and its folder can be written, or set CARROM_REFEREE_DATABASE to another file",
         "damaged": "start a new records file with `carrom-referee records new-store` (the damaged one is kept "
                    "aside, untouched), or restore a backup",
-        "foreign": "it belongs to another program and is left untouched: set CARROM_REFEREE_DB to another file, "
+        "foreign": "it belongs to another program and is left untouched: set CARROM_REFEREE_DATABASE to another file, "
                    "or move it aside with `carrom-referee records new-store`",
         "newer": "a newer version of carrom-referee wrote it: use that version, or start a new records file with "
                  "`carrom-referee records new-store` (the file is kept aside, untouched)",
@@ -28,6 +29,11 @@ class StoreError(BadInput):
         "refused": "the records database refused the change, which would have rewritten or removed a kept record; "
                    "nothing was changed",
         "failed": "nothing of this change was saved; try again (`carrom-referee db check` says more)",
+        "busy": "nothing was saved; the file is sound and stays where it is: try again in a moment, or close "
+                "the program that holds it",
+        "full": "nothing was saved; free some space, then try again (the records can still be read)",
+        "replaced": "nothing more was saved; the file was replaced or moved while the records were open: "
+                    "check which file is the right one, then start again",
         "credentials": "the server wants a password libpq did not find: put it in ~/.pgpass (or the file "
                        "PGPASSFILE names) or a service in ~/.pg_service.conf, never in the address or the preferences",
         "unavailable": "the database server cannot be reached: nothing of this change was saved; check the network "

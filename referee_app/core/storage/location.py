@@ -8,11 +8,14 @@ password file, the PG* environment variables), which every PostgreSQL tool alrea
 from __future__ import annotations
 
 import os
+import sys
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from referee_app.core.errors import BadInput
 
-ENV_VAR = "CARROM_REFEREE_DATABASE"
+ENV_VAR = "CARROM_REFEREE_DATABASE"   # a URL, or the path of an SQLite file
+# The name the SQLite file once had: still read, when ENV_VAR is not set, with a note saying so.
+OLD_ENV_VAR = "CARROM_REFEREE_DB"
 FIELD = "database_url"
 SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg")
 SECRETS_ADVICE = ("a password never goes into the settings: put it in libpq's password file (PGPASSFILE, "
@@ -69,9 +72,23 @@ def shown(url: str) -> str:
         return "?"
 
 
+_noted = False
+
+
 def from_environment() -> str:
-    """The URL the environment imposes (CARROM_REFEREE_DATABASE), or ""."""
-    return os.environ.get(ENV_VAR, "").strip()
+    """The database the environment imposes (CARROM_REFEREE_DATABASE: a URL, or an SQLite file's
+    path), or "". CARROM_REFEREE_DB, its old name, is read when it is not set, with a note on
+    standard error (once a process)."""
+    global _noted
+    value = os.environ.get(ENV_VAR, "").strip()
+    if value:
+        return value
+    value = os.environ.get(OLD_ENV_VAR, "").strip()
+    if value and not _noted:
+        _noted = True
+        print(f"carrom-referee: {OLD_ENV_VAR} is deprecated: set {ENV_VAR} instead (a URL or a file's path)",
+              file=sys.stderr)
+    return value
 
 
 def chosen(setting: str | None) -> tuple[str, str]:

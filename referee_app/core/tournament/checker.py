@@ -87,7 +87,7 @@ def rematches(t: Tournament) -> list[dict]:
         met = opponents_met(t, r - 1)
         order = order_for_round(t, r, by_round[r - 2])
         position = {p: i for i, p in enumerate(order)}
-        pairs = sorted((tuple(sorted(g.players(), key=position.get)) for g in t.rounds[r - 1]),
+        pairs = sorted((tuple(sorted(g.players(), key=position.__getitem__)) for g in t.rounds[r - 1]),
                        key=lambda pq: position[pq[0]])
         unpaired = set(order)
         avoidable = None

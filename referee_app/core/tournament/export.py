@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from referee_app.core.errors import BadInput
 from .model import GHOST, Tournament
@@ -73,8 +74,8 @@ def read_text(text: str) -> dict:
     lines = text.splitlines()
     if not lines or lines[0] != HEADER:
         raise BadInput("line 1", "not a carrom-referee ranking file (version 1)")
-    doc = {"name": "", "players": [], "rounds": []}
-    out = {"tournament": doc, "date": "", "rounds_total": None, "standings": []}
+    doc: dict[str, Any] = {"name": "", "players": [], "rounds": []}
+    out: dict[str, Any] = {"tournament": doc, "date": "", "rounds_total": None, "standings": []}
     for n, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
@@ -97,7 +98,7 @@ def read_text(text: str) -> dict:
                     doc.setdefault("withdrawn", {})[f[1]] = int(f[3])
             elif kind in ("R", "F"):
                 fields = f[1:] if kind == "R" else ["final", *f[1:]]
-                game = {"first": fields[2] or GHOST, "second": fields[3] or GHOST, "table": int(fields[1])}
+                game: dict[str, Any] = {"first": fields[2] or GHOST, "second": fields[3] or GHOST, "table": int(fields[1])}
                 if fields[4] != "":
                     game["score"] = [int(fields[4]), int(fields[5])]
                 if kind == "F":

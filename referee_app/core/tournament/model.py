@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from .ffc import rules
 
@@ -44,7 +45,7 @@ class Game:
         return self.first, self.second
 
     def to_doc(self) -> dict:
-        out = {"first": self.first, "second": self.second}
+        out: dict = {"first": self.first, "second": self.second}
         if self.score is not None:
             out["score"] = list(self.score)
         if self.table is not None:
@@ -111,7 +112,7 @@ class Tournament:
         return all(g.done for rnd in self.rounds for g in rnd)
 
     def to_doc(self) -> dict:
-        doc = {"name": self.name, "players": list(self.players),
+        doc: dict = {"name": self.name, "players": list(self.players),
                "rounds": [[g.to_doc() for g in rnd] for rnd in self.rounds]}
         if self.final is not None:
             doc["final"] = self.final.to_doc()
@@ -235,7 +236,7 @@ def _final(final_doc, t: Tournament) -> Game:
     if len(t.rounds) < t.rounds_total or not t.complete():
         raise BadInput("final", f"the final comes after the {t.rounds_total} rounds are played")
     final = _game(final_doc, "final", set(p for p in t.players if p not in t.withdrawn), allow_ghost=False)
-    if final.done and final.score[0] == final.score[1]:
+    if final.score is not None and final.score[0] == final.score[1]:  # played, and level
         raise BadInput("final.score", f"the final is played to {rules().final_points} points, it cannot end level "
                        f"({rules().clauses['final']})")
     return final
@@ -246,10 +247,7 @@ def _players(value) -> list:
         raise BadInput("players", "expected a list of names")
     seen = set()
     for i, p in enumerate(value, 1):
-        if not isinstance(p, str) or not p.strip():
-            raise BadInput(f"players.{i}", "expected a name")
-        if any(c in p for c in "\t\r\n"):
-            raise BadInput(f"players.{i}", "a name cannot hold a tab or a line break")
+        validation.name(p, f"players.{i}")
         if p in seen:
             raise BadInput(f"players.{i}", f"'{p}' is entered twice")
         seen.add(p)
@@ -278,7 +276,8 @@ def _round(games, r: int, t: Tournament) -> list:
     active = t.active(r)
     if len(active) < 2:
         raise BadInput(where, "fewer than two players to pair")
-    out, seen = [], {}
+    out: list = []
+    seen: dict = {}
     for i, g in enumerate(games, 1):
         game = _game(g, f"{where}, game {i}", set(active), ghost=t.ghost_score)
         for p in game.players():

@@ -26,7 +26,7 @@ from .model import GHOST, Tournament
 from .standings import after_each_round, finalists
 
 
-def draw(players: list, seed: int) -> list[tuple]:
+def draw(players: list, seed: int | None) -> list[tuple]:
     """Round 1: the players (and the ghost, if their count is odd) in a random order, paired two by
     two in that order; the ghost always second, its game last."""
     pool = list(players) + ([GHOST] if len(players) % 2 else [])
@@ -153,7 +153,7 @@ def next_round(t: Tournament, seed: int | None = None) -> dict:
         a, b = finalists(after_each_round(t)[-1], t)
         return {"round": "final", "tables": tables([(a, b)]), "clause": rules().clauses["final"]}
     round_no = done + 1
-    out = {"round": round_no}
+    out: dict = {"round": round_no}
     if round_no == 1:
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)

@@ -38,7 +38,7 @@ def after_each_round(t: Tournament, upto: int | None = None) -> list[list[Row]]:
     victories = {p: 0 for p in t.players}
     difference = dict.fromkeys(t.players, 0)
     played = dict.fromkeys(t.players, 0)
-    opponents = {p: [] for p in t.players}
+    opponents: dict[str, list[str]] = {p: [] for p in t.players}
     order = list(t.players)                      # the previous standings; the order of entry at first
     out = []
     for games in t.rounds[:upto]:
@@ -83,6 +83,7 @@ def finalists(rows: list[Row], t: Tournament) -> tuple[str, str]:
 
 def with_final(rows: list[Row], t: Tournament) -> list[Row]:
     """The final's winner first and its loser second; the rest as they were (ffc-tournament:1.16)."""
+    assert t.final is not None and t.final.score is not None, "called once the final is played"
     pair = set(finalists(rows, t))
     if set(t.final.players()) != pair:
         raise BadInput("final", f"the final is between the first two ({' and '.join(finalists(rows, t))}), "

@@ -9,8 +9,10 @@ machine replaced meanwhile, is refused (VersionConflict) rather than overwriting
 """
 from __future__ import annotations
 
+import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 
+from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 from .ffc import rules
@@ -115,18 +117,14 @@ class TournamentStore(db.Store):
     def meta(self, tid) -> dict:
         return dict(self.row("tournaments", tid, "tournament", field="tournament"))
 
-    def entries(self, tid) -> list[dict]:
+    def entries(self, tid) -> builtins.list[dict]:
         self.meta(tid)
         return [dict(r) for r in self.all(
             "SELECT name, checked_in, first_round, withdrawn_after FROM tournament_entries "
             "WHERE tournament_id = :t ORDER BY seq", {"t": tid})]
 
     def _enter(self, tid, name, checked_in: bool) -> None:
-        if not isinstance(name, str) or not name.strip():
-            raise BadInput("player", "expected a name")
-        name = name.strip()
-        if any(c in name for c in "\t\r\n"):
-            raise BadInput("player", "a name cannot hold a tab or a line break")
+        name = validation.name(name, "player").strip()
         with self.transaction():
             if self.first("SELECT 1 AS found FROM tournament_entries WHERE tournament_id = :t AND name = :name",
                           {"t": tid, "name": name}):
@@ -173,7 +171,7 @@ class TournamentStore(db.Store):
         return dict(row)
 
     # --- the tournament as data -----------------------------------------------------------
-    def _games(self, tid) -> list:
+    def _games(self, tid) -> builtins.list:
         return self.all("SELECT * FROM tournament_games WHERE tournament_id = :t AND superseded_at IS NULL "
                         "ORDER BY final, round, table_no", {"t": tid})
 
@@ -315,7 +313,7 @@ class TournamentStore(db.Store):
                 self._insert_game(tid, round_no, final, table["table"], table["first"], table["second"], score, stamp)
         return pairing
 
-    def round_games(self, tid, round_no) -> list[dict]:
+    def round_games(self, tid, round_no) -> builtins.list[dict]:
         round_no = round_arg(round_no)
         final = round_no == FINAL
         rows = [r for r in self._games(tid) if bool(r["final"]) == final and (final or r["round"] == int(round_no))]
@@ -366,7 +364,7 @@ class TournamentStore(db.Store):
                        {"t": tid, **entry, "before": json.dumps(before), "after": json.dumps(entry["after"])})
         return entry
 
-    def corrections(self, tid) -> list[dict]:
+    def corrections(self, tid) -> builtins.list[dict]:
         return [{"round": r["round"], "table": r["table_no"], "before": json.loads(r["before"]),
                  "after": json.loads(r["after"]), "reason": r["reason"], "at": r["at"]}
                 for r in self.all("SELECT * FROM tournament_corrections WHERE tournament_id = :t ORDER BY id", {"t": tid})]
@@ -394,6 +392,12 @@ class TournamentStore(db.Store):
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
             raise BadInput("score", "expected the two players' points, like 25 15")
+        end = rules().final_points if row["final"] else rules().match_points
+        if min(score) >= end:
+            # the game ends when one side reaches its points: both there is a slip, never a result
+            clause = rules().clauses["final" if row["final"] else "points"]
+            raise BadInput("score", f"{score[0]}-{score[1]}: no game ends with both sides at {end} points or "
+                                    f"more ({clause})")
         if row["final"] and score[0] == score[1]:
             raise BadInput("score", f"the final is played to {rules().final_points} points, it cannot end level "
                            f"({rules().clauses['final']})")

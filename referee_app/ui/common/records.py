@@ -25,6 +25,9 @@ def _reason(exc: StoreError) -> str:
         "damaged": _("{path} is damaged, or is not a records file."),
         "foreign": _("{path} belongs to another program."),
         "newer": _("{path} was written by a newer version of carrom-referee."),
+        "busy": _("{path} is in use by another program (a second carrom-referee, a backup, sqlite3)."),
+        "full": _("There is no space left on the disk of {path}."),
+        "replaced": _("{path} was replaced or moved while the records were open."),
     }.get(exc.reason, "{path}").format(path=path)
 
 
@@ -76,7 +79,25 @@ def ensure_records(parent=None) -> bool:
             if not _choose_database(parent):
                 return False
         except StoreError as exc:
+            if exc.reason in ("busy", "full"):   # a sound file: never offered to be set aside
+                if ask_retry_open(exc, parent):
+                    continue
+                return False
             return _start_new_file(exc, parent)
+
+
+def ask_retry_open(exc: StoreError, parent=None) -> bool:
+    """The records file is sound but in use by another program, or its disk is full: says so,
+    offers to try again or quit (never to set the file aside); True to try again. Tests replace this."""
+    text = (_("{path} is in use by another program (a second carrom-referee, a backup, sqlite3).")
+            if exc.reason == "busy" else _("There is no space left on the disk of {path}."))
+    box = QMessageBox(QMessageBox.Icon.Warning, _("Records"), text.format(path=str(exc.path)), parent=parent)
+    box.setInformativeText(_("The file is sound and stays where it is. Nothing was saved."))
+    box.setDetailedText(str(exc))
+    retry = box.addButton(_("Try again"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(_("Quit"), QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    return box.clickedButton() is retry
 
 
 def _choose_database(parent) -> bool:

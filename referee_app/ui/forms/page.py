@@ -419,7 +419,7 @@ class FormsPage(QWidget):
     def export_pdf(self, path: str | None = None) -> Path | None:
         """The current form as PDF, in the form's language (else the interface's)."""
         from referee_app.core.forms.document import form_document
-        from referee_app.ui.common.pdf import write_pdf
+        from referee_app.printing.pdf import write_pdf
 
         form = self.current
         path = path or self._ask_path(f"{form.kind}-{form.id}.pdf")
@@ -435,7 +435,7 @@ class FormsPage(QWidget):
     def print_blank(self, kind: str, path: str | None = None) -> Path | None:
         """A blank form in the interface language, under the current form's ruleset (or the default)."""
         from referee_app.core.forms.document import blank_document
-        from referee_app.ui.common.pdf import write_pdf
+        from referee_app.printing.pdf import write_pdf
 
         path = path or self._ask_path(f"{kind}-blank.pdf")
         if not path:

@@ -412,7 +412,7 @@ class InspectionPage(QWidget):
             if not path:
                 return None
         from referee_app.core.inspection.certificate import certificate_html, certificate_title
-        from referee_app.ui.common.pdf import write_pdf
+        from referee_app.printing.pdf import write_pdf
 
         try:
             lang = i18n.current_language()

@@ -121,7 +121,8 @@ class ReadingRow:
             mark_input(self.input, None)
         else:
             # ⓘ: the sources print another limit that this reading would pass or fail; hover to read it.
-            show_verdict(self.verdict, fmt.verdict(check, i18n.current_language()) + (" ⓘ" if notes else ""), "ok" if check["ok"] else "fail")
+            show_verdict(self.verdict, fmt.verdict(check, i18n.current_language()) + (" ⓘ" if notes else ""),
+                         "ok" if check["ok"] else "fail")
             mark_input(self.input, "ok" if check["ok"] else "fail")
         self.verdict.setToolTip("\n".join(notes))
         return check

@@ -25,7 +25,8 @@ from referee_app.core.printing import esc
 from referee_app.i18n import gettext as _
 from referee_app.i18n import ngettext
 from referee_app.ui.retranslate import follow_language
-from .board_view import BoardView, svg_to_png
+from referee_app.printing.image import svg_to_png
+from .board_view import BoardView
 
 MAX_KEYS = 9
 ALL, ENDINGS, DIFFER, DUE = "all", "endings", "differ", "due"
@@ -254,7 +255,7 @@ class LearnArea(QWidget):
         """A paper of the chosen selection, count, time and pass mark as PDF, in the interface
         language, with its answer key; returns the path written (None if cancelled or refused)."""
         from referee_app.core.learn.exam import exam_html, make_exam
-        from referee_app.ui.common.pdf import write_pdf
+        from referee_app.printing.pdf import write_pdf
 
         if path is None:
             path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), "exam.pdf",

@@ -1,32 +1,11 @@
-"""The board diagram (SVG text from core/learn/diagram.py) on screen, and as a PNG file."""
+"""The board diagram (SVG text from core/learn/diagram.py) on screen; as a PNG file:
+referee_app/printing/image.py."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QSizePolicy, QWidget
-
-
-def svg_to_png(svg: str, path: str | Path, scale: float = 1.0) -> Path:
-    """Renders the SVG into a PNG at `path` (written whole, then renamed: never half a file)."""
-    import os
-
-    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
-    size = renderer.defaultSize() * scale
-    image = QImage(size, QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    renderer.render(painter)
-    painter.end()
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part.png")
-    if not image.save(str(tmp), "PNG"):
-        raise OSError(f"cannot write {path}")
-    os.replace(tmp, path)
-    return path
 
 
 class BoardView(QWidget):

@@ -10,7 +10,8 @@ from referee_app.i18n import gettext as _
 
 
 def refusal_text(exc: Exception, ruleset: str, foul: str | None = None) -> str:
-    if not isinstance(exc, BadInput):
+    if not isinstance(exc, BadInput) or exc.problem.startswith("the rules leave this stroke undecided"):
+        # NoRule or Conflict as the engine raises them; as the match's game says them (Game.preview)
         return _("The rules leave this stroke undecided: no clause, or two that disagree, decide it.")
     field, problem = exc.field, exc.problem
     if field == "match":

@@ -110,6 +110,6 @@ class ScoreSheetView(QWidget):
         return sheet_html(meta, strokes, current_language(), meta.get("events"))[0]
 
     def save_pdf(self, path: str, meta: dict) -> None:
-        from referee_app.ui.common.pdf import write_pdf
+        from referee_app.printing.pdf import write_pdf
 
         write_pdf(self.html(meta), path, _("Score sheet"))

@@ -9,15 +9,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
                                QComboBox, QSpinBox, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from referee_app.core.tournament import documents
 from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.store import FINAL
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.core.storage.errors import VersionConflict
+from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from referee_app.ui.common import conflict_dialog
 from referee_app.ui.retranslate import follow_language
-from . import documents
 
 
 class RoundsView(QWidget):
@@ -111,9 +112,9 @@ class RoundsView(QWidget):
         if self.desk.tid is not None:
             t = self.desk.store.load(self.desk.tid)
             for r in range(1, len(t.rounds) + 1):
-                self.round_combo.addItem(documents.round_title(r), r)
+                self.round_combo.addItem(documents.round_title(r, current_language()), r)
             if t.final is not None:
-                self.round_combo.addItem(documents.round_title(FINAL), FINAL)
+                self.round_combo.addItem(documents.round_title(FINAL, current_language()), FINAL)
         index = self.round_combo.findData(current)
         self.round_combo.setCurrentIndex(index if index >= 0 else self.round_combo.count() - 1)
         self.round_combo.blockSignals(False)
@@ -121,10 +122,11 @@ class RoundsView(QWidget):
 
     def _fill(self) -> None:
         games = self.games()
+        lang = current_language()
         self.table.setRowCount(len(games))
         for i, g in enumerate(games):
             sheet = "" if g["match_id"] is None else _("Score sheet {n}").format(n=g["match_id"])
-            values = (str(g["table_no"]), documents.player(g["first"]), documents.player(g["second"]),
+            values = (str(g["table_no"]), documents.player(g["first"], lang), documents.player(g["second"], lang),
                       "" if g["score_first"] is None else str(g["score_first"]),
                       "" if g["score_second"] is None else str(g["score_second"]), sheet)
             for j, v in enumerate(values):
@@ -179,7 +181,7 @@ class RoundsView(QWidget):
             return
         self.desk.refresh()
         self.desk.status.setText(_("{round} is closed: every result is in, and the standings are up to date.").format(
-            round=documents.round_title(self.round_no)))
+            round=documents.round_title(self.round_no, current_language())))
         self.desk.tabs.setCurrentWidget(self.desk.standings)
 
     def open_sheet(self) -> None:
@@ -278,15 +280,31 @@ class RoundsView(QWidget):
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),
                                                     f"pairings-{self.round_no}.pdf", "PDF (*.pdf)")
         if path:
-            self.desk.run(lambda: documents.write_pairings(path, self.desk.store.meta(self.desk.tid)["name"],
-                                                           self.round_no, self.games()))
+            def write():
+                from referee_app.printing.pdf import write_pdf
+
+                html, title = documents.pairings_document(self.desk.store.meta(self.desk.tid)["name"], self.round_no,
+                                                          self.games(), current_language())
+                return write_pdf(html, path, title)
+
+            self.desk.run(write)
 
     def print_score_sheets(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, _("Choose the folder for the score sheets (one PDF per table)"))
         if folder:
             meta = self.desk.store.meta(self.desk.tid)
-            written = self.desk.run(lambda: documents.write_score_sheets(folder, meta["name"], self.round_no,
-                                                                         self.games(), meta["ruleset"]))
+
+            def write():
+                from pathlib import Path
+
+                from referee_app.printing.pdf import write_pdf
+
+                Path(folder).mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
+                return [write_pdf(html, Path(folder) / name, title) for name, html, title in
+                        documents.score_sheet_documents(meta["name"], self.round_no, self.games(), meta["ruleset"],
+                                                        current_language())]
+
+            written = self.desk.run(write)
             if written:
                 self.desk.status.setText(_("{n} score sheets written in {folder}.").format(n=len(written),
                                                                                          folder=folder))
@@ -307,7 +325,7 @@ class RoundsView(QWidget):
         self.sheets_button.setText(_("Score sheets (PDF)…"))
         self.open_button.setText(_("Open the table's score sheet"))
         self.time_called.setText(_("Time is up (40 + 5 minutes)"))
-        self.time_called.setToolTip(documents.limits_text(False))
+        self.time_called.setToolTip(documents.limits_text(False, current_language()))
         self.collect_button.setText(_("Take the results from the score sheets"))
         self.points_label.setText(_("Result typed at the desk:"))
         self.first_points.setAccessibleName(_("Points of the first player"))
@@ -318,6 +336,6 @@ class RoundsView(QWidget):
         self.table.setAccessibleName(_("Pairings"))
         self._headers()
         for i in range(self.round_combo.count()):
-            self.round_combo.setItemText(i, documents.round_title(self.round_combo.itemData(i)))
+            self.round_combo.setItemText(i, documents.round_title(self.round_combo.itemData(i), current_language()))
         if self.desk.tid is not None:
             self._fill()

@@ -1,6 +1,7 @@
-"""PDF output through Qt's own QPdfWriter: forms, certificates and score sheets.
+"""PDF output through Qt's own QPdfWriter: forms, certificates, score sheets, exam papers and
+the tournament desk's sheets, for the window and the command line alike.
 
-Documents are built as HTML by the caller with every piece of user text passed through
+Documents are built as HTML by the core with every piece of user text passed through
 `esc()`, so a name like `<b>` prints literally and is never interpreted as markup.
 """
 from __future__ import annotations

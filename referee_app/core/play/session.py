@@ -1,0 +1,283 @@
+"""The match being kept at a table: what the window's Rulings area does beyond its widgets.
+
+A `MatchSession` owns the match on screen (core/play/match.py), its record in the store
+(core/play/store.py: created with its header the first time something is to be kept, every
+stroke written as it is entered), the stroke being corrected, and the rulings shown while a
+stroke is ticked. A stroke is previewed and recorded by one computation: `preview` asks the
+game (`Game.preview`), and recording plays the stroke, which rules it through that same
+`Game.preview` before carrying it out (in the store's transaction, then on the match shown).
+"What if" rules a situation set by hand (`what_if`) and records nothing.
+
+A window that closes mid-match loses nothing: a new session on the same store finds the match
+(`unfinished`) and `open`s it where it stood.
+
+Pure Python, no Qt: the window asks the referee and says what went wrong; the session refuses
+with BadInput (or the store's StoreUnavailable), and changes nothing when it refuses.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.rules.compile import compiled
+from .clock import MatchClock, match_clock
+from .game import Game
+from .match import Match, replayed
+
+
+class MatchOver(BadInput):
+    """A stroke ticked after the match is won: nothing is left to rule."""
+
+    def __init__(self, winner: str | None):
+        super().__init__("match", f"the match is over ({winner} won)")
+
+
+class PendingStroke:
+    """A stroke on its way to the records: `write` stores it (again and again while a server is
+    out of reach: the window retries it), bound to the match it was entered in, so another match
+    opened meanwhile never receives it; `commit` then plays it on that match, if still shown."""
+
+    def __init__(self, session: "MatchSession", stroke: dict, header: dict):
+        self.session, self.stroke, self.header = session, stroke, dict(header)
+        self.match, self.match_id = session.match, session.match_id
+
+    def write(self) -> dict:
+        """Stores the stroke (and the match, the first time); returns the ruling stored."""
+        session = self.session
+        if self.match_id is None:
+            self.match_id = session.store.create(self.match.ruleset, self.match.doubles, **self.header)
+            if session.match is self.match:
+                session.match_id = self.match_id
+        return session.store.add_stroke(self.match_id, self.stroke)
+
+    def commit(self) -> bool:
+        """Plays the stored stroke on the match shown; False if another match is shown now."""
+        if self.session.match is not self.match:
+            return False
+        self.match.play(self.stroke)
+        return True
+
+
+class MatchSession:
+    """The match kept at the table, its corrections, its what-if, and its record."""
+
+    def __init__(self, ruleset: str = "icf", store=None, open_store: Callable | None = None,
+                 doubles: bool = False, knowledge=None):
+        """`store`: a MatchStore; or `open_store()` makes one when the first record is needed (the
+        window opens its records after its first paint). `knowledge`: the knowledge root its
+        rulesets, compiled rulesets and tournament rules come from (`Knowledge`, branch `ruling`;
+        anything with `rulesets`, `compiled(id)` and `tournament`); without it, the process's."""
+        self.knowledge = knowledge
+        if ruleset not in self._rulesets():
+            ruleset = "icf"
+        self._store, self._open_store = store, open_store
+        self.ruleset = ruleset                 # the ruleset chosen for the next match
+        self.match = Match(ruleset, doubles)
+        self.match_id: int | None = None
+        self.correcting: int | None = None     # the 1-based stroke being corrected
+
+    @property
+    def store(self):
+        if self._store is None:
+            if self._open_store is None:
+                from .store import MatchStore
+
+                self._store = MatchStore()
+            else:
+                self._store = self._open_store()
+        return self._store
+
+    def _rulesets(self) -> dict:
+        return default_rulesets() if self.knowledge is None else self.knowledge.rulesets
+
+    def _compiled(self, ruleset_id: str):
+        return compiled(ruleset_id) if self.knowledge is None else self.knowledge.compiled(ruleset_id)
+
+    # --- which match -------------------------------------------------------------------------
+    def new(self, doubles: bool = False) -> None:
+        """A new match under the chosen ruleset, not stored until something is to be kept."""
+        self.match_id, self.correcting = None, None
+        self.match = Match(self.ruleset, doubles)
+
+    def open(self, match_id: int) -> dict:
+        """The stored match, where it stood; returns its record (header). BadInput if it cannot be
+        read or replayed: the match shown stays."""
+        meta, match = self.store.meta(match_id), self.store.load(match_id)
+        self.match_id, self.match, self.ruleset, self.correcting = meta["id"], match, match.ruleset, None
+        return meta
+
+    def unfinished(self) -> dict | None:
+        """The last match left unfinished, to resume; None while a match is begun on screen."""
+        if self.match_id is not None or self.match.strokes:
+            return None
+        return self.store.unfinished()
+
+    def saved(self) -> list[dict]:
+        return self.store.list()
+
+    def ensure_saved(self, header: dict) -> int:
+        """The match's record, created with its header the first time something is to be kept."""
+        if self.match_id is None:
+            self.match_id = self.store.create(self.match.ruleset, self.match.doubles, **header)
+        return self.match_id
+
+    def header_write(self, field: str, text: str, header: Callable[[], dict]) -> Callable[[], None]:
+        """The write of one header field as typed, bound to the match it was typed in: the first
+        field of a match not yet stored stores it, with the whole header as it reads then."""
+        match, match_id = self.match, self.match_id
+
+        def write() -> None:
+            if match_id is None:
+                if self.match is match:
+                    self.ensure_saved(header())
+            else:
+                self.store.update_header(match_id, **{field: text})
+        return write
+
+    def set_doubles(self, on: bool) -> bool:
+        """Singles or doubles, for a match not yet begun; returns whether the match is now as asked."""
+        if self.match.strokes:
+            return on == self.match.doubles
+        self.match = Match(self.match.ruleset, on)
+        if self.match_id is not None:
+            self.store.set_doubles(self.match_id, on)
+        return True
+
+    def change_ruleset(self, ruleset: str) -> None:
+        """Plays the match under `ruleset` from now on: every stroke ruled again (BadInput if one
+        cannot happen under it, and nothing changes), the change kept in the match's record."""
+        if ruleset not in self._rulesets():
+            raise BadInput("ruleset", f"unknown ruleset {ruleset!r}")
+        if ruleset != self.match.ruleset:
+            if self.match_id is not None:
+                self.match = self.store.change_ruleset(self.match_id, ruleset)
+            else:
+                self.match = replayed(ruleset, self.match.doubles, self.match.strokes)
+        self.ruleset, self.correcting = ruleset, None
+
+    # --- what the ruleset sets ----------------------------------------------------------------
+    def clock_seconds(self) -> tuple[int, int]:
+        """(stroke clock, break clock) in seconds, from the match's ruleset."""
+        params = self._compiled(self.match.ruleset).params
+        stroke = int(params["stroke_clock_seconds"])
+        return stroke, int(params.get("break_clock_seconds", stroke))
+
+    def fouls(self) -> list[dict]:
+        """The fouls a referee may call under the match's ruleset: id, names, clauses."""
+        return [{"id": f["id"], "names": f.get("name", {}), "clauses": f.get("clauses", [])}
+                for f in self._compiled(self.match.ruleset).fouls.values()]
+
+    def match_clock(self) -> MatchClock:
+        """The match clock of the tournament rules (knowledge/tournament.yaml)."""
+        return match_clock(None if self.knowledge is None else self.knowledge.tournament)
+
+    # --- the stroke being entered ------------------------------------------------------------
+    def entry_game(self) -> Game:
+        """The game the stroke being entered is played in: the match's, or as it stood before
+        the stroke being corrected."""
+        if self.correcting:
+            return replayed(self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1]).game
+        return self.match.game
+
+    def situation_doc(self, stroke: dict, what_if: dict | None = None) -> dict:
+        """The situation document of the stroke: on the board set by hand (`what_if`, a situation's
+        `before`), or on the match's board as it stands for the stroke being entered."""
+        if what_if is not None:
+            return {"before": what_if, "stroke": stroke}
+        return self.entry_game().situation_doc(stroke)
+
+    def preview(self, stroke: dict, trace: bool = False, what_if: dict | None = None) -> dict:
+        """The ruling the stroke gets, recording nothing: on the match, exactly the ruling that
+        recording it stores (`Game.preview`, colours open or set); on a board set by hand
+        (`what_if`), the ruling of that situation. Refuses as the rules do (BadInput naming the
+        situation's field; NoRule or Conflict for a what-if), and with MatchOver once the match
+        is won."""
+        if what_if is not None:
+            from referee_app.core.rules.ruling import rule
+
+            return rule(self.situation_doc(stroke, what_if), self.match.ruleset, trace=trace)
+        if self.match.over:
+            raise MatchOver(self.match.winner)
+        return self.entry_game().preview(stroke, trace=trace)
+
+    def pending(self, stroke: dict, header: dict) -> PendingStroke:
+        """A new stroke to record: its write, then its commit (see PendingStroke)."""
+        return PendingStroke(self, stroke, header)
+
+    def record(self, stroke: dict, header: dict | None = None) -> dict:
+        """Records the stroke as entered, or as the correction of the stroke being corrected;
+        returns its ruling as stored (the one `preview` showed)."""
+        if self.correcting:
+            n = self.correcting
+            self.correct(n, stroke)
+            return self.match.rulings[n - 1]
+        pending = self.pending(stroke, header or {})
+        ruling = pending.write()
+        pending.commit()
+        return ruling
+
+    # --- corrections -------------------------------------------------------------------------
+    def start_correction(self, n: int) -> dict:
+        """Corrects stroke `n` (1-based) from now on; returns the stroke as entered."""
+        if not 1 <= n <= len(self.match.strokes):
+            raise BadInput("stroke", f"no stroke {n} (the sheet has {len(self.match.strokes)})")
+        self.correcting = n
+        return self.match.strokes[n - 1]
+
+    def cancel_correction(self) -> None:
+        self.correcting = None
+
+    def correction_changes(self, n: int, stroke: dict) -> list[dict]:
+        """Every later ruling that changes if stroke `n` becomes `stroke` ({stroke, before, after});
+        BadInput if the correction makes a later stroke impossible."""
+        return self.match.correction(n - 1, stroke)[1]
+
+    def correct(self, n: int, stroke: dict) -> None:
+        """Replaces stroke `n` and re-rules the later ones, in the record and on screen."""
+        if self.match_id is not None:
+            self.store.correct(self.match_id, n, stroke)
+            self.match = self.store.load(self.match_id)
+        else:
+            self.match = self.match.correction(n - 1, stroke)[0]
+        self.correcting = None
+
+    def undo(self) -> dict:
+        """Takes the last stroke back; returns it."""
+        if not self.match.strokes:
+            raise BadInput("undo", "no stroke to undo")
+        last = self.match.strokes[-1]
+        if self.match_id is not None:
+            self.store.undo(self.match_id)
+            self.match = self.store.load(self.match_id)
+        else:
+            self.match.undo()
+        self.correcting = None
+        return last
+
+    def record_deciding_strokes(self, attempts: dict) -> dict:
+        """The deciding strokes of a level game ({first: [bool, ...], second: [...]}); returns the ruling."""
+        entry = {"tie_breaker": attempts}
+        if self.match_id is not None:
+            ruling = self.store.add_stroke(self.match_id, entry)
+            self.match = self.store.load(self.match_id)
+            return ruling
+        return self.match.play(entry)
+
+    # --- what is printed or filled from the match ---------------------------------------------
+    def protest_fields(self, n: int | None, header: dict, lang: str) -> dict:
+        """The fields of a protest about stroke `n` (the last one if None), the match stored first."""
+        from .protest_draft import protest_fields
+
+        if not self.match.strokes:
+            raise BadInput("stroke", "no stroke has been recorded yet")
+        if n is None or not 1 <= n <= len(self.match.strokes):
+            n = len(self.match.strokes)
+        meta = self.store.meta(self.ensure_saved(header))
+        return protest_fields(meta, self.match.strokes, n, lang)
+
+    def sheet_meta(self) -> dict:
+        """The match's record and its events, for the printed score sheet ({} while not stored)."""
+        if self.match_id is None:
+            return {}
+        return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))

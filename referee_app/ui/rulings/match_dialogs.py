@@ -1,0 +1,74 @@
+"""What the Rulings area asks the referee before it changes a match: the ruleset of a match begun,
+a correction that changes later rulings, the deciding strokes, which saved match to open."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox
+
+from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.i18n import current_language
+from referee_app.i18n import gettext as _
+from .ruling_view import ruling_differences
+
+
+def confirm_ruleset_change(parent, old: str, new: str) -> bool:
+    names, lang = default_rulesets(), current_language()
+    answer = QMessageBox.question(
+        parent, _("Change the ruleset of this match?"),
+        _("This match is played under {old}. Play it under {new} from now on? Every stroke "
+          "recorded is ruled again under {new}, and the change is kept in the match's record.").format(
+            old=names[old].name.get(lang, old), new=names[new].name.get(lang, new)),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def confirm_correction(parent, session, n: int, stroke: dict) -> bool:
+    """Shows every later ruling the correction changes and asks to accept it; a correction refused
+    (a later stroke made impossible) is said and not made."""
+    try:
+        changes = session.correction_changes(n, stroke)
+    except BadInput as exc:
+        QMessageBox.warning(parent, _("Correction refused"), str(exc))
+        return False
+    lines = []
+    for c in changes:
+        what = ruling_differences(c["before"], c["after"], current_language())
+        if what:  # a line that would read "X → X" tells the referee nothing
+            lines.append(_("Stroke {n}:").format(n=c["stroke"]) + "\n" + "\n".join(f"  • {w}" for w in what))
+    if not lines:
+        return True
+    answer = QMessageBox.question(parent, _("Rulings that change"),
+                                  _("This correction changes these rulings:") + "\n\n" + "\n".join(lines)
+                                  + "\n\n" + _("Accept the correction?"))
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:
+    """Each side's attempts in order, True for a coin pocketed; None if the referee gave up."""
+    from PySide6.QtWidgets import QInputDialog
+
+    attempts = {}
+    for side, name in zip(("first", "second"), names):
+        text, ok = QInputDialog.getText(parent, _("Deciding strokes"), _(
+            "{name}'s attempts in order, 1 for a coin pocketed, 0 for a miss (e.g. 1 0 1):").format(name=name))
+        if not ok:
+            return None
+        marks = [c for c in text if not c.isspace()]
+        if not marks or any(c not in "01" for c in marks):
+            QMessageBox.warning(parent, _("Deciding strokes"), _("Write each attempt as 1 or 0."))
+            return None
+        attempts[side] = [c == "1" for c in marks]
+    return attempts
+
+
+def choose_match(parent, matches: list[dict]) -> int | None:
+    """The saved match the referee picks, or None."""
+    if not matches:
+        QMessageBox.information(parent, _("Open a match"), _("No match has been saved yet."))
+        return None
+    labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} "
+              f"({m['ruleset']}, {m['strokes']})" for m in reversed(matches)]
+    from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
+
+    choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Saved matches"), labels, 0, False)
+    return int(choice.split(":")[0]) if ok else None
