@@ -69,8 +69,9 @@ def test_both_colours_at_once_say_why_the_colour_was_taken(pocketed, first, chos
     stroke = {"pocketed": pocketed, **({"first_colour": first} if first else {})}
     ruling = rule(installed(), {"before": OPEN, "stroke": stroke}, "fr-house")
     assert ruling["after"]["striker_colour"] == chosen
-    own_word = colours.colour_name(installed().colours("fr-house"), chosen, "en")
-    assert colours.WHY[why]["en"].format(own_word=own_word, own_words=colours.colour_name(installed().colours("fr-house"), chosen, "en", True)) \
+    named = installed().colours("fr-house")
+    own_word = colours.colour_name(named, chosen, "en")
+    assert colours.WHY[why]["en"].format(own_word=own_word, own_words=colours.colour_name(named, chosen, "en", True)) \
         in ruling["notes"][0]["en"]
     assert ruling["alternatives"][0]["after"]["striker_colour"] == colours.other_colour(chosen)
 

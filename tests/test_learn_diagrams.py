@@ -13,7 +13,7 @@ from referee_app.core.rules.ruling import rule
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 import learn_diagrams  # noqa: E402  (the ten typical situations the screenshots show)
-from kbcopy import installed
+from kbcopy import installed  # noqa: E402
 
 
 def expected(situation: dict, ruling: dict) -> dict:

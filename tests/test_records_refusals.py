@@ -18,7 +18,6 @@ import time
 import pytest
 
 from referee_app.cli import main
-from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 
 from conftest import run_cli
@@ -127,7 +126,7 @@ def bad_inputs(tmp_path) -> list[list[str]]:
 
 
 def test_every_writing_command_refused_changes_no_row(kept, tmp_path):
-    before, bytes_before = rows(kept), None
+    before = rows(kept)
     for argv in bad_inputs(tmp_path):
         code, _out, err = run(*argv)
         assert code == 2, (argv, code, err)
@@ -187,7 +186,7 @@ def small_disk(tmp_path, monkeypatch):
     folder.mkdir()
     if os.geteuid() != 0 or os.system(f"mount -t tmpfs -o size=640k tmpfs {folder} 2>/dev/null") != 0:
         pytest.skip("needs the right to mount a small tmpfs")
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(folder / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(folder / "records.sqlite3"))
     yield folder
     import gc
 
@@ -285,7 +284,7 @@ def test_one_name_limit_in_a_file_and_as_an_argument(records_file, tmp_path):
 
 
 def test_a_path_over_the_system_limit_is_one_line(monkeypatch, tmp_path):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / ("x" * 300) / "r.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / ("x" * 300) / "r.sqlite3"))
     code, _out, err = run("matches", "list")
     assert code == 2 and err.count("\n") == 1 and "File name too long" in err, err
 

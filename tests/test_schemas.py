@@ -199,7 +199,7 @@ def test_the_organisers_choices_import_and_desk_changes_answer_their_formats(tmp
     from referee_app.core.tournament import sol
     from referee_app.core.tournament.generator import generate
 
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     # 3 players over 4 rounds: with avoid_rematches a rematch cannot be avoided, and check lists it
     t = generate(3, 1, choices={"rounds_total": 4, "ghost_points": 15, "avoid_rematches": True})
     doc = t.to_doc() | {"absent": {}}

@@ -17,14 +17,11 @@ def load_knowledge(root=None) -> tuple[Knowledge, list]:
     """The knowledge root the whole window works with, its knowledge base and rulesets read now;
     a broken base is still shown, with its problems listed, because a referee mid-match is better
     served by the readable rules than by no window."""
-    knowledge = Knowledge.load(root)
     try:
-        knowledge.kb
+        knowledge = Knowledge.load(root).read("kb")
     except KnowledgeError:
-        knowledge = Knowledge.load(root, strict=False)
-        knowledge.kb
-    knowledge.rulesets
-    return knowledge, knowledge.problems
+        knowledge = Knowledge.load(root, strict=False).read("kb")
+    return knowledge.read("rulesets"), knowledge.problems
 
 
 # The Qt-free modules the first paint uses: the interface language, the Rulings area's match (its
@@ -39,6 +36,4 @@ def start_core() -> tuple[Knowledge, list]:
     for name in CORE:
         import_module(name)
     knowledge, problems = load_knowledge()
-    knowledge.default_ruleset
-    knowledge.tournament
-    return knowledge, problems
+    return knowledge.read("default_ruleset", "tournament"), problems

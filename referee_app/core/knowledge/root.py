@@ -49,6 +49,13 @@ class Knowledge:
 
         return cls(root=Path(root) if root else knowledge_root(), strict=strict)
 
+    def read(self, *parts: str) -> Knowledge:
+        """Reads the named parts (`kb`, `rulesets`, `default_ruleset`, `tournament`...) now rather
+        than when first used: the window reads what its first paint needs before Qt is imported."""
+        for part in parts:
+            getattr(self, part)
+        return self
+
     @property
     def kb(self) -> KnowledgeBase:
         """The knowledge base, loaded and checked (KnowledgeError when broken and strict; else
@@ -86,7 +93,7 @@ class Knowledge:
 
             chosen = (load_file(self.root / "forms.yaml", "forms.yaml") or {}).get("default_ruleset")
             self._parts["default_ruleset"] = self.ruleset(chosen, "forms.yaml: default_ruleset").id
-        return self._parts["default_ruleset"]  # type: ignore[return-value]
+        return self._parts["default_ruleset"]
 
     def compiled(self, ruleset_id: str) -> CompiledRuleset:
         """The ruleset ready to rule, compiled the first time it is asked for."""
@@ -139,7 +146,7 @@ class Knowledge:
             from referee_app.core.forms.clauses import FormsData
 
             self._parts["forms"] = FormsData(self.kb, self.rulesets)
-        return self._parts["forms"]  # type: ignore[return-value]
+        return self._parts["forms"]
 
     @property
     def tournament(self) -> dict:
@@ -148,7 +155,7 @@ class Knowledge:
             from .files import load_file
 
             self._parts["tournament"] = load_file(self.root / "tournament.yaml", "tournament.yaml")
-        return self._parts["tournament"]  # type: ignore[return-value]
+        return self._parts["tournament"]
 
     @property
     def equipment(self) -> Specs:
@@ -157,4 +164,4 @@ class Knowledge:
             from referee_app.core.inspection.spec import load_specs
 
             self._parts["equipment"] = load_specs(self.root / "equipment")[0]
-        return self._parts["equipment"]  # type: ignore[return-value]
+        return self._parts["equipment"]

@@ -234,13 +234,16 @@ class Scope:
     differ: bool = False
     endings: bool = False
 
-    def check(self, knowledge: Knowledge) -> None:
-        self.ruleset = knowledge.ruleset(self.ruleset or knowledge.default_ruleset, "ruleset").id
+    def check(self, knowledge: Knowledge) -> str:
+        """Refuses a scope the knowledge base cannot draw from; returns its ruleset (the default
+        one when the scope names none), which the scope keeps."""
+        ruleset = self.ruleset = knowledge.ruleset(self.ruleset or knowledge.default_ruleset, "ruleset").id
         kb = knowledge.kb
         if self.clause and self.clause not in kb.clauses:
             raise BadInput("clause", f"no clause {self.clause}")
         if self.chapter and not any(_in_chapter(c, self.chapter) for c in kb.clauses.values()):
             raise BadInput("chapter", f"no chapter {self.chapter} (see `carrom-referee quiz chapters`)")
+        return ruleset
 
     def admits(self, knowledge: Knowledge, q: Question) -> bool:
         if self.differ and "rulesets_differ" not in q.tags:
@@ -301,20 +304,20 @@ def generate(knowledge: Knowledge, scope: Scope, count: int, seed: int = 0, pool
 
     if count > MAX_QUESTIONS:   # a thousand questions already take seconds: a typing slip never runs on
         raise BadInput("count", f"{count}: at most {MAX_QUESTIONS} questions at a time")
-    scope.check(knowledge)
+    ruleset = scope.check(knowledge)
     rng = random.Random(seed)
     narrow = scope.clause or scope.chapter or scope.differ or scope.endings
-    size = pool or min(space_size(knowledge, scope.ruleset), max(400, (30 if narrow else 4) * count))
-    candidates = [(doc, "example") for _clause, doc in examples(knowledge, scope.ruleset)]
-    candidates += [(doc, "space") for doc in draw_space(knowledge, scope.ruleset, size, rng)]
+    size = pool or min(space_size(knowledge, ruleset), max(400, (30 if narrow else 4) * count))
+    candidates = [(doc, "example") for _clause, doc in examples(knowledge, ruleset)]
+    candidates += [(doc, "space") for doc in draw_space(knowledge, ruleset, size, rng)]
     keyed, seen = [], set()
     for doc, origin in candidates:
-        qid = question_id(scope.ruleset, doc)
+        qid = question_id(ruleset, doc)
         if qid in seen:
             continue
         seen.add(qid)
         try:
-            q = make_question(knowledge, doc, scope.ruleset, rng, origin)
+            q = make_question(knowledge, doc, ruleset, rng, origin)
         except BadInput:
             continue  # an example written for a ruleset this one extends, refused here
         if q is None or not scope.admits(knowledge, q):

@@ -22,7 +22,7 @@ class Match:
     """A match's strokes as entered and their rulings, replayed into its games."""
 
     knowledge: Knowledge
-    ruleset: str | None = None   # None: the knowledge base's default ruleset
+    ruleset: str = ""   # "": the knowledge base's default ruleset
     doubles: bool = False
     strokes: list = field(default_factory=list)      # every stroke as entered, in order
     rulings: list = field(default_factory=list)      # the ruling of each, as replayed

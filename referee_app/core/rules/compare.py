@@ -49,4 +49,4 @@ def rule_everywhere(knowledge: Knowledge, doc, rulesets=None, open_as_set: bool 
 def _one_line(exc: BadInput) -> str:
     from referee_app.core.validation import one_line
 
-    return one_line(exc)
+    return one_line(str(exc))

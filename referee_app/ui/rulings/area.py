@@ -45,14 +45,16 @@ class RulingsArea(QWidget):
 
     def __init__(self, knowledge, ruleset: str | None = None, store=None, parent=None,
                  first_ruling_later: bool = False):
-        """`knowledge`: the window's knowledge root; `first_ruling_later`: the empty stroke is not ruled as the area is built, but by the first
-        `update_ruling()` (the window's, just after its first paint); until then the ruling says
-        to tick what happened. Any tick, and Record, rule at once as always."""
+        """`knowledge`: the window's knowledge root. `first_ruling_later`: the empty stroke is not
+        ruled as the area is built, but by the first `update_ruling()` (the window's, just after
+        its first paint); until then the ruling says to tick what happened. Any tick, and Record,
+        rule at once as always."""
         super().__init__(parent)
         self.setObjectName("rulings_area")
         self._ruling_now = not first_ruling_later
         self.knowledge = knowledge
-        self.session = MatchSession(knowledge, ruleset, store, open_store=lambda: _open_records(knowledge))
+        self.session = MatchSession(knowledge, ruleset, store,
+                                    open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)

@@ -50,8 +50,8 @@ def open_colour_names(game) -> tuple[str, str] | None:
     """The light and dark coins as the ruleset's text names them, while the first coin is to set them."""
     if not game.colours_open():
         return None
-    lang = current_language()
-    return (colour_name(game.knowledge.colours(game.ruleset), "light", lang, True), colour_name(game.knowledge.colours(game.ruleset), "dark", lang, True))
+    lang, colours = current_language(), game.knowledge.colours(game.ruleset)
+    return colour_name(colours, "light", lang, True), colour_name(colours, "dark", lang, True)
 
 
 def colours_text(game, name: dict) -> str:
