@@ -186,7 +186,7 @@ def small_disk(tmp_path, monkeypatch):
     folder.mkdir()
     if os.geteuid() != 0 or os.system(f"mount -t tmpfs -o size=640k tmpfs {folder} 2>/dev/null") != 0:
         pytest.skip("needs the right to mount a small tmpfs")
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(folder / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(folder / "records.sqlite3"))
     yield folder
     import gc
 
@@ -284,7 +284,7 @@ def test_one_name_limit_in_a_file_and_as_an_argument(records_file, tmp_path):
 
 
 def test_a_path_over_the_system_limit_is_one_line(monkeypatch, tmp_path):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / ("x" * 300) / "r.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / ("x" * 300) / "r.sqlite3"))
     code, _out, err = run("matches", "list")
     assert code == 2 and err.count("\n") == 1 and "File name too long" in err, err
 
@@ -319,3 +319,42 @@ def test_the_window_closes_its_records_without_journal_files(records_file):
     close_records()
     assert [p.name for p in records_file.parent.iterdir() if p.name.startswith(records_file.name)] == \
         [records_file.name]
+
+
+def test_names_have_one_limit_in_a_match_header_and_a_form(records_file, tmp_path):
+    from referee_app.core import validation
+
+    name = "x" * (validation.MAX_NAME + 1)
+    before = rows(records_file) if records_file.exists() else None
+    for argv in (["matches", "new", "--first-name", name],
+                 ["forms", "new", "protest", write(tmp_path / "p.json", {**PROTEST, "referee": name})],
+                 ["forms", "new", "protest", write(tmp_path / "q.json", {**PROTEST, "players": {"first": name,
+                                                                                               "second": "B"}})]):
+        code, _out, err = run(*argv)
+        assert code == 2 and f"at most {validation.MAX_NAME}" in err, (argv, err)
+    assert before is None or rows(records_file) == before
+    assert json.loads(ok("forms", "list", "--json")) == [] and json.loads(ok("matches", "list", "--json")) == []
+
+
+def test_the_window_offers_to_try_again_never_to_set_aside_a_busy_file(records_file, monkeypatch, qapp):
+    from referee_app.ui.common import records, records_source
+
+    assert run_cli("matches", "new").returncode == 0   # in another process: this one holds no connection
+    records_source.forget()
+    p = hold(records_file, "all")
+    asked, offered = [], []
+    monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: offered.append(exc.reason) or True)
+
+    def retry_once_then_quit(exc, parent=None):
+        asked.append(exc.reason)
+        return len(asked) < 2
+
+    monkeypatch.setattr(records, "ask_retry_open", retry_once_then_quit)
+    try:
+        assert records.ensure_records() is False
+    finally:
+        p.kill()
+        p.wait()
+        records_source.forget()
+    assert asked == ["busy", "busy"] and offered == []
+    assert [f.name for f in records_file.parent.iterdir() if "-busy-" in f.name or "set-aside" in f.name] == []
