@@ -18,7 +18,6 @@ import time
 import pytest
 
 from referee_app.cli import main
-from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 
 from conftest import run_cli
@@ -126,7 +125,7 @@ def bad_inputs(tmp_path) -> list[list[str]]:
 
 
 def test_every_writing_command_refused_changes_no_row(kept, tmp_path):
-    before, bytes_before = rows(kept), None
+    before = rows(kept)
     for argv in bad_inputs(tmp_path):
         code, _out, err = run(*argv)
         assert code == 2, (argv, code, err)

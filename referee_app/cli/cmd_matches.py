@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 
-from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .io import print_json, print_rows, read_document
 from .parsers import JSON, arg, command

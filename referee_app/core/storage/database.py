@@ -158,7 +158,7 @@ def check_sqlite(path: Path) -> None:
 
 # --- what a SQLite error means for the user: busy, full, damaged, or a failure ------------------
 
-def sqlite_problem(exc: BaseException, path: Path | None) -> tuple[str, str]:
+def sqlite_problem(exc: BaseException | None, path: Path | None) -> tuple[str, str]:
     """The reason (busy, full, damaged, unwritable, failed) and the words of a SQLite error."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = validation.one_line(str(exc), 200)
