@@ -125,8 +125,15 @@ def bad_inputs(tmp_path) -> list[list[str]]:
 
 
 def test_every_writing_command_refused_changes_no_row(kept, tmp_path):
+    from referee_app.core.play.store import MatchStore
+
+    other = tmp_path / "other.sqlite3"   # another machine's records, numbered as this one's
+    with MatchStore(other) as elsewhere:
+        elsewhere.add_stroke(elsewhere.create(first_name="Elsewhere"), GOOD)
     before = rows(kept)
-    for argv in bad_inputs(tmp_path):
+    copies = [["db", "copy", "--from", str(other), "--to", str(kept)],
+              ["db", "copy", "--from", str(tmp_path / "bad.json"), "--to", str(kept), "--renumber"]]
+    for argv in bad_inputs(tmp_path) + copies:
         code, _out, err = run(*argv)
         assert code == 2, (argv, code, err)
         assert err.count("\n") == 1 and "internal error" not in err, (argv, err)
