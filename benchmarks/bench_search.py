@@ -9,9 +9,10 @@ with its judged relevant clauses), on the blind set (tests/search_blind.yaml: qu
 someone who never ran the search, which it is not tuned on) and on the public cases
 (../shared/cases/search.yaml): MRR@10 and recall@10, by language and kind; and for issue 33
 (tests/search_reader.yaml: queries by failure class, a tuning part and a held-out part never tuned
-on), the share of hits shown in the query's language without --lang, and any clause listed twice. Speed: p50 and p95 latency of the evaluation queries, snippets included, each run
---repeat times after a warm-up; each query's first run in the same process; the first --count
-queries of --cold fresh processes (nothing cached yet: what the first searches after opening the
+on), the share of hits shown in the query's language without --lang, and any clause listed twice.
+Speed: p50 and p95 latency of the evaluation queries, snippets included, each run --repeat times
+after a warm-up; each query's first run in the same process; the first --count queries of --cold
+fresh processes (nothing cached yet: what the first searches after opening the
 index cost); and building each index. The baseline is what FTS5 gives out of
 the box with stemming: the `porter unicode61 remove_diacritics 2` tokenizer, bm25, snippet(), the
 query words OR-ed, each clause once; no thesaurus, typo tolerance or cross-language matching.

@@ -26,7 +26,7 @@ MAX_WORDS = 32
 
 def lexicon(kb, thesaurus_state: dict) -> dict[str, dict[str, int]]:
     """lang -> folded word -> how often the rulebook says it in that language (built with the index)."""
-    counts = {lang: Counter() for lang in LANGS}
+    counts: dict[str, Counter[str]] = {lang: Counter() for lang in LANGS}
     for clause in kb.clauses.values():
         for lang, entry in clause.texts.items():
             if lang in counts:

@@ -30,7 +30,7 @@ UNITS = {
     "centimètre": ("cm", 1.0), "centimetre": ("cm", 1.0), "centimetri": ("cm", 1.0), "centimetro": ("cm", 1.0),
     "centimeters": ("cm", 1.0), "centimeter": ("cm", 1.0), "millimètres": ("cm", 0.1), "millimetres": ("cm", 0.1),
     "millimetri": ("cm", 0.1), "millimeters": ("cm", 0.1), "gramme": ("g", 1.0), "grammo": ("g", 1.0),
-    "gram": ("g", 1.0), "grammes": ("g", 1.0),
+    "gram": ("g", 1.0),
 }
 # Unit words that name their dimension alone, with no number (`peso in grammi`: the measured
 # weights): not the ones with another sense as well (`pouce`, `pollice`: the thumb; `second`,
@@ -180,7 +180,8 @@ def asked(folded_words: list[str]) -> tuple[str | None, set[int]]:
     """(what kind of number a query asks for, "duration" or "count" or None; the positions of the
     interrogative words to leave out of the search), from its words folded, in order. A count of
     seconds or minutes (`combien de secondes`) is a duration."""
-    kinds, strip = set(), set()
+    kinds: set[str] = set()
+    strip: set[int] = set()
     for i in range(len(folded_words)):
         for phrase, kind, stripped in _PHRASES:
             if tuple(folded_words[i:i + len(phrase)]) == phrase and not strip & set(range(i, i + len(phrase))):

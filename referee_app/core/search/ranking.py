@@ -255,7 +255,7 @@ class Ranker:
         holds one is the clause that answers for that number (`45 joueurs`: `7 tours de 40 à 59`)."""
         scores = self._scored(candidates, concepts, definition, defined)
         if (asks or counts) and self._stated is not None:
-            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.get):
+            for doc in heapq.nlargest(PROXIMITY_DEPTH, scores, key=scores.__getitem__):
                 kinds, ranges = self._stated(doc)
                 if any(lo <= n <= hi for n in counts for lo, hi in ranges):
                     scores[doc] *= 1 + COUNT_BONUS
