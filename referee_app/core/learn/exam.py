@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 
 from referee_app.core.errors import BadInput
+from referee_app.core.validation import MAX_MINUTES
 from referee_app.core.knowledge.rulesets import get_ruleset
 from referee_app.core.printing import esc, pt
 from .questions import Question, Scope, generate
@@ -40,8 +41,6 @@ def make_exam(scope: Scope, count: int, seed: int, minutes: int | None = None, p
         raise BadInput("pass_mark", f"{pass_percent:g}%: give a percentage above 0 and at most 100")
     if minutes is not None and minutes < 1:
         raise BadInput("minutes", f"{minutes}: give at least one minute")
-    from referee_app.core.validation import MAX_MINUTES
-
     if minutes is not None and minutes > MAX_MINUTES:
         raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
     questions = generate(scope, count, seed)
