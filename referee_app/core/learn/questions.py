@@ -15,7 +15,6 @@ import random
 from dataclasses import dataclass, field
 
 from referee_app.core.errors import BadInput
-from referee_app.core.validation import MAX_QUESTIONS
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
 from referee_app.core.rules.derivation import derive
@@ -299,8 +298,6 @@ def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -
     the scope holds fewer. `pool`: how many situations of the space to consider (default: enough)."""
     if count < 1:
         raise BadInput("count", f"{count}: ask for at least one question")
-    if count > MAX_QUESTIONS:   # a thousand questions already take seconds: a typing slip never runs on
-        raise BadInput("count", f"{count}: at most {MAX_QUESTIONS} questions at a time")
     scope.check()
     rng = random.Random(seed)
     narrow = scope.clause or scope.chapter or scope.differ or scope.endings
