@@ -29,9 +29,11 @@ def knowledge_folders() -> list[str]:
     return sorted(f"referee_app.knowledge.{d.name}" for d in here.iterdir() if d.is_dir())
 
 
-setup(packages=find_packages(include=["referee_app", "referee_app.*"]) + ["referee_app.schemas", "referee_app.knowledge"]
+setup(packages=find_packages(include=["referee_app", "referee_app.*"]) + ["referee_app.schemas", "referee_app.schemas.knowledge",
+                                                                         "referee_app.knowledge"]
       + knowledge_folders(),
       package_data={"referee_app": ["locale/*/LC_MESSAGES/*.mo", "icons/*"], "referee_app.schemas": ["*.json"],
+                    "referee_app.schemas.knowledge": ["*.json"],
                     "referee_app.knowledge": ["*.yaml", "*.md"],
                     **{folder: ["*.yaml"] for folder in knowledge_folders()}},
       cmdclass={"build_py": BuildWithCatalogs})

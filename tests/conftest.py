@@ -220,9 +220,11 @@ def records_env(records_url, monkeypatch) -> str:
 # A test that starts another process (the command line, an install, the PostgreSQL server) is
 # marked `slow`, so that `pytest -m "not slow"` runs the rest in a fraction of the time; CI runs
 # everything. Marked by reading the test's code and that of the helpers and fixtures it uses, so
-# that a new test is marked without anyone having to remember it.
+# that a new test is marked without anyone having to remember it; a test whose process is started
+# by code loaded at run time (a benchmark's, ../shared's) carries @pytest.mark.slow itself.
 
-_SPAWNS = re.compile(r"\b(subprocess|Popen|run_cli|os\.system|os\.popen)\b")
+# cli_command: the command line's argv, built only to be run (../shared/tools/run_cases.py runs it)
+_SPAWNS = re.compile(r"\b(subprocess|Popen|run_cli|cli_command|os\.system|os\.popen)\b")
 _SPAWNING_FIXTURES = {"pg_cluster"}   # the session's PostgreSQL server, started on first use
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _spawning: dict[object, bool] = {}

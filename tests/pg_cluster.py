@@ -38,6 +38,11 @@ def server_bindir() -> Path:
                       "`./bootstrap test` installs the distribution's postgresql package")
 
 
+def _runuser() -> str | None:
+    # in /usr/sbin, which a plain shell's PATH (env -i ... PATH=/usr/bin:/bin) may leave out
+    return shutil.which("runuser", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]))
+
+
 def _server_user() -> str | None:
     """The OS user the server runs as: None for the current user, `postgres` under root."""
     if os.geteuid() != 0:
@@ -47,7 +52,7 @@ def _server_user() -> str | None:
     except KeyError:
         raise Unavailable("running as root, and there is no `postgres` OS user to run the server as "
                           "(the distribution's postgresql package creates it)") from None
-    if not shutil.which("runuser"):
+    if not _runuser():
         raise Unavailable("running as root, and `runuser` (util-linux) is missing to run the server as postgres")
     return "postgres"
 
@@ -96,7 +101,7 @@ class Cluster:
     def _run(self, *args: str) -> subprocess.CompletedProcess:
         command = [str(self.bindir / args[0]), *args[1:]]
         if self.user:
-            command = ["runuser", "-u", self.user, "--", *command]
+            command = [_runuser(), "-u", self.user, "--", *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise Unavailable(f"{args[0]} failed ({done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}")

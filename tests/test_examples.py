@@ -5,7 +5,7 @@ import pytest
 
 from referee_app.core.rules.compile import compiled
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.checks import subset_problems
+from referee_app.core.checks.knowledge_base import subset_problems
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.ruling import rule

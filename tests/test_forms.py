@@ -113,7 +113,8 @@ def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
     assert any("aicf-2009:99" in p for p in problems), problems
     assert any("positive whole number" in p for p in problems)
     assert any("protest.it: borrows from icf without a note" in p for p in problems)
-    assert any("label tournament lacks fr, it" in p for p in problems)
+    assert "forms.yaml:97: labels.tournament: no text in 'fr'" in problems
+    assert "forms.yaml:26: protest.it: unknown field 'nota'" in problems
     assert all(re.match(r"forms\.yaml:\d+: ", p) for p in problems)
 
 

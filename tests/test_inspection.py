@@ -454,7 +454,7 @@ def test_loader_accepts_a_good_file(tmp_path):
 
 @pytest.mark.parametrize("change, line, message", [
     (("max: 73.98", "max: 73.99"), 11, "min/max must be"),
-    (("quantity: length", "quantity: lenght"), 4, "quantity 'lenght'"),
+    (("quantity: length", "quantity: lenght"), 4, "measurement width.quantity: 'lenght' is not one of length"),
     (("unit: cm", "unit: g"), 4, "unit 'g'"),
     (("clause: icf-fr:2.dim.A", "clause: figure A"), 11, "not a clause id"),
     (("    required: true\n", "    required: true\n    requird: false\n"), 4, "unknown field 'requird'"),

@@ -212,7 +212,7 @@ def test_a_file_written_moments_ago_is_read_not_trusted_by_its_stamp(fresh, monk
 
 def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_comes_from_the_cache(fresh, monkeypatch):
     from referee_app.core.errors import KnowledgeError
-    from referee_app.core.knowledge.checks import example_problems
+    from referee_app.core.checks.knowledge_base import example_problems
     from referee_app.core.knowledge.rulesets import load_rulesets
     from referee_app.core.rules.compile import compile_ruleset
 

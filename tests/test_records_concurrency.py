@@ -76,6 +76,7 @@ def test_a_refused_stroke_leaves_the_match_in_memory_as_stored(records_url):
     assert store.add_stroke(match_id, {"pocketed": {"own": 1}})["after"]["own_on_board"] == 6
 
 
+@pytest.mark.slow   # its writers are processes started by the benchmark's code, which conftest does not read
 @pytest.mark.parametrize("store", ["matches", "forms", "inspections"])
 def test_kill_9_mid_write_loses_nothing_acknowledged(tmp_path, store):
     bench = _bench()

@@ -130,10 +130,10 @@ def test_check_kb_reports_a_broken_citation_file(tmp_path, kb, content, expected
 
 
 def test_check_kb_runs_the_citation_check(tmp_path, kb, monkeypatch):
-    import referee_app.cli.cmd_knowledge as K
+    from referee_app.core.checks.knowledge_base import other_problems
 
     monkeypatch.setattr(C, "problems", lambda kb: [C.Problem(C.FILE, 1, "planted")])
-    assert any("planted" in str(p) for p in K._other_problems(kb))
+    assert any("planted" in str(p) for p in other_problems(kb))
 
 
 # --- The search opens a cited clause directly ----------------------------------------------------

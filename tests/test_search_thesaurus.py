@@ -50,7 +50,7 @@ def test_check_kb_reports_a_broken_entry(tmp_path, kb, entry, expected):
 
 
 def test_check_kb_runs_the_thesaurus_check(kb, monkeypatch):
-    import referee_app.cli.cmd_knowledge as K
+    from referee_app.core.checks.knowledge_base import other_problems
 
     monkeypatch.setattr(T, "problems", lambda kb: [T.Problem(T.FILE, 1, "planted")])
-    assert any("planted" in str(p) for p in K._other_problems(kb))
+    assert any("planted" in str(p) for p in other_problems(kb))

@@ -22,7 +22,8 @@ NOT_HERE = "is not a player of this round"
 
 
 @pytest.mark.parametrize("doc,field,problem", [
-    ({"players": P4, "colour": 1}, "colour", "unknown field (known: absent, avoid_rematches, final, ghost_points, late, name, players, rounds, rounds_total, seed, withdrawn)"),
+    ({"players": P4, "colour": 1}, "colour", "unknown field (known: absent, avoid_rematches, final, ghost_points, late, "
+                                             "name, players, rounds, rounds_total, seed, withdrawn)"),
     ({"name": 3, "players": P4}, "name", "expected text"),
     ({"players": ["A", " "]}, "players.2", "expected a name"),
     ({"players": ["A", "B\tC"]}, "players.2", "a name cannot hold a tab or a line break"),

@@ -88,11 +88,12 @@ def _print_logic(clause, logic: dict, lang: str, out=sys.stdout) -> None:
 
 
 def run_check(args) -> int:
+    from referee_app.core.checks.knowledge_base import other_problems
     from referee_app.core.knowledge.loader import load
 
     kb, problems = load(strict=False)
     # each problem once, in the order found (a ruleset's problem is found by several checks)
-    problems = list(dict.fromkeys(str(p) for p in list(problems) + _other_problems(kb)))
+    problems = list(dict.fromkeys(str(p) for p in list(problems) + other_problems(kb)))
     counts = kb.counts()
     encoded = _encoding(kb)
     if args.json:
@@ -126,39 +127,3 @@ def _encoding(kb) -> dict:
     except KnowledgeError:
         return {}  # the rulesets' own problems are reported already
 
-
-def _other_problems(kb) -> list:
-    """What else the knowledge base holds: the rulesets' rules as data, the equipment specifications."""
-    from referee_app.core.errors import KnowledgeError
-    from referee_app.core.inspection.spec import dangling_clauses, load_specs
-    from referee_app.core.knowledge import citations, thesaurus
-    from referee_app.core.knowledge.model import Problem
-    from referee_app.core.knowledge.rulesets import load_rulesets
-    from referee_app.core.rules.compile import compile_ruleset
-
-    problems = []
-    try:
-        rulesets = load_rulesets(kb)
-        for rid in rulesets:
-            try:
-                compile_ruleset(kb, rulesets, rid)
-            except KnowledgeError as exc:
-                problems += exc.problems
-    except KnowledgeError as exc:
-        problems += exc.problems
-    problems += citations.problems(kb) + thesaurus.problems(kb)
-    try:
-        from referee_app.core.rules import encoding
-
-        problems += encoding.problems(kb, load_rulesets(kb))
-    except KnowledgeError:
-        pass  # the rulesets' own problems are reported above
-    from referee_app.core.knowledge.checks import example_problems, forms_problems
-
-    if "rulesets" in locals():
-        problems += forms_problems(kb, rulesets) + example_problems(kb, rulesets)
-    specs, spec_problems = load_specs(strict=False)
-    problems += spec_problems
-    problems += [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")
-                 for cid in dangling_clauses(specs, kb.clauses)]
-    return problems

@@ -5,7 +5,9 @@ procedure and the grounds for disqualification are data, each citing its clause.
 own text is silent borrows from the ruleset it `include`s (saying so in a note) or `extends`.
 
 Clause references are checked when a ruleset's rules are resolved, so that a clause missing from
-one source's files stops the forms of that ruleset only; `problems()` checks the whole file.
+one source's files stops the forms of that ruleset only; `problems()` checks the whole file: its
+shape against referee_app/schemas/knowledge/forms.json (core/knowledge/schema_reader.py), then
+what a schema cannot know (the rulesets and clauses it names, every ruleset's rules resolving).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
+from referee_app.core.knowledge import schema_reader
 from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.model import KnowledgeBase, Problem
@@ -74,10 +77,18 @@ class FormsData:
         self.kb = kb
         self.rulesets = rulesets
         self.path = Path(kb.root) / FILE
-        self.raw = load_file(self.path, FILE)
-        self.default_ruleset: str = self.raw["default_ruleset"]
-        self.labels: dict[str, dict[str, str]] = dict(self.raw.get("labels") or {})
-        self.incident_kinds: dict[str, dict] = dict(self.raw.get("incidents") or {})
+        raw = load_file(self.path, FILE)
+        self.report = schema_reader.check(raw, "forms", FILE)
+        self.raw = raw if isinstance(raw, dict) else {}
+        default_ruleset = self.raw.get("default_ruleset")   # not a text: the schema says so
+        self.default_ruleset: str = default_ruleset if isinstance(default_ruleset, str) else ""
+        self.labels: dict[str, dict[str, str]] = self._section("labels")
+        self.incident_kinds: dict[str, dict] = self._section("incidents")
+
+    def _section(self, name: str) -> dict:
+        """A top-level mapping of the file, empty when it is missing or the schema refused it."""
+        value = self.raw.get(name)
+        return dict(value) if isinstance(value, dict) else {}
 
     # -- labels -----------------------------------------------------------------------------
     def label(self, key: str, lang: str, **values) -> str:
@@ -97,10 +108,11 @@ class FormsData:
         current: str | None = ruleset_id
         while current and current not in seen:
             seen.add(current)
-            entry = (self.raw.get(section) or {}).get(current) or {}
+            entry = self._section(section).get(current)
+            entry = entry if isinstance(entry, dict) else {}   # else the schema said what it should be
             out.append((current, entry))
             rs = self.rulesets.get(current)
-            current = entry.get("include") or (rs.extends if rs else None)
+            current = _included(entry) or (rs.extends if rs else None)
         return out
 
     @staticmethod
@@ -131,36 +143,43 @@ class FormsData:
         if deadline is None or None in steps.values():
             raise KnowledgeError([Problem(FILE, 0, f"protest rules of {rid} are incomplete: it needs deadline_minutes "
                                           f"and {', '.join(PROTEST_STEPS)}, its own or included")])
-        minutes = deadline.get("value")
-        if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes <= 0:
-            raise KnowledgeError([Problem(FILE, line_of(deadline), f"protest rules of {rid}: deadline_minutes "
-                                          f"must be a positive whole number, not {minutes!r}")])
-        notes = tuple(dict(e["note"]) for _, e in chain if e.get("note"))
-        return ProtestRules(rid, minutes, str(deadline["clause"]), steps, notes)
+        if not isinstance(deadline, dict) or self.report.refused(deadline):   # the schema says what is wrong
+            raise KnowledgeError(self.report.about(next(e for _, e in chain if "deadline_minutes" in e)))
+        notes = self._notes(chain)
+        return ProtestRules(rid, deadline["value"], str(deadline["clause"]), steps, notes)
 
     def _disqualification(self, rid: str) -> DisqualificationRules:
         chain = self._chain("disqualification", rid)
         consequence = self._lookup(chain, "consequence")
         grounds: list[Ground] = []
         for _, entry in reversed(chain):  # the included ruleset's grounds first, then the additions
-            for raw in entry.get("grounds") or []:
-                ground = _ground(raw)
+            for _raw, ground in self._grounds(entry):
                 if all(g.clause != ground.clause for g in grounds):
                     grounds.append(ground)
         if consequence is None or not grounds:
             raise KnowledgeError([Problem(FILE, 0, f"disqualification rules of {rid} are incomplete: it needs a "
                                           f"consequence and grounds, its own or included")])
-        notes = tuple(dict(e["note"]) for _, e in chain if e.get("note"))
-        return DisqualificationRules(rid, str(consequence), tuple(grounds), notes)
+        return DisqualificationRules(rid, str(consequence), tuple(grounds), self._notes(chain))
+
+    def _notes(self, chain) -> tuple[dict[str, str], ...]:
+        return tuple(dict(e["note"]) for _, e in chain if isinstance(e.get("note"), dict))
+
+    def _grounds(self, entry: dict) -> list[tuple[object, Ground]]:
+        """The grounds of one entry the schema accepted, each with its YAML."""
+        raws = entry.get("grounds")
+        if not isinstance(raws, list):
+            return []
+        return [(raw, _ground(raw)) for raw in raws
+                if isinstance(raw, str) or (isinstance(raw, dict) and not self.report.refused(raw))]
 
     # -- validation of the whole file -------------------------------------------------------
     def problems(self) -> list[Problem]:
         """Everything wrong with forms.yaml, each naming its line (tests/test_forms.py wants none)."""
-        out: list[Problem] = []
-        if self.default_ruleset not in self.rulesets:
+        out: list[Problem] = list(self.report.problems)
+        if self.default_ruleset and self.default_ruleset not in self.rulesets:
             out.append(Problem(FILE, 1, f"default_ruleset {self.default_ruleset} is not a ruleset"))
         for section in SECTIONS:
-            for rid, entry in (self.raw.get(section) or {}).items():
+            for rid, entry in self._section(section).items():
                 out += self._entry_problems(section, rid, entry)
             for rid in self.rulesets:  # every ruleset must resolve, through its own entry or another's
                 try:
@@ -168,54 +187,54 @@ class FormsData:
                 except KnowledgeError as exc:
                     out += exc.problems
         for kind, entry in self.incident_kinds.items():
-            out += self._cite_problems(entry, entry.get("clause"))
+            if isinstance(entry, dict) and not self.report.refused(entry):
+                out += self._cite_problems(entry, entry["clause"])
             if kind not in self.labels:
                 out.append(Problem(FILE, line_of(entry), f"incident kind {kind} has no label"))
-        for key, entry in self.labels.items():
-            out += self._language_problems(entry, f"label {key}")
-        return out
+        return list(dict.fromkeys(out))   # a refused deadline is found again by every ruleset including it
 
     def _cite_problems(self, node, clause_id) -> list[Problem]:
         if str(clause_id) in self.kb.clauses:
             return []
         return [Problem(FILE, line_of(node), f"cites {clause_id}, which is not in the knowledge base")]
 
-    def _language_problems(self, texts, what: str) -> list[Problem]:
-        missing = sorted(set(self.kb.languages) - set(texts or {}))
-        return [Problem(FILE, line_of(texts), f"{what} lacks {', '.join(missing)}")] if missing else []
-
-    def _entry_problems(self, section: str, rid: str, entry: dict) -> list[Problem]:
+    def _entry_problems(self, section: str, rid: str, entry) -> list[Problem]:
+        """What the schema cannot know of one ruleset's entry: the rulesets and clauses it names."""
         where = f"{section}.{rid}"
         if rid not in self.rulesets:
             return [Problem(FILE, line_of(entry), f"{where}: unknown ruleset {rid}")]
+        if not isinstance(entry, dict):
+            return []   # the schema said what it should be
         out = []
-        included = entry.get("include")
+        included = _included(entry)
         if included and included not in self.rulesets:
             out.append(Problem(FILE, line_of(entry), f"{where}: includes unknown ruleset {included}"))
         if included and included != self.rulesets[rid].extends and not entry.get("note"):
             out.append(Problem(FILE, line_of(entry), f"{where}: borrows from {included} without a note saying so"))
-        if entry.get("note"):
-            out += self._language_problems(entry["note"], f"{where}: the note")
-        if entry.get("deadline_minutes") is not None:   # its value is checked when the rulesets resolve
-            out += self._cite_problems(entry["deadline_minutes"], entry["deadline_minutes"].get("clause"))
+        deadline = entry.get("deadline_minutes")
+        if isinstance(deadline, dict) and "clause" in deadline:
+            out += self._cite_problems(deadline, deadline["clause"])
         for key in (*PROTEST_STEPS, "consequence"):
             if key in entry:
                 out += self._cite_problems(entry, entry[key])
-        for raw in entry.get("grounds") or []:
-            ground = _ground(raw)
+        for raw, ground in self._grounds(entry):
             out += self._cite_problems(raw if isinstance(raw, dict) else entry, ground.clause)
-            if ground.note:
-                out += self._language_problems(raw["note"], f"{where}: the note on {ground.clause}")
             if ground.count and ground.count.incident not in self.incident_kinds:
                 out.append(Problem(FILE, line_of(raw),
                                    f"{where}: {ground.clause} counts an unknown incident kind {ground.count.incident}"))
         return out
 
 
+def _included(entry: dict) -> str | None:
+    """The ruleset an entry includes; a value that is no name is the schema's to report."""
+    included = entry.get("include")
+    return included if isinstance(included, str) else None
+
+
 def _ground(raw) -> Ground:
     if isinstance(raw, dict):
         count = raw.get("count")
-        return Ground(str(raw["clause"]), Count(str(count["incident"]), int(count["more_than"])) if count else None,
+        return Ground(raw["clause"], Count(count["incident"], count["more_than"]) if count else None,
                       dict(raw["note"]) if raw.get("note") else None)
     return Ground(str(raw))
 

@@ -14,7 +14,8 @@ from referee_app.i18n import babel_locale, translations
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from . import wording as fmt
-from .spec import Specs, default_specs
+from .model import Specs
+from .spec import default_specs
 from .store import InspectionRecord
 
 # ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels,

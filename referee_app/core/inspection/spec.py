@@ -1,243 +1,51 @@
-"""The equipment specifications of knowledge/equipment/*.yaml, loaded and refused when broken.
+"""The equipment specifications of knowledge/equipment/*.yaml, loaded and refused when broken
+(their records: model.py).
 
 A file holds one item (`item: striker`) or several (`items: [...]`); each item lists its
 measurements in the order an inspector takes them, and each measurement its limits, every limit
 citing its clause and keeping its printed form. Nothing about what a limit *is* lives in Python:
-this module only reads the data and proves it consistent (a tolerance that does not give the
-bounds written beside it, a limit outside what is plausible, a typo in a key), naming the file
-and line of every problem.
+this module only reads the data and proves it consistent, naming the file and line of every
+problem. The shape (fields, types, a typo in a key, a clause id's form) is the JSON Schema
+referee_app/schemas/knowledge/equipment.json, read by core/knowledge/schema_reader.py; what a
+schema cannot say is checked here (a tolerance that does not give the bounds written beside it, a
+unit of another quantity, a limit outside what is plausible).
 """
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass, field
-from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
-from referee_app.languages import LANGUAGES
-from .units import (FACTORS, NON_NUMERIC, QUANTITIES, convert, parse_inches, to_decimal,
-                               units_for)
+from referee_app.core.knowledge import schema_reader
+from .model import Composition, InchForm, Item, Limit, Measurement, Specs
+from .units import FACTORS, NON_NUMERIC, parse_inches, to_decimal
 from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.loader import knowledge_root
 from referee_app.core.knowledge.model import Problem
 from referee_app.core.knowledge.yamlio import YamlError, line_of
 
-CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*:[A-Za-z0-9.\-]+$")
-
-ITEM_KEYS = {"item", "label", "clauses", "approval", "measurements", "each", "colours", "composition", "note"}
-MEASUREMENT_KEYS = {"name", "letter", "label", "quantity", "unit", "required", "plausible", "limits",
-                    "condition_for", "note"}
-LIMIT_KEYS = {"clause", "printed", "min", "max", "nominal", "tolerance", "precision", "equals", "named",
-              "others_admitted", "when", "applies", "inches", "note", "confirmed_by"}
-INCH_KEYS = {"min", "max", "nominal", "tolerance"}
-COMPOSITION_KEYS = {"clause", "printed", "counts", "confirmed_by", "also"}
-
-
-@dataclass(frozen=True)
-class InchForm:
-    """The inch equivalent the source prints beside a metric limit, as bounds in inches."""
-
-    text: str                      # as read, e.g. "1 1/8 - 1 1/4" or "29 ± 1/8"
-    min: Decimal | None
-    max: Decimal | None
-
-
-@dataclass(frozen=True)
-class Limit:
-    clause: str
-    printed: str
-    min: Decimal | None = None
-    max: Decimal | None = None
-    nominal: Decimal | None = None
-    tolerance: Decimal | None = None
-    precision: Decimal | None = None
-    equals: bool | None = None
-    named: tuple[str, ...] = ()
-    others_admitted: bool = False
-    when: tuple[tuple[str, bool], ...] = ()
-    applies: bool = True
-    inches: InchForm | None = None
-    note: dict = field(default_factory=dict)
-    confirmed_by: tuple[str, ...] = ()
-    line: int = 0
-
-    def matches(self, facts: dict) -> bool | None:
-        """Whether this limit's `when` holds for the facts read; None when a fact it needs is missing."""
-        for name, wanted in self.when:
-            if name not in facts:
-                return None
-            if facts[name] is not wanted:
-                return False
-        return True
-
-    def clauses(self) -> list[str]:
-        return [self.clause, *self.confirmed_by]
-
-
-@dataclass(frozen=True)
-class Measurement:
-    name: str
-    label: dict
-    quantity: str
-    unit: str
-    required: bool
-    limits: tuple[Limit, ...]
-    plausible_min: Decimal | None = None
-    plausible_max: Decimal | None = None
-    letter: str | None = None
-    condition_for: tuple[str, ...] = ()
-    note: dict = field(default_factory=dict)
-    line: int = 0
-
-    @property
-    def numeric(self) -> bool:
-        return self.quantity not in NON_NUMERIC
-
-    def units(self) -> tuple[str, ...]:
-        return units_for(self.quantity)
-
-    def applied(self) -> list[Limit]:
-        return [lim for lim in self.limits if lim.applies]
-
-    def shown(self) -> list[Limit]:
-        return [lim for lim in self.limits if not lim.applies]
-
-    def label_in(self, lang: str) -> str:
-        return self.label.get(lang) or self.label["en"]
-
-
-@dataclass(frozen=True)
-class Composition:
-    """What a complete set holds: how many coins of each colour."""
-
-    clause: str
-    printed: str
-    counts: dict
-    confirmed_by: tuple[str, ...] = ()
-    also: tuple[dict, ...] = ()
-
-
-@dataclass(frozen=True)
-class Item:
-    name: str
-    label: dict
-    clauses: tuple[str, ...]
-    measurements: tuple[Measurement, ...]
-    file: str
-    line: int
-    approval: dict | None = None
-    each: str | None = None                       # a set: the item each member is checked as
-    colours: dict = field(default_factory=dict)   # colour -> {lang: (words...)}
-    composition: Composition | None = None
-    note: dict = field(default_factory=dict)
-
-    def measurement(self, name: str) -> Measurement | None:
-        return next((m for m in self.measurements if m.name == name), None)
-
-    def label_in(self, lang: str) -> str:
-        return self.label.get(lang) or self.label["en"]
-
-    def colour_of(self, word) -> str | None:
-        """The colour an inspector's word names, in any of the three languages."""
-        text = str(word).strip().lower()
-        for colour, words in self.colours.items():
-            if text == colour or any(text == w for ws in words.values() for w in ws):
-                return colour
-        return None
-
-    def colour_label(self, colour: str, lang: str) -> str:
-        words = self.colours.get(colour, {})
-        return (words.get(lang) or words.get("en") or (colour,))[0]
-
-
-@dataclass(frozen=True)
-class Specs:
-    items: dict
-    root: Path
-    stamp: str
-
-    def item(self, name: str) -> Item | None:
-        return self.items.get(name)
-
-    def clause_ids(self) -> set[str]:
-        """Every clause the specifications cite (the knowledge base must hold each)."""
-        out: set[str] = set()
-        for item in self.items.values():
-            out.update(item.clauses)
-            if item.approval:
-                out.update(item.approval["clauses"])
-            if item.composition:
-                out.add(item.composition.clause)
-                out.update(item.composition.confirmed_by)
-                out.update(a["clause"] for a in item.composition.also)
-            for m in item.measurements:
-                for lim in m.limits:
-                    out.update(lim.clauses())
-        return out
-
 
 class _Reader:
-    """Reads one file, collecting problems instead of stopping at the first."""
+    """Builds one file's records from what its schema accepted, and reports what only Python can
+    check (the schema, referee_app/schemas/knowledge/equipment.json, says the rest)."""
 
-    def __init__(self, rel: str, problems: list[Problem]):
-        self.rel, self.problems = rel, problems
+    def __init__(self, rel: str, problems: list[Problem], report):
+        self.rel, self.problems, self.report = rel, problems, report
 
     def problem(self, node, message: str) -> None:
         self.problems.append(Problem(self.rel, line_of(node, 1), message))
 
-    def unknown_keys(self, node, known: set[str], what: str) -> None:
-        for key in sorted(set(node) - known, key=str):
-            self.problem(node, f"{what}: unknown field '{key}'")
 
-    def text_map(self, node, raw, what: str, required: bool = True) -> dict:
-        """A {en, fr, it} mapping of texts."""
-        if raw is None and not required:
-            return {}
-        if not isinstance(raw, dict):
-            self.problem(node, f"{what}: needs texts in {', '.join(LANGUAGES)}")
-            return {}
-        for lang in LANGUAGES:
-            if not raw.get(lang):
-                self.problem(raw, f"{what}: no text in '{lang}'")
-        for lang in set(raw) - set(LANGUAGES):
-            self.problem(raw, f"{what}: unknown language '{lang}'")
-        return {k: str(v) for k, v in raw.items()}
-
-    def clause(self, node, value, what: str) -> str:
-        text = str(value or "")
-        if not CLAUSE_ID.match(text):
-            self.problem(node, f"{what}: '{value}' is not a clause id (SOURCE:PARAGRAPH)")
-        return text
-
-    def clauses(self, node, values, what: str) -> tuple[str, ...]:
-        if values is None:
-            return ()
-        if not isinstance(values, list):
-            self.problem(node, f"{what}: must be a list of clause ids")
-            return ()
-        return tuple(self.clause(node, v, what) for v in values)
-
-    def number(self, node, value, what: str) -> Decimal | None:
-        if value is None:
-            return None
-        number = to_decimal(value)
-        if number is None:
-            self.problem(node, f"{what}: '{value}' is not a number")
-        return number
+def _texts(raw) -> dict:
+    return {str(k): str(v) for k, v in (raw or {}).items()}
 
 
-def _read_inches(r: _Reader, node, raw, what: str) -> InchForm | None:
+def _inches(r: _Reader, raw, what: str) -> InchForm | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or not raw:
-        r.problem(node, f"{what}: inches must be a mapping of min/max/nominal/tolerance")
-        return None
-    r.unknown_keys(raw, INCH_KEYS, what + " inches")
     try:
-        parsed = {k: parse_inches(v) for k, v in raw.items() if k in INCH_KEYS}
+        parsed = {k: parse_inches(v) for k, v in raw.items()}
     except (ValueError, ZeroDivisionError) as exc:
         r.problem(raw, f"{what}: {exc}")
         return None
@@ -272,77 +80,54 @@ def _check_range(r: _Reader, raw, what: str, lo, hi, nominal, tolerance, precisi
         r.problem(raw, f"{what}: min {lo} is above max {hi}")
 
 
-def _check_kind(r: _Reader, raw, what: str, quantity: str, applies: bool, lo, hi) -> None:
-    if quantity == "boolean" and (lo is not None or hi is not None):
-        r.problem(raw, f"{what}: a yes/no measurement has no min or max")
-    if quantity not in NON_NUMERIC and applies and lo is None and hi is None:
-        r.problem(raw, f"{what}: an applied limit needs a min or a max")
-
-
-def _yes_no(r: _Reader, raw, key: str, default, what: str) -> bool | None:
-    """raw[key], true or false; absent, `default`; anything else is reported and gives `default`."""
-    if key not in raw or (default is None and raw[key] is None):
-        return default
-    if not isinstance(raw[key], bool):
-        r.problem(raw, f"{what}: '{key}' must be true or false")
-        return default
-    return raw[key]
-
-
-def _conditions(r: _Reader, raw, what: str) -> dict:
-    when = raw.get("when") or {}
-    if not isinstance(when, dict) or any(not isinstance(v, bool) for v in when.values()):
-        r.problem(raw, f"{what}: 'when' must map yes/no measurements to true or false")
-        return {}
-    return when
-
-
-def _read_limit(r: _Reader, raw, m_name: str, quantity: str, unit: str) -> Limit | None:
-    what = f"measurement {m_name}"
-    if not isinstance(raw, dict):
-        r.problem(raw, f"{what}: a limit must be a mapping")
-        return None
-    r.unknown_keys(raw, LIMIT_KEYS, what)
-    clause = r.clause(raw, raw.get("clause"), what)
-    printed = raw.get("printed")
-    if not printed:
-        r.problem(raw, f"{what}: a limit needs its 'printed' form, as the source prints it")
-    lo, hi = r.number(raw, raw.get("min"), what + " min"), r.number(raw, raw.get("max"), what + " max")
-    nominal = r.number(raw, raw.get("nominal"), what + " nominal")
-    tolerance = r.number(raw, raw.get("tolerance"), what + " tolerance")
-    precision = r.number(raw, raw.get("precision"), what + " precision")
-    applies = _yes_no(r, raw, "applies", True, what) is not False  # absent or malformed: True
+def _read_limit(r: _Reader, raw, what: str, m: dict) -> Limit:
+    """One limit the schema accepted; `m` is its measurement's quantity and unit."""
+    lo, hi, nominal, tolerance, precision = (to_decimal(raw.get(k)) for k in ("min", "max", "nominal", "tolerance",
+                                                                              "precision"))
+    applies = raw.get("applies", True)
     _check_range(r, raw, what, lo, hi, nominal, tolerance, precision)
-    equals = _yes_no(r, raw, "equals", None, what)
-    _check_kind(r, raw, what, quantity, applies, lo, hi)
-    when = _conditions(r, raw, what)
-    named = raw.get("named") or []
-    if not isinstance(named, list):
-        r.problem(raw, f"{what}: 'named' must be a list")
-        named = []
-    inches = _read_inches(r, raw, raw.get("inches"), what)
-    if inches is not None and unit not in FACTORS["length"]:
-        r.problem(raw, f"{what}: inches given for a measurement in {unit}")
+    if m["quantity"] == "boolean" and (lo is not None or hi is not None):
+        r.problem(raw, f"{what}: a yes/no measurement has no min or max")
+    if m["quantity"] not in NON_NUMERIC and applies and lo is None and hi is None:
+        r.problem(raw, f"{what}: an applied limit needs a min or a max")
+    inches = _inches(r, raw.get("inches"), what)
+    if inches is not None and m["unit"] not in FACTORS["length"]:
+        r.problem(raw, f"{what}: inches given for a measurement in {m['unit']}")
     return Limit(
-        clause=clause, printed=str(printed or ""), min=lo, max=hi, nominal=nominal, tolerance=tolerance,
-        precision=precision, equals=equals,
-        named=tuple(str(n) for n in named), others_admitted=bool(raw.get("others_admitted")),
-        when=tuple(sorted(when.items())), applies=applies, inches=inches,
-        note=r.text_map(raw, raw.get("note"), what + " note", required=False),
-        confirmed_by=r.clauses(raw, raw.get("confirmed_by"), what + " confirmed_by"), line=line_of(raw),
+        clause=raw["clause"], printed=raw["printed"], min=lo, max=hi, nominal=nominal, tolerance=tolerance,
+        precision=precision, equals=raw.get("equals"), named=tuple(raw.get("named") or ()),
+        others_admitted=bool(raw.get("others_admitted")), when=tuple(sorted((raw.get("when") or {}).items())),
+        applies=applies, inches=inches, note=_texts(raw.get("note")),
+        confirmed_by=tuple(raw.get("confirmed_by") or ()), line=line_of(raw),
     )
 
 
-def _read_unit(r: _Reader, raw, what: str, quantity: str) -> str:
-    unit = str(raw.get("unit", "") or "")
+def _read_measurement(r: _Reader, raw) -> Measurement:
+    """One measurement the schema accepted, limits and all."""
+    name, quantity = raw["name"], raw["quantity"]
+    what = f"measurement {name}"
+    unit = str(raw.get("unit") or "")
     if quantity in FACTORS and unit not in FACTORS[quantity]:
         r.problem(raw, f"{what}: unit '{unit}' is not a unit of {quantity} ({', '.join(FACTORS[quantity]) or 'none'})")
     if quantity in NON_NUMERIC and unit:
         r.problem(raw, f"{what}: a {quantity} measurement has no unit")
-    return unit
+    limits = tuple(_read_limit(r, lim, f"{what}, limit {i}", {"quantity": quantity, "unit": unit})
+                   for i, lim in enumerate(raw["limits"], 1))
+    p_lo, p_hi = _plausible(r, raw, what, quantity, unit, limits)
+    if quantity == "boolean" and not raw.get("condition_for"):
+        for lim in limits:
+            if lim.applies and lim.equals is None:
+                r.problem(raw, f"{what}: a yes/no limit needs 'equals: true|false'")
+    if not any(lim.applies for lim in limits):
+        r.problem(raw, f"{what}: no limit applies (every one says applies: false)")
+    return Measurement(
+        name=name, label=_texts(raw["label"]), quantity=quantity, unit=unit, required=raw["required"],
+        limits=limits, plausible_min=p_lo, plausible_max=p_hi, letter=raw.get("letter"),
+        condition_for=tuple(raw.get("condition_for") or ()), note=_texts(raw.get("note")), line=line_of(raw),
+    )
 
 
-def _read_plausible(r: _Reader, raw, what: str, quantity: str, unit: str, limits) -> tuple:
+def _plausible(r: _Reader, raw, what: str, quantity: str, unit: str, limits) -> tuple:
     """A reading outside this range is refused as a slip (a striker of 40 cm is 40 mm typed as
     cm), never judged: the range must hold every limit with room on both sides."""
     plausible = raw.get("plausible")
@@ -350,98 +135,42 @@ def _read_plausible(r: _Reader, raw, what: str, quantity: str, unit: str, limits
         if plausible is not None:
             r.problem(raw, f"{what}: a {quantity} measurement has no plausible range")
         return None, None
-    if not isinstance(plausible, dict) or "min" not in plausible or "max" not in plausible:
+    if plausible is None:
         r.problem(raw, f"{what}: needs 'plausible: {{min, max}}', the readings not refused as slips")
         return None, None
-    p_lo, p_hi = r.number(raw, plausible["min"], what + " plausible"), r.number(raw, plausible["max"], what + " plausible")
-    bounds = [b for lim in limits for b in (lim.min, lim.max) if b is not None]
-    for bound in bounds:
-        if p_lo is not None and p_hi is not None and not p_lo < bound < p_hi:
+    p_lo, p_hi = to_decimal(plausible["min"]), to_decimal(plausible["max"])
+    for bound in (b for lim in limits for b in (lim.min, lim.max) if b is not None):
+        if not p_lo < bound < p_hi:
             r.problem(raw, f"{what}: limit {bound} {unit} is not strictly inside the plausible range")
     return p_lo, p_hi
 
 
-def _check_limits(r: _Reader, raw, what: str, quantity: str, limits) -> None:
-    if quantity == "boolean" and not raw.get("condition_for"):
-        for lim in limits:
-            if lim.applies and lim.equals is None:
-                r.problem(raw, f"{what}: a yes/no limit needs 'equals: true|false'")
-    if not any(lim.applies for lim in limits):
-        r.problem(raw, f"{what}: no limit applies (every one says applies: false)")
-
-
-def _read_measurement(r: _Reader, raw, item_name: str) -> Measurement | None:
-    if not isinstance(raw, dict) or not raw.get("name"):
-        r.problem(raw, f"item {item_name}: a measurement needs a name")
-        return None
-    name = str(raw["name"])
-    what = f"measurement {name}"
-    r.unknown_keys(raw, MEASUREMENT_KEYS, what)
-    quantity = raw.get("quantity")
-    if quantity not in QUANTITIES:
-        r.problem(raw, f"{what}: quantity '{quantity}' is not one of {', '.join(QUANTITIES)}")
-        return None
-    unit = _read_unit(r, raw, what, quantity)
-    required = raw.get("required")
-    if not isinstance(required, bool):
-        r.problem(raw, f"{what}: 'required' must be true or false")
-    raw_limits = raw.get("limits")
-    if not isinstance(raw_limits, list) or not raw_limits:
-        r.problem(raw, f"{what}: needs a list of limits, each citing its clause")
-        raw_limits = []
-    limits = tuple(x for x in (_read_limit(r, lim, name, quantity, unit) for lim in raw_limits) if x)
-    p_lo, p_hi = _read_plausible(r, raw, what, quantity, unit, limits)
-    _check_limits(r, raw, what, quantity, limits)
-    return Measurement(
-        name=name, label=r.text_map(raw, raw.get("label"), what + " label"), quantity=quantity, unit=unit,
-        required=bool(required), limits=limits, plausible_min=p_lo, plausible_max=p_hi,
-        letter=raw.get("letter"), condition_for=tuple(raw.get("condition_for") or ()),
-        note=r.text_map(raw, raw.get("note"), what + " note", required=False), line=line_of(raw),
-    )
-
-
 def _read_composition(r: _Reader, raw, colours: dict) -> Composition | None:
-    if raw is None:
+    if raw is None or r.report.refused(raw):
         return None
-    if not isinstance(raw, dict):
-        r.problem(raw, "composition: must be a mapping")
-        return None
-    r.unknown_keys(raw, COMPOSITION_KEYS, "composition")
-    counts = raw.get("counts")
-    if not isinstance(counts, dict) or not counts:
-        r.problem(raw, "composition: needs 'counts', a number per colour")
-        counts = {}
-    for colour, n in counts.items():
+    for colour in raw["counts"]:
         if colour not in colours:
             r.problem(raw, f"composition: colour '{colour}' is not among the item's colours")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            r.problem(raw, f"composition: count of {colour} must be a whole number")
-    also = []
-    for entry in raw.get("also") or []:
-        if not isinstance(entry, dict) or "clause" not in entry or "printed" not in entry:
-            r.problem(raw, "composition: each 'also' entry needs a clause and its printed text")
-            continue
-        r.clause(entry, entry["clause"], "composition also")
-        also.append({"clause": str(entry["clause"]), "printed": str(entry["printed"]),
-                     "note": r.text_map(entry, entry.get("note"), "composition also note", required=False)})
-    if not raw.get("printed"):
-        r.problem(raw, "composition: needs its 'printed' form")
-    return Composition(r.clause(raw, raw.get("clause"), "composition"), str(raw.get("printed", "")),
-                       dict(counts), r.clauses(raw, raw.get("confirmed_by"), "composition confirmed_by"), tuple(also))
+    also = tuple({"clause": a["clause"], "printed": a["printed"], "note": _texts(a.get("note"))}
+                 for a in raw.get("also") or ())
+    return Composition(raw["clause"], raw["printed"], dict(raw["counts"]), tuple(raw.get("confirmed_by") or ()), also)
 
 
 def _read_measurements(r: _Reader, raw, name: str) -> list[Measurement]:
-    """An item's measurements, each once; a limit's `when` must name a yes/no one of them."""
+    """An item's measurements the schema accepted, each once; a limit's `when` must name a yes/no
+    one of them."""
     measurements, seen = [], set()
     for m_raw in raw.get("measurements") or []:
-        m = _read_measurement(r, m_raw, name)
-        if m is None:
+        if not isinstance(m_raw, dict) or r.report.refused(m_raw):
             continue
+        m = _read_measurement(r, m_raw)
         if m.name in seen:
             r.problem(m_raw, f"item {name}: measurement {m.name} is listed twice")
         seen.add(m.name)
         measurements.append(m)
-    yes_no = {x.name for x in measurements if x.quantity == "boolean"}
+    # a yes/no measurement the schema refused is still one: its own problems are reported
+    yes_no = {m_raw.get("name") for m_raw in raw.get("measurements") or []
+              if isinstance(m_raw, dict) and m_raw.get("quantity") == "boolean" and isinstance(m_raw.get("name"), str)}
     for m in measurements:
         for fact in (fact for lim in m.limits for fact, _value in lim.when if fact not in yes_no):
             r.problem(raw, f"measurement {m.name}: 'when' names {fact}, not a yes/no measurement of {name}")
@@ -449,29 +178,28 @@ def _read_measurements(r: _Reader, raw, name: str) -> list[Measurement]:
 
 
 def _read_item(r: _Reader, raw) -> Item | None:
-    if not isinstance(raw, dict) or not raw.get("item"):
-        r.problem(raw, "an item needs its name ('item: striker')")
+    """One item, unless the schema refused the item itself (a missing name, an unknown field)."""
+    if r.report.refused_itself(raw):
         return None
-    name = str(raw["item"])
-    r.unknown_keys(raw, ITEM_KEYS, f"item {name}")
+    name = raw["item"]
     measurements = _read_measurements(r, raw, name)
-    colours = {str(colour): {lang: tuple(str(w).lower() for w in ws) for lang, ws in (words or {}).items()}
-               for colour, words in (raw.get("colours") or {}).items()}
-    composition = _read_composition(r, raw.get("composition"), colours)
+    colours_raw = raw.get("colours") or {}
+    colours = {} if r.report.refused(colours_raw) else {
+        str(colour): {lang: tuple(w.lower() for w in ws) for lang, ws in words.items()}
+        for colour, words in colours_raw.items()}
+    # a composition is checked against the colours only when the schema accepted them
+    composition = None if r.report.refused(colours_raw) else _read_composition(r, raw.get("composition"), colours)
     each = raw.get("each")
-    if bool(each) != bool(composition):
+    if bool(each) != ("composition" in raw):
         r.problem(raw, f"item {name}: a set needs both 'each' and 'composition'")
-    if not measurements and not each:
+    if not raw.get("measurements") and not each:
         r.problem(raw, f"item {name}: no measurements")
     approval = raw.get("approval")
     if approval is not None:
-        approval = {"clauses": list(r.clauses(approval, approval.get("clauses"), f"item {name} approval")),
-                    "note": r.text_map(approval, approval.get("note"), f"item {name} approval note")}
-    return Item(name=name, label=r.text_map(raw, raw.get("label"), f"item {name} label"),
-                clauses=r.clauses(raw, raw.get("clauses"), f"item {name} clauses"),
+        approval = {"clauses": list(approval["clauses"]), "note": _texts(approval["note"])}
+    return Item(name=name, label=_texts(raw["label"]), clauses=tuple(raw.get("clauses") or ()),
                 measurements=tuple(measurements), file=r.rel, line=line_of(raw), approval=approval,
-                each=str(each) if each else None, colours=colours, composition=composition,
-                note=r.text_map(raw, raw.get("note"), f"item {name} note", required=False))
+                each=each, colours=colours, composition=composition, note=_texts(raw.get("note")))
 
 
 def equipment_root(kb_root: Path | None = None) -> Path:
@@ -490,27 +218,13 @@ def load_specs(root: Path | None = None, strict: bool = True) -> tuple[Specs, li
     for path in files:
         rel = f"equipment/{path.name}"
         digest.update(rel.encode() + b"\0" + path.read_bytes())
-        r = _Reader(rel, problems)
-        try:
-            data = load_file(path, rel)
-        except YamlError as exc:
-            problems.append(Problem(rel, exc.line, exc.problem))
-            continue
-        if isinstance(data, dict) and "items" in data:
-            raw_items = data["items"] if isinstance(data["items"], list) else []
-            if not raw_items:
-                r.problem(data, "'items' must be a non-empty list")
-        else:
-            raw_items = [data]
-        for raw in raw_items:
-            item = _read_item(r, raw)
-            if item is None:
-                continue
+        for raw, item in _read_file(path, rel, problems):
             if item.name in items:
                 first = items[item.name]
-                r.problem(raw, f"item {item.name} is specified twice (first at {first.file}:{first.line})")
-                continue
-            items[item.name] = item
+                problems.append(Problem(rel, line_of(raw, 1), f"item {item.name} is specified twice "
+                                                              f"(first at {first.file}:{first.line})"))
+            else:
+                items[item.name] = item
     for item in items.values():
         if item.each and item.each not in items:
             problems.append(Problem(item.file, item.line, f"item {item.name}: each member is '{item.each}', an unknown item"))
@@ -520,17 +234,25 @@ def load_specs(root: Path | None = None, strict: bool = True) -> tuple[Specs, li
     return specs, problems
 
 
+def _read_file(path: Path, rel: str, problems: list[Problem]) -> list[tuple[dict, Item]]:
+    """The items of one file the schema let through, each with its YAML mapping."""
+    try:
+        data = load_file(path, rel)
+    except YamlError as exc:
+        problems.append(Problem(rel, exc.line, exc.problem))
+        return []
+    several = isinstance(data, dict) and "items" in data
+    report = schema_reader.check(data, "equipment", rel, "file" if several else "item")
+    problems += report.problems
+    r = _Reader(rel, problems, report)
+    raw_items = data["items"] if several and isinstance(data["items"], list) else [data]
+    read = [(raw, _read_item(r, raw)) for raw in raw_items if isinstance(raw, dict)]
+    return [(raw, item) for raw, item in read if item is not None]
+
+
 def dangling_clauses(specs: Specs, clause_ids) -> list[str]:
     """The clauses the specifications cite that the knowledge base does not hold."""
     return sorted(specs.clause_ids() - set(clause_ids))
-
-
-def inch_bounds(limit: Limit, unit: str) -> tuple[Decimal | None, Decimal | None]:
-    """The printed inch equivalent's bounds in the limit's own unit (None where it prints none)."""
-    if limit.inches is None:
-        return None, None
-    conv = [None if b is None else convert(b, "in", unit) for b in (limit.inches.min, limit.inches.max)]
-    return conv[0], conv[1]
 
 
 @lru_cache(maxsize=1)

@@ -18,7 +18,8 @@ from decimal import Decimal
 from typing import Any
 
 from referee_app.core.errors import BadInput
-from .spec import Item, Limit, Measurement, Specs, default_specs, inch_bounds
+from .model import Item, Limit, Measurement, Specs, inch_bounds
+from .spec import default_specs
 from .units import (as_number, canonical_unit, convert, for_comparison, quantity_of,
                                to_decimal)
 

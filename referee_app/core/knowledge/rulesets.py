@@ -6,6 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import BadInput, KnowledgeError
+from . import schema_reader
 from .files import load_file
 from .loader import default
 from .model import KnowledgeBase, Problem
@@ -41,12 +42,9 @@ def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
         except YamlError as exc:
             problems.append(Problem(rel, exc.line, exc.problem))
             continue
-        if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
-            problems.append(Problem(rel, getattr(data, "line", 1), "a ruleset needs an 'id' (a name)"))
-            continue
-        if not isinstance(data.get("name", {}), dict) or not isinstance(data.get("sources", []), list):
-            problems.append(Problem(rel, getattr(data, "line", 1), "a ruleset's 'name' is a mapping of languages "
-                                                                  "and its 'sources' a list"))
+        report = schema_reader.check(data, "ruleset", rel)   # referee_app/schemas/knowledge/ruleset.json
+        if report.problems:
+            problems += report.problems
             continue
         rs = Ruleset(data["id"], dict(data.get("name", {})), list(data.get("sources", [])), data.get("extends"), data)
         for s in rs.sources:

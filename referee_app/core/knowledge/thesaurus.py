@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from referee_app.languages import LANGUAGES
+from . import schema_reader
 from .files import load_file
 from .model import Problem
 from .yamlio import YamlError, line_of
@@ -68,15 +69,21 @@ def fold(text: str) -> str:
 
 
 def load(kb) -> tuple[Thesaurus, list[Problem]]:
-    """The glossary's terms with the thesaurus's additions, and what is wrong in thesaurus.yaml."""
+    """The glossary's terms with the thesaurus's additions, and what is wrong in thesaurus.yaml:
+    its shape against referee_app/schemas/knowledge/thesaurus.json (core/knowledge/schema_reader.py),
+    then what only the knowledge base can tell (a clause that uses none of the words, a word twice)."""
     problems: list[Problem] = []
     concepts = _glossary_concepts(kb.glossary)
     raw = _read(kb.root / FILE, problems)
+    # a file missing or not YAML is said once: nothing is said of its shape
+    report = schema_reader.check(raw, "thesaurus", FILE) if raw is not None else schema_reader.Report(FILE)
+    problems += report.problems
+    raw = raw if isinstance(raw, dict) and not report.refused_itself(raw) else {}
     seen: set[str] = set()
-    for entry in _entries(raw, problems):
-        _add_entry(kb, entry, concepts, seen, problems)
-    questions = _definition_questions(raw.get("definition_questions") or {}, problems)
-    symbols = _symbols(raw.get("symbols") or {}, concepts, problems)
+    for entry in _entries(raw, report):
+        _add_entry(kb, entry, report, concepts, seen, problems)
+    questions = _definition_questions(raw.get("definition_questions"), report)
+    symbols = _symbols(_accepted(report, raw.get("symbols"), dict) or {}, concepts, problems)
     thesaurus = Thesaurus(tuple(Concept(cid, {k: tuple(v) for k, v in c["words"].items()}, tuple(c["used_in"]),
                                         tuple(c["defined_in"]), tuple(c["loose"]),
                                         {k: tuple(v) for k, v in c.get("asked", {}).items()})
@@ -92,60 +99,62 @@ def _glossary_concepts(glossary) -> dict[str, dict]:
             for term in glossary}
 
 
-def _read(path, problems: list[Problem]) -> dict:
-    """thesaurus.yaml as a mapping, empty when it is missing or unreadable (and said so)."""
+def _read(path, problems: list[Problem]):
+    """thesaurus.yaml parsed, or None when it is missing or not YAML (and said so)."""
     if not path.is_file():
         problems.append(Problem(FILE, 0, "the thesaurus is missing"))
-        return {}
-    raw: dict = {}
+        return None
     try:
-        raw = load_file(path, FILE) or {}
+        return load_file(path, FILE)
     except YamlError as exc:
         problems.append(Problem(FILE, exc.line, exc.problem))
-    if not isinstance(raw, dict):
-        problems.append(Problem(FILE, 0, "must be a mapping with `concepts` and `definition_questions`"))
-        return {}
-    return raw
+        return None
 
 
-def _entries(raw: dict, problems: list[Problem]) -> list:
-    entries = raw.get("concepts") or []
+def _accepted(report, value, kind: type):
+    """`value` when it is of `kind` and the schema found nothing wrong in it, else None."""
+    return value if isinstance(value, kind) and not report.refused(value) else None
+
+
+def _entries(raw: dict, report) -> list[dict]:
+    """The concepts with a usable id; the schema said what is wrong with the others."""
+    entries = raw.get("concepts")
     if not isinstance(entries, list):
-        problems.append(Problem(FILE, line_of(raw), "concepts: must be a list"))
         return []
-    return entries
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str) and e["id"]]
 
 
-def _add_entry(kb, entry, concepts: dict[str, dict], seen: set[str], problems: list[Problem]) -> None:
-    """One entry of thesaurus.yaml added to its concept (a new one when its id is no glossary term)."""
+def _add_entry(kb, entry: dict, report, concepts: dict[str, dict], seen: set[str], problems: list[Problem]) -> None:
+    """One entry of thesaurus.yaml added to its concept (a new one when its id is no glossary term).
+    A field the schema refused adds nothing."""
     line = line_of(entry)
 
     def say(message: str) -> None:
         problems.append(Problem(FILE, line, message))
 
-    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-        say("a concept needs an id")
-        return
     cid = entry["id"]
     if cid in seen:
         say(f"concept {cid}: listed twice")
     seen.add(cid)
-    for name in sorted(set(entry) - {"id", "used_in", "loose", "asked", *LANGS}):
-        say(f"concept {cid}: unknown field '{name}'")
     new = cid not in concepts
     target = concepts.setdefault(cid, {"words": {lang: [] for lang in LANGS}, "used_in": [],
                                        "defined_in": [], "loose": []})
     for lang in LANGS:
-        _add_words(cid, lang, entry.get(lang) or [], new, target["words"][lang], say)
-    _add_used_in(kb, cid, entry.get("used_in") or [], target, say)
-    _add_asked(cid, entry.get("asked") or {}, target, say)
-    _add_loose(cid, entry.get("loose") or [], target, say)
+        words = _accepted(report, entry.get(lang, []), list)
+        if words is not None:
+            _add_words(cid, lang, words, new, target["words"][lang], say)
+    used = _accepted(report, entry.get("used_in"), list)
+    if used is not None:
+        _add_used_in(kb, cid, used, target, say)
+    asked = _accepted(report, entry.get("asked", {}), dict)
+    if asked is not None:
+        target.setdefault("asked", {}).update(asked)
+    loose = _accepted(report, entry.get("loose", []), list)
+    if loose is not None:
+        _add_loose(cid, loose, target, say)
 
 
-def _add_words(cid: str, lang: str, words, new: bool, known: list[str], say) -> None:
-    if not isinstance(words, list) or not all(isinstance(w, str) and re.search(r"\w", w) for w in words):
-        say(f"concept {cid}.{lang}: must be a list of words")
-        return
+def _add_words(cid: str, lang: str, words: list[str], new: bool, known: list[str], say) -> None:
     if new and not words:
         say(f"concept {cid}: no word in '{lang}' (not a glossary term)")
     for w in words:
@@ -155,10 +164,7 @@ def _add_words(cid: str, lang: str, words, new: bool, known: list[str], say) -> 
             known.append(w)
 
 
-def _add_used_in(kb, cid: str, used, target: dict, say) -> None:
-    if not isinstance(used, list) or not used:
-        say(f"concept {cid}: used_in must cite the clauses that use its words")
-        return
+def _add_used_in(kb, cid: str, used: list[str], target: dict, say) -> None:
     for ref in used:
         clause = kb.clauses.get(ref)
         if clause is None:
@@ -169,15 +175,7 @@ def _add_used_in(kb, cid: str, used, target: dict, say) -> None:
             target["used_in"].append(ref)
 
 
-def _add_asked(cid: str, asked, target: dict, say) -> None:
-    if not isinstance(asked, dict) or not all(lang in LANGS and isinstance(v, list) and all(isinstance(x, str) for x in v)
-                                              for lang, v in asked.items()):
-        say(f"concept {cid}.asked: must map languages to lists of phrases")
-    else:
-        target.setdefault("asked", {}).update(asked)
-
-
-def _add_loose(cid: str, loose, target: dict, say) -> None:
+def _add_loose(cid: str, loose: list[str], target: dict, say) -> None:
     for w in loose:
         if not any(fold(w) == fold(x) for ws in target["words"].values() for x in ws):
             say(f"concept {cid}: loose word '{w}' is none of its words")
@@ -185,15 +183,10 @@ def _add_loose(cid: str, loose, target: dict, say) -> None:
             target["loose"].append(w)
 
 
-def _definition_questions(dq, problems: list[Problem]) -> dict[str, tuple[str, ...]]:
-    questions: dict[str, tuple[str, ...]] = {lang: () for lang in LANGS}
-    for lang in LANGS:
-        phrases = dq.get(lang) if isinstance(dq, dict) else None
-        if not isinstance(phrases, list) or not phrases or not all(isinstance(p, str) and p.strip() for p in phrases):
-            problems.append(Problem(FILE, line_of(dq), f"definition_questions.{lang}: needs a list of phrases"))
-            continue
-        questions[lang] = tuple(p.strip() for p in phrases)
-    return questions
+def _definition_questions(dq, report) -> dict[str, tuple[str, ...]]:
+    """Each language's phrases; none for a language whose list the schema refused."""
+    dq = dq if isinstance(dq, dict) else {}
+    return {lang: tuple(p.strip() for p in _accepted(report, dq.get(lang), list) or ()) for lang in LANGS}
 
 
 def _symbols(signs, concepts: dict[str, dict], problems: list[Problem]) -> dict[str, str]:

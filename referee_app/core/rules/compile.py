@@ -84,7 +84,7 @@ class _Settings:
     root: str = ""   # the knowledge folder, where a broken rule's line is looked up
 
 
-def _chain(rulesets: dict[str, Ruleset], rs: Ruleset) -> list[Ruleset]:
+def _chain(rulesets: dict[str, Ruleset], rs: Ruleset | None) -> list[Ruleset]:
     """The ruleset and those it extends, the most general first."""
     chain = []
     while rs is not None:
@@ -273,8 +273,8 @@ def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Proble
             elif t in by_clause:
                 targets |= {x.id for x in by_clause[t] if x is not r}
             elif t.split("/")[0] not in kb.clauses:
-                c = kb.clauses.get(r.clause)
-                problems.append(Problem(c.file if c else "?", c.line if c else 0,
+                home = kb.clauses.get(r.clause)
+                problems.append(Problem(home.file if home else "?", home.line if home else 0,
                                         f"{r.id}: exception_to {t} points nowhere"))
             # else: the target exists but its ruleset does not apply it here: nothing to override
         direct[r.id] = targets
@@ -288,8 +288,8 @@ def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Proble
             stack.extend(direct.get(t, ()))
         if r.id in seen:
             # a rule that is, through exceptions, an exception to itself decides nothing sure
-            c = kb.clauses.get(r.clause)
-            problems.append(Problem(c.file if c else "?", c.line if c else 0,
+            home = kb.clauses.get(r.clause)
+            problems.append(Problem(home.file if home else "?", home.line if home else 0,
                                     f"{r.id}: exceptions form a cycle back to this rule"))
             seen.discard(r.id)
         r.overrides = frozenset(seen)

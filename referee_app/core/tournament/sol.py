@@ -248,7 +248,7 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
     turns = sorted(by_turn)
     rounds = [by_turn[t] for t in turns]
     # the rounds each competitor played; tables numbered again where SoL's repeat in a round
-    played = {p: [] for p in names}
+    played: dict[str, list] = {p: [] for p in names}
     for r, games in enumerate(rounds, 1):
         tables = [g["table"] for g in games]
         clash = None in tables or len(set(tables)) != len(tables)
@@ -369,15 +369,15 @@ def dump(t: Tournament, date: _dt.date | None = None, club: str = "carrom-refere
             matches.append({"turn": r, "board": g.table or i, "competitor1": ctor_of.get(g.first),
                             "competitor2": ctor_of.get(g.second), "score1": g.score[0], "score2": g.score[1],
                             "final": False})
-    if t.final is not None and t.final.done:
+    if t.final is not None and t.final.score is not None:   # played
         matches.append({"turn": len(t.rounds) + 1, "board": t.final.table or 1,
                         "competitor1": ctor_of[t.final.first], "competitor2": ctor_of[t.final.second],
                         "score1": t.final.score[0], "score2": t.final.score[1], "final": True})
     competitors = []
     for p in t.players:
         row = rows.get(p)
-        c = {"players": [person_of[person] for person in teams[p]], "points": row.victories if row else 0, "bucholz": row.bucholz if row else 0,
-             "netscore": row.difference if row else 0, "totscore": totscore[p]}
+        c = {"players": [person_of[person] for person in teams[p]], "points": row.victories if row else 0,
+             "bucholz": row.bucholz if row else 0, "netscore": row.difference if row else 0, "totscore": totscore[p]}
         if p in t.withdrawn:
             c["retired"] = True
         competitors.append(c)

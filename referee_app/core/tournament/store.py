@@ -235,7 +235,7 @@ class TournamentStore(db.Store):
             self._journal(tid, new.choices_doc(), list(t.players), change, stored)
         return change
 
-    def _journal(self, tid, choices: dict, players: list, change: dict, stored: dict) -> None:
+    def _journal(self, tid, choices: dict, players: builtins.list, change: dict, stored: dict) -> None:
         """The choices as they now stand, and one more entry in the desk's changes."""
         self.write("UPDATE tournaments SET choices = :choices WHERE id = :t",
                    {"t": tid, "choices": self._choices_json(choices, players, [*stored.get("changes", []), change],
@@ -286,10 +286,10 @@ class TournamentStore(db.Store):
                     out[p] = {"opponent": q, "table": g.table or i}
         return out
 
-    def choice_changes(self, tid) -> list[dict]:
+    def choice_changes(self, tid) -> builtins.list[dict]:
         return list(self._stored_choices(tid).get("changes", []))
 
-    def notes(self, tid) -> list[str]:
+    def notes(self, tid) -> builtins.list[str]:
         return list(self._stored_choices(tid).get("notes", []))
 
     # --- pairing --------------------------------------------------------------------------

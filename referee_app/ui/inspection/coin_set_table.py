@@ -12,7 +12,7 @@ from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.inspection.verdict import ReadingRefused, check_measurement
 from referee_app.core.inspection.entry import EntryError, reading_typed, refusal, typed_text, unit_of
-from referee_app.core.inspection.spec import Item
+from referee_app.core.inspection.model import Item
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text
 from referee_app.ui.common.verdict_style import show_verdict, verdict_colours

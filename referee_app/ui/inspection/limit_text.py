@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.inspection.verdict import choose_limit
-from referee_app.core.inspection.spec import Measurement
+from referee_app.core.inspection.model import Measurement
 from referee_app import i18n
 from referee_app.i18n import gettext as _
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from referee_app.core.inspection.spec import Item
+from referee_app.core.inspection.model import Item
 from .reading_row import ReadingRow
 
 

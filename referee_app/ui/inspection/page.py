@@ -27,7 +27,8 @@ from referee_app.core.storage.errors import StoreError
 from referee_app.ui.common.server_state import server_state
 from referee_app.core.inspection.verdict import ReadingRefused, inspect
 from referee_app.core.inspection.entry import EntryError, refusal
-from referee_app.core.inspection.spec import Item, default_specs
+from referee_app.core.inspection.model import Item
+from referee_app.core.inspection.spec import default_specs
 from referee_app.i18n import gettext as _
 from .coin_set_table import CoinSetForm
 from .history import InspectionHistory

@@ -9,7 +9,7 @@ from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
 from referee_app.core.inspection.verdict import ReadingRefused, check_measurement, choose_limit
 from referee_app.core.inspection.entry import EntryError, reading_typed, refusal, typed_text, unit_of
-from referee_app.core.inspection.spec import Item, Measurement
+from referee_app.core.inspection.model import Item, Measurement
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text, limit_tooltip
 from referee_app.ui.common.verdict_style import mark_input, show_verdict

@@ -109,7 +109,10 @@ class ChoicesView(QWidget):
         if player and rounds != t.absent.get(player, []):
             wanted.append(("absent", (player, rounds), None))
         for choice, value, before in wanted:
-            if value != before and self.desk.run(lambda: self.desk.store.set_choice(tid, choice, value, reason)) is None:
+            def set_it(choice=choice, value=value):
+                return self.desk.store.set_choice(tid, choice, value, reason)
+
+            if value != before and self.desk.run(set_it) is None:
                 return
         self.reason.clear()
         self.desk.refresh()
