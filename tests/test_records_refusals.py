@@ -364,3 +364,27 @@ def test_the_window_offers_to_try_again_never_to_set_aside_a_busy_file(records_f
         records_source.forget()
     assert asked == ["busy", "busy"] and offered == []
     assert [f.name for f in records_file.parent.iterdir() if "-busy-" in f.name or "set-aside" in f.name] == []
+
+
+def test_a_full_disk_with_the_app_closed_still_reads_every_record(small_disk, tmp_path):
+    path = small_disk / "records.sqlite3"
+    env = {"CARROM_REFEREE_DATABASE": str(path)}
+    # in other processes, closed as a user's commands are: no journal is left beside the file
+    assert run_cli("matches", "new", env=env).returncode == 0
+    assert run_cli("matches", "play", "1", write(tmp_path / "two.json", [GOOD, GOOD]), env=env).returncode == 0
+    assert sorted(p.name for p in small_disk.iterdir()) == ["records.sqlite3"]
+    before = rows(path)
+    fd = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    with contextlib.suppress(OSError):
+        while True:
+            os.write(fd, b"\0" * 4096)
+    os.close(fd)
+    assert json.loads(ok("matches", "list", "--json"))[0]["strokes"] == 2
+    assert json.loads(ok("matches", "show", "1", "--json"))["meta"]["id"] == 1
+    code, _out, err = run("matches", "new")
+    assert code == 2 and "no space on" in err and "damaged" not in err, err
+    code, _out, err = run("records", "new-store", "--force")
+    assert code == 2 and "no space on" in err, err
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "records.sqlite3"]   # no stub left
+    (small_disk / "filler").unlink()
+    assert rows(path) == before
