@@ -388,3 +388,26 @@ def test_a_full_disk_with_the_app_closed_still_reads_every_record(small_disk, tm
     assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "records.sqlite3"]   # no stub left
     (small_disk / "filler").unlink()
     assert rows(path) == before
+
+
+@pytest.fixture
+def a_day_behind_utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC+24")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_zone_a_day_off_utc_in_this_process_the_window_field_too(a_day_behind_utc, qapp):
+    from datetime import datetime, timezone
+
+    from referee_app.core.forms.fields import parse_time
+    from referee_app.core.storage.db import local_now
+    from referee_app.ui.forms.fields import TimeField   # the window's date and time field
+
+    assert abs((local_now() - datetime.now(timezone.utc)).total_seconds()) < 5
+    assert parse_time("2026-05-14T15:42:00", "at") == datetime(2026, 5, 15, 15, 42, tzinfo=timezone.utc)
+    field = TimeField(local_now)
+    field.set_value("2026-05-14T15:42:00+02:00")   # shown on the wall clock, read back the same moment
+    assert parse_time(field.value(), "at") == datetime(2026, 5, 14, 13, 42, tzinfo=timezone.utc)
