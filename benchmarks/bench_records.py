@@ -64,9 +64,10 @@ def per_stroke(folder: Path, n: int, already: int = 0) -> float:
 def store_strokes(database, n: int = 300) -> tuple[float, float]:
     """Stroke by stroke through the store: the median cost of the 2nd-11th strokes of a sheet
     against its last ten."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(database) as store:
+    with MatchStore(Knowledge.load(), database) as store:
         match_id = store.create("icf")
         times = []
         for _ in range(n):
@@ -118,8 +119,9 @@ WRITERS = {
     "matches": """
 import sys
 from referee_app.core.storage import db
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.play.store import MatchStore
-store = MatchStore(db.connect(sys.argv[1]))
+store = MatchStore(Knowledge.load(), db.connect(sys.argv[1]))
 match_id = store.create("icf")
 n = 0
 while True:

@@ -36,8 +36,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from referee_app.core.knowledge.loader import default  # noqa: E402
-from referee_app.core.knowledge.rulesets import default_rulesets  # noqa: E402
+from referee_app.core.knowledge.root import Knowledge  # noqa: E402
 from referee_app.core.search import Searcher, index_cache  # noqa: E402
 from referee_app.core.search.documents import documents  # noqa: E402
 from referee_app.core.search.evaluation import evaluate  # noqa: E402
@@ -246,7 +245,8 @@ def main() -> int:
     args = arguments()
     if args.cold_worker:
         return cold_worker(args.cold_worker, args.seed, args.count)
-    kb, rulesets = default(), default_rulesets()
+    installed = Knowledge.load()
+    kb, rulesets = installed.kb, installed.rulesets
     docs = list(documents(kb, rulesets))
     cases = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
     public = []

@@ -66,14 +66,16 @@ def failure(exc: BaseException) -> str:
 
 def table_process(url: str, tid: int, table: int, strokes: int, start, results) -> None:
     from referee_app.core.forms.store import FormsStore
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.play.match import replayed
     from referee_app.core.play.store import MatchStore
     from referee_app.core.tournament.store import TournamentStore
 
     try:
-        matches, tournaments, forms = MatchStore(url), TournamentStore(url), FormsStore(url)
+        knowledge = Knowledge.load()
+        matches, tournaments, forms = MatchStore(knowledge, url), TournamentStore(url), FormsStore(url)
         game = tournaments.game(tid, 1, table)             # the pairing, as the table reads it
-        replayed("icf", False, [stroke(0)])                # the ruleset compiled, as a window has it before play
+        replayed(knowledge, "icf", False, [stroke(0)])                # the ruleset compiled, as a window has it before play
         start.wait()
         match_id = matches.create("icf", first_name=game["first"], second_name=game["second"],
                                   tournament=TOURNAMENT, round="1", table_no=str(table), referee=f"referee {table}")
@@ -113,7 +115,7 @@ def prepare(admin_url: str, tables: int) -> int:
     from referee_app.core.tournament.store import TournamentStore
 
     with TournamentStore(admin_url) as desk:
-        tid = desk.create(TOURNAMENT, [f"P{n:02d}" for n in range(1, 2 * tables + 1)])
+        tid = desk.create(TOURNAMENT, [f"P{n:02d}" for n in range(1, 2 * tables + 1)], "icf")
         desk.pair(tid, seed=7)
     return tid
 

@@ -18,11 +18,12 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 app = QApplication([])
 
+from referee_app.core.knowledge.root import Knowledge  # noqa: E402
 from referee_app.ui.rulings.area import RulingsArea  # noqa: E402
 
 
 def main():
-    area = RulingsArea("icf")
+    area = RulingsArea(Knowledge.load(), "icf")
     area.resize(1366, 740)
     area.show()
     app.processEvents()

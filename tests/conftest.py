@@ -71,10 +71,16 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, timeo
 
 
 @pytest.fixture(scope="session")
-def kb():
-    from referee_app.core.knowledge.loader import default
+def knowledge():
+    """The installed knowledge root (tests/kbcopy.py): one per run, as a program loads one."""
+    from kbcopy import installed
 
-    return default()
+    return installed()
+
+
+@pytest.fixture(scope="session")
+def kb(knowledge):
+    return knowledge.kb
 
 
 @pytest.fixture

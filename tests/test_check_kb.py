@@ -1,9 +1,8 @@
 """check-kb validates every file of the knowledge base, runs the worked examples, never crashes, and
 prints each problem once (issue 21, "What failed" 11). Each case breaks a copy of the knowledge
-folder (CARROM_REFEREE_KNOWLEDGE) and runs the command in its own process."""
+folder and runs the command in this process on the copy's knowledge root."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -11,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_command
+from kbcopy import run_main
+from referee_app.core.knowledge.root import Knowledge
 
 KNOWLEDGE = Path(__file__).resolve().parents[1] / "knowledge"
 
 
 def check_kb(folder: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, CARROM_REFEREE_KNOWLEDGE=str(folder), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(cli_command() + ["check-kb"], capture_output=True, text=True, env=env, timeout=300)
+    return run_main(["check-kb"], Knowledge.load(folder))
 
 
 @pytest.fixture

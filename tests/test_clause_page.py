@@ -8,6 +8,7 @@ import json
 import pytest
 
 from conftest import run_cli
+from kbcopy import installed
 
 
 def show_json(clause_id: str) -> dict:
@@ -82,7 +83,7 @@ def test_the_clause_page_lays_the_logic_out_in_the_reader_s_language(qapp, kb):
 
     i18n.set_language("fr")
     try:
-        page = clause_html(kb, kb.clauses["icf-fr:3.12.c"], "fr", colors())
+        page = clause_html(installed(), kb.clauses["icf-fr:3.12.c"], "fr", colors())
     finally:
         i18n.set_language("en")
     assert "Ce que décide cet article" in page and "reine logée" in page

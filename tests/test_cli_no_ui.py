@@ -66,7 +66,7 @@ def test_no_command_loads_a_ui_module_even_to_print(tmp_path):
         ["tournament", "print", "1", "1", "--pairings", str(out / "pairings.pdf"),
          "--score-sheets", str(out / "sheets")],
     ]
-    env = {"CARROM_REFEREE_DB": str(tmp_path / "records.sqlite3"), "QT_QPA_PLATFORM": "offscreen"}
+    env = {"CARROM_REFEREE_DATABASE": str(tmp_path / "records.sqlite3"), "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(commands)], capture_output=True, text=True,
                           timeout=300, env={**os.environ, **env})
     assert done.returncode == 0, done.stderr

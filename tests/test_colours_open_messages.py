@@ -7,6 +7,7 @@ import pytest
 from referee_app.core.errors import BadInput
 from referee_app.core.rules import colours
 from referee_app.core.rules.ruling import rule
+from kbcopy import installed
 
 OPEN = {"colours": "open"}
 
@@ -41,7 +42,7 @@ OPEN = {"colours": "open"}
 ])
 def test_what_cannot_be_while_the_colours_are_open(doc, ruleset, field, problem):
     with pytest.raises(BadInput) as err:
-        rule(doc, ruleset)
+        rule(installed(), doc, ruleset)
     assert (err.value.field, err.value.problem) == (field, problem)
 
 
@@ -55,7 +56,7 @@ def test_a_coin_off_the_board_with_no_colour_decided_is_refused_when_its_colour_
 
     doc = {"before": OPEN, "stroke": {"pocketed": {}, "off_board": {"light": 1}}}
     with pytest.raises(BadInput) as err:
-        colours.rule_open(doc, "fr-house", by_colour)
+        colours.rule_open(doc, "fr-house", installed().colours("fr-house"), by_colour)
     assert (err.value.field, err.value.problem) == (
         "stroke.off_board", "the ruling depends on whose colour left the board, and no colour is decided yet")
 
@@ -66,15 +67,16 @@ def test_a_coin_off_the_board_with_no_colour_decided_is_refused_when_its_colour_
 ])
 def test_both_colours_at_once_say_why_the_colour_was_taken(pocketed, first, chosen, why):
     stroke = {"pocketed": pocketed, **({"first_colour": first} if first else {})}
-    ruling = rule({"before": OPEN, "stroke": stroke}, "fr-house")
+    ruling = rule(installed(), {"before": OPEN, "stroke": stroke}, "fr-house")
     assert ruling["after"]["striker_colour"] == chosen
-    own_word = colours.colour_name("fr-house", chosen, "en")
-    assert colours.WHY[why]["en"].format(own_word=own_word, own_words=colours.colour_name("fr-house", chosen, "en", True)) \
+    named = installed().colours("fr-house")
+    own_word = colours.colour_name(named, chosen, "en")
+    assert colours.WHY[why]["en"].format(own_word=own_word, own_words=colours.colour_name(named, chosen, "en", True)) \
         in ruling["notes"][0]["en"]
     assert ruling["alternatives"][0]["after"]["striker_colour"] == colours.other_colour(chosen)
 
 
 def test_one_colour_only_gives_no_note_and_no_alternative():
-    ruling = rule({"before": OPEN, "stroke": {"pocketed": {"dark": 2}}}, "fr-house")
+    ruling = rule(installed(), {"before": OPEN, "stroke": {"pocketed": {"dark": 2}}}, "fr-house")
     assert ruling["after"]["striker_colour"] == "dark" and "alternatives" not in ruling
     assert not any(n.get("clause") == "fr-house:2.2" and "both" in n.get("en", "") for n in ruling.get("notes", []))

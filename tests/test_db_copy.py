@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from conftest import run_cli
 from test_forms import DISQUALIFICATION as FORMS_DISQUALIFICATION, PROTEST as FORMS_PROTEST
+from kbcopy import installed
 
 NOW = datetime(2026, 5, 14, 18, 0, tzinfo=timezone(timedelta(hours=2)))
 PROTEST = {**FORMS_PROTEST, "round": 1, "table": 1, "players": {"first": "P1", "second": "P2"}}
@@ -30,7 +31,7 @@ def stores(url):
     from referee_app.core.play.store import MatchStore
     from referee_app.core.tournament.store import TournamentStore
 
-    return (MatchStore(url), FormsStore(url, clock=clock), InspectionStore(url), TournamentStore(url, clock=clock),
+    return (MatchStore(installed(), url), FormsStore(url, clock=clock), InspectionStore(url), TournamentStore(url, clock=clock),
             ProgressStore(url, clock=clock))
 
 
@@ -49,7 +50,7 @@ def fill(url) -> None:
     second = matches.create("it", doubles=True)
     matches.add_stroke(second, {"pocketed": {}})
     matches.change_ruleset(second, "icf")                       # a match event
-    tid = tournaments.create("Open de Cannes", ["P1", "P2", "P3", "P4", "P5"])
+    tid = tournaments.create("Open de Cannes", ["P1", "P2", "P3", "P4", "P5"], "icf")
     tournaments.pair(tid, seed=4)
     tournaments.link_match(tid, 1, 1, first)
     for game in tournaments.round_games(tid, 1):
@@ -69,7 +70,7 @@ def fill(url) -> None:
     draft = inspections.reinspection_draft(failed.id)
     draft["document"]["measurements"]["diameter"] = {"value": 4.1, "unit": "cm"}
     inspections.save(draft["document"], inspector="É. Mercier", previous_id=failed.id)
-    for n, q in enumerate(generate(Scope("icf"), 3, seed=4)):
+    for n, q in enumerate(generate(installed(), Scope("icf"), 3, seed=4)):
         progress.record("ada", q, correct=n != 1)
     progress.record("bruno", q, correct=True)
     for store in (matches, forms, inspections, tournaments, progress):
@@ -125,7 +126,7 @@ def test_every_kind_of_record_round_trips_sqlite_postgresql_sqlite(tmp_path, pos
     # the records keep their numbers, and new ones follow them on the server
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(postgresql_url) as matches:
+    with MatchStore(installed(), postgresql_url) as matches:
         assert matches.create("icf") == max(m["match"]["id"] for m in expected["matches"]) + 1
 
 
@@ -139,7 +140,7 @@ def test_copying_twice_changes_nothing_and_a_conflicting_target_is_refused_untou
     other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(other) as matches:
+    with MatchStore(installed(), other) as matches:
         matches.create("icf", first_name="Someone else")        # match 1, another match than the target's
     done = copy("--from", other, "--to", records_url)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
@@ -153,7 +154,7 @@ def test_renumber_adds_a_machines_records_beside_others_and_follows_every_refere
 
     mine = f"sqlite:///{tmp_path / 'table.sqlite3'}"
     fill(mine)
-    with MatchStore(records_url) as matches:
+    with MatchStore(installed(), records_url) as matches:
         other = matches.create("icf", first_name="Already there")
         matches.add_stroke(other, {"pocketed": {}})
     mine_before = snapshot(mine)

@@ -14,6 +14,7 @@ import pytest
 from conftest import run_cli
 from test_forms import PROTEST as FORMS_PROTEST
 from referee_app.core.errors import BadInput
+from kbcopy import installed
 
 PROTEST = {**FORMS_PROTEST, "round": 1, "table": 1, "players": {"first": "P1", "second": "P2"}}
 STRIKER = {"item": "striker", "measurements": {"diameter": {"value": 4.0, "unit": "cm"},
@@ -57,7 +58,7 @@ class Club:
         from referee_app.core.tournament.store import TournamentStore
 
         desk, table = TournamentStore(self.desk), TournamentStore(self.table)
-        tid = desk.create("Open de Cannes", ["P1", "P2", "P3", "P4"])
+        tid = desk.create("Open de Cannes", ["P1", "P2", "P3", "P4"], "icf")
         desk.pair(tid, seed=1)
         return desk, table, tid
 
@@ -161,7 +162,7 @@ def test_the_table_role_may_not_change_entries_tournaments_or_corrections(club):
     desk, table, tid = club.tournament()
     refused(lambda: table.add_player(tid, "P5", checked_in=True))
     refused(lambda: table.withdraw(tid, "P1"))
-    refused(lambda: table.create("Another open", ["A", "B"]))
+    refused(lambda: table.create("Another open", ["A", "B"], "icf"))
     import psycopg
 
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -179,7 +180,7 @@ def test_the_table_role_records_a_match_files_a_form_and_saves_an_inspection(clu
     from referee_app.core.play.store import MatchStore
 
     desk_t, table_t, tid = club.tournament()
-    matches = MatchStore(club.table)
+    matches = MatchStore(installed(), club.table)
     match = matches.create("icf", first_name="P1", second_name="P2", tournament="Open de Cannes", round="1",
                            table_no="1")
     for stroke in ({"pocketed": {}}, {"pocketed": {"own": 1}}, {"pocketed": {}}):
@@ -189,7 +190,7 @@ def test_the_table_role_records_a_match_files_a_form_and_saves_an_inspection(clu
     table_t.link_match(tid, 1, 1, match)
     form = FormsStore(club.table).create("protest", {**PROTEST, "match": str(match)}, file=True)
     record = InspectionStore(club.table).save(STRIKER, inspector="É. Mercier", label="striker of P1")
-    assert len(MatchStore(club.desk).strokes(match)) == 2
+    assert len(MatchStore(installed(), club.desk).strokes(match)) == 2
     assert FormsStore(club.desk).get(form.id).status == "filed"
     assert InspectionStore(club.desk).get(record.id).compliant
     # deciding the protest is the desk's
@@ -201,13 +202,13 @@ def test_a_match_whose_result_is_entered_is_closed_to_the_table_role(club):
     from referee_app.core.play.store import MatchStore
 
     desk_t, table_t, tid = club.tournament()
-    matches = MatchStore(club.table)
+    matches = MatchStore(installed(), club.table)
     match = matches.create("icf", first_name="P1", second_name="P2")
     matches.add_stroke(match, {"pocketed": {}})
     table_t.result(tid, 1, 1, [25, 3], match_id=match)
     refused(lambda: matches.add_stroke(match, {"pocketed": {}}), "result")
     refused(lambda: matches.undo(match), "result")
-    assert len(MatchStore(club.desk).strokes(match)) == 1
+    assert len(MatchStore(installed(), club.desk).strokes(match)) == 1
 
 
 def test_the_desk_role_may_do_everything(club):
@@ -221,7 +222,7 @@ def test_the_desk_role_may_do_everything(club):
     desk.pair(tid, seed=3)
     entry = desk.correct(tid, 1, 1, [3, 25], "the sheet was read the wrong way round")
     assert entry["after"] == [3, 25] and len(desk.round_games(tid, 2)) == 3
-    matches = MatchStore(club.desk)
+    matches = MatchStore(installed(), club.desk)
     match = matches.create("icf")
     matches.add_stroke(match, {"pocketed": {}})
     form = FormsStore(club.desk).create("protest", PROTEST, file=True)

@@ -3,23 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-from referee_app.core.rules.compile import compiled
+from kbcopy import installed
 from referee_app.core.errors import BadInput
 from referee_app.core.checks.knowledge_base import subset_problems
-from referee_app.core.knowledge.loader import default
-from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.rules.ruling import rule
 
 
 def _home_ruleset(clause) -> str:
-    for rid, rs in default_rulesets().items():
+    for rid, rs in installed().rulesets.items():
         if clause.source in rs.sources:
             return rid
     raise AssertionError(f"{clause.id}: no ruleset applies its source")
 
 
 def _examples():
-    for clause in default().clauses.values():
+    for clause in installed().kb.clauses.values():
         for i, ex in enumerate(clause.examples):
             yield pytest.param(clause, ex, id=f"{clause.id}#{i + 1}")
 
@@ -27,7 +25,7 @@ def _examples():
 @pytest.mark.parametrize("clause,example", list(_examples()))
 def test_example_holds(clause, example):
     ruleset = example.get("ruleset") or _home_ruleset(clause)
-    ruling = rule(example["situation"], ruleset)
+    ruling = rule(installed(), example["situation"], ruleset)
     expect = dict(example["expect"])
     if ruling["board"]["over"]:
         expect.pop("turn", None)
@@ -45,12 +43,12 @@ def test_example_holds(clause, example):
 
 
 def _is_base_case(ruleset: str, rule_id: str) -> bool:
-    rule_ = next(r for r in compiled(ruleset).rules if r.id == rule_id)
+    rule_ = next(r for r in installed().compiled(ruleset).rules if r.id == rule_id)
     return rule_.default
 
 
 def test_every_deciding_clause_has_an_example():
-    missing = [c.id for c in default().clauses.values() if c.decides and not c.examples]
+    missing = [c.id for c in installed().kb.clauses.values() if c.decides and not c.examples]
     assert not missing, f"clauses with decides but no worked example: {missing}"
 
 
@@ -61,27 +59,27 @@ def _reachable(rule_, rs) -> bool:
 
 
 def _lineage(ruleset: str) -> set[str]:
-    out, rulesets = set(), default_rulesets()
+    out, rulesets = set(), installed().rulesets
     while ruleset:
         out.add(ruleset)
         ruleset = rulesets[ruleset].extends
     return out
 
 
-@pytest.mark.parametrize("ruleset", list(default_rulesets()))
+@pytest.mark.parametrize("ruleset", list(installed().rulesets))
 def test_every_rule_decides_in_some_example(ruleset):
     """Each rule of the ruleset is among the deciding rules of at least one worked example.
 
     A ruleset that extends another also counts the examples written for the one it extends,
     ruled under its own rules (an inherited rule shown deciding there is shown deciding here)."""
-    rs = compiled(ruleset)
+    rs = installed().compiled(ruleset)
     shown = set()
     lineage = _lineage(ruleset)
-    for clause in default().clauses.values():
+    for clause in installed().kb.clauses.values():
         for ex in clause.examples:
             if (ex.get("ruleset") or _home_ruleset(clause)) in lineage:
                 try:
-                    shown |= set(rule(ex["situation"], ruleset)["rules"])
+                    shown |= set(rule(installed(), ex["situation"], ruleset)["rules"])
                 except BadInput:
                     continue  # a situation the extending ruleset refuses shows nothing here
     missing = [r.id for r in rs.rules if r.id not in shown and _reachable(r, rs)]

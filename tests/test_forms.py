@@ -15,8 +15,8 @@ from conftest import run_cli
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 from referee_app.core.forms.fields import FIELDS
-from referee_app.core.forms.clauses import forms_data
-from referee_app.core.knowledge.rulesets import default_rulesets
+from referee_app.core.forms.installed import forms_data
+from kbcopy import installed
 
 CET = timezone(timedelta(hours=2))
 
@@ -109,7 +109,7 @@ def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
     text = text.replace("tournament: {en: Tournament, fr: Tournoi, it: Torneo}", "tournament: {en: Tournament}")
     (tmp_path / "forms.yaml").write_text(text, encoding="utf-8")
     fake = SimpleNamespace(root=tmp_path, clauses=kb.clauses, languages=kb.languages)
-    problems = [str(p) for p in FormsData(fake, default_rulesets()).problems()]
+    problems = [str(p) for p in FormsData(fake, installed().rulesets).problems()]
     assert any("aicf-2009:99" in p for p in problems), problems
     assert any("positive whole number" in p for p in problems)
     assert any("protest.it: borrows from icf without a note" in p for p in problems)
@@ -138,7 +138,7 @@ def test_the_italian_regulation_borrows_the_international_protest_rules_and_says
 
 
 def test_every_ruleset_has_protest_and_disqualification_rules():
-    for rid in default_rulesets():
+    for rid in installed().rulesets:
         assert forms_data().protest(rid).deadline_minutes > 0
         assert forms_data().disqualification(rid).grounds
 
@@ -446,7 +446,7 @@ def test_pdf_in_another_language_prints_the_clause_in_that_language(db_path, tmp
 def test_a_clause_without_a_translation_prints_its_original_and_says_so(store, kb, monkeypatch):
     from referee_app.core.forms.document import form_document
 
-    clause = kb.get("icf-fr:3.12.d")
+    clause = forms_data().kb.get("icf-fr:3.12.d")   # the knowledge base the forms are printed from
     monkeypatch.setattr(clause, "translations", {})
     form = store.create("protest", {**PROTEST, "lang": "it", "facts": "<b>x</b> & y"}, file=True)
     html, title = form_document(store, form, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee_app.core.errors import BadInput
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
 from referee_app.core.forms.fields import check_complete
 
 PROTEST = {"tournament": "Open de Cannes", "round": 3, "table": 7,

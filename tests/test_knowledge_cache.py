@@ -216,22 +216,29 @@ def test_a_broken_rule_and_example_name_their_own_line_when_the_knowledge_base_c
     from referee_app.core.knowledge.rulesets import load_rulesets
     from referee_app.core.rules.compile import compile_ruleset
 
+    def from_the_cache(text: str):
+        path.write_text(text, encoding="utf-8")
+        loader.load(fresh, strict=False)
+        new_process(monkeypatch)
+        kb, _ = loader.load(fresh, strict=False)
+        assert type(kb.clauses["icf-fr:3.5.c"].decides[0]) is dict, "from the cache, without line numbers"
+        return kb
+
     path = fresh / "icf-fr" / "03.05-coup-d-envoi.yaml"
-    text = path.read_text(encoding="utf-8")
-    text = text.replace("        then: {break_made: true}\n", "        then: {break_made: true}\n        sometimes: yes\n", 1)
-    text = text.replace("expect: {break_made: true, turn: passes,", "expect: {break_made: false, turn: passes,", 1)
-    path.write_text(text, encoding="utf-8")
-    lines = text.splitlines()
+    original = path.read_text(encoding="utf-8")
+    lines = original.splitlines()
     rule_line = lines.index("      - name: break-made") + 1
     example_line = next(i for i, line in enumerate(lines, 1) if "the break touches the coins but pockets nothing" in line)
-    loader.load(fresh, strict=False)
-    new_process(monkeypatch)
-    kb, _ = loader.load(fresh, strict=False)
-    assert type(kb.clauses["icf-fr:3.5.c"].decides[0]) is dict, "from the cache, without line numbers"
+    # a broken rule: the ruleset does not compile, and says where
+    kb = from_the_cache(original.replace("        then: {break_made: true}\n",
+                                         "        then: {break_made: true}\n        sometimes: yes\n", 1))
     with pytest.raises(KnowledgeError) as caught:
         compile_ruleset(kb, load_rulesets(kb), "icf")
     assert [(p.file, p.line) for p in caught.value.problems if "sometimes" in p.message] == [
         ("icf-fr/03.05-coup-d-envoi.yaml", rule_line)]
+    # an example the copy's own rules contradict (ruled with the copy, never the installed rules)
+    kb = from_the_cache(original.replace("expect: {break_made: true, turn: passes,",
+                                         "expect: {break_made: false, turn: passes,", 1))
     said = [p for p in example_problems(kb, load_rulesets(kb)) if "pockets nothing" in p.message]
     assert [(p.file, p.line) for p in said] == [("icf-fr/03.05-coup-d-envoi.yaml", example_line)]
 

@@ -7,6 +7,7 @@ from conftest import run_cli
 from referee_app.core.learn.diagram import piece_counts
 from referee_app.core.learn.questions import outcome
 from referee_app.core.rules.ruling import rule
+from kbcopy import installed
 
 
 def test_quiz_json_gives_questions_choices_key_and_clauses():
@@ -16,7 +17,7 @@ def test_quiz_json_gives_questions_choices_key_and_clauses():
     assert doc["ruleset"] == "it" and len(doc["questions"]) == 5
     for q in doc["questions"]:
         assert {"prompt", "question", "choices", "answer", "answer_key", "clauses", "deciding_clause", "why", "steps"} <= set(q)
-        assert q["choices"][q["answer"]]["outcome"] == q["answer_key"] == outcome(rule(q["situation"], "it"))
+        assert q["choices"][q["answer"]]["outcome"] == q["answer_key"] == outcome(rule(installed(), q["situation"], "it"))
         assert q["clauses"][0]["id"] == q["deciding_clause"]
         assert q["question"] == "Che cosa succede?"
 
@@ -59,7 +60,7 @@ def test_progress_of_a_learner(tmp_path, monkeypatch):
     from referee_app.core.storage.db import connect
 
     db = tmp_path / "records.sqlite3"
-    q = generate(Scope("it"), 1, seed=1)[0]
+    q = generate(installed(), Scope("it"), 1, seed=1)[0]
     with ProgressStore(connect(db)) as store:
         store.record("Ada", q, correct=False)
     monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(db))

@@ -13,6 +13,7 @@ from referee_app.core.rules.ruling import rule
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 import learn_diagrams  # noqa: E402  (the ten typical situations the screenshots show)
+from kbcopy import installed  # noqa: E402
 
 
 def expected(situation: dict, ruling: dict) -> dict:
@@ -38,23 +39,23 @@ def test_ten_typical_situations_are_in_the_screenshots():
         assert path.is_file(), f"{path} missing: run tools/learn_diagrams.py"
         assert path.with_suffix(".png").is_file()
         shown = piece_counts(path.read_text(encoding="utf-8"))
-        assert shown == expected(situation, rule(situation, ruleset)), name
+        assert shown == expected(situation, rule(installed(), situation, ruleset)), name
 
 
 def test_the_screenshots_are_up_to_date():
     """The committed SVG is what the core draws today (in English)."""
     for name, ruleset, situation in learn_diagrams.TYPICAL:
-        fresh = diagram_svg(situation, rule(situation, ruleset), "en")
+        fresh = diagram_svg(situation, rule(installed(), situation, ruleset), "en")
         assert learn_diagrams.svg_path(name).read_text(encoding="utf-8") == fresh, f"{name}: run tools/learn_diagrams.py"
 
 
 @pytest.mark.parametrize("ruleset", ["icf", "it", "aicf-2009", "fr-simplified"])
 def test_generated_questions_draw_their_counts(ruleset):
-    for q in generate(Scope(ruleset), 40, seed=9):
+    for q in generate(installed(), Scope(ruleset), 40, seed=9):
         assert piece_counts(diagram_svg(q.situation, q.ruling, "it")) == expected(q.situation, q.ruling), q.situation
 
 
 def test_labels_in_the_learners_language():
     name, ruleset, situation = learn_diagrams.TYPICAL[2]
-    svg = diagram_svg(situation, rule(situation, ruleset), "fr")
+    svg = diagram_svg(situation, rule(installed(), situation, ruleset), "fr")
     assert "Avant le tir" in svg and "Before the stroke" not in svg

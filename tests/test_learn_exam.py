@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.citations import cite
-from referee_app.core.knowledge.loader import default
+from kbcopy import installed
 from referee_app.core.learn.exam import LETTERS, exam_html, make_exam
 from referee_app.core.learn.questions import Scope
 
@@ -28,7 +28,7 @@ def squash(text: str) -> str:
 
 
 def test_scoring_and_pass_mark():
-    exam = make_exam(Scope("it"), 8, seed=3, pass_percent=75)
+    exam = make_exam(installed(), Scope("it"), 8, seed=3, pass_percent=75)
     assert exam.pass_mark == 6 and exam.minutes == 8
     right = {i: q.answer for i, q in enumerate(exam.questions)}
     assert exam.score(right) == {"right": 8, "total": 8, "pass_mark": 6, "passed": True, "wrong": []}
@@ -36,7 +36,7 @@ def test_scoring_and_pass_mark():
     assert exam.score(two_wrong)["right"] == 6 and exam.score(two_wrong)["passed"]
     assert not exam.score({})["passed"]
     with pytest.raises(BadInput):
-        make_exam(Scope("it"), 8, seed=3, pass_percent=0)
+        make_exam(installed(), Scope("it"), 8, seed=3, pass_percent=0)
 
 
 @pytest.mark.parametrize("lang,heading,key", [("fr", "Examen d'arbitre", "Corrigé"),
@@ -50,25 +50,25 @@ def test_exam_pdf_round_trips_through_pdftotext(tmp_path, lang, heading, key):
     meta = json.loads(done.stdout)
     text = squash(pdf_text(out))
     assert heading in text and key in text
-    exam = make_exam(Scope("icf"), 6, seed=11)
+    exam = make_exam(installed(), Scope("icf"), 6, seed=11)
     assert meta["answers"] == [q.answer for q in exam.questions]
-    kb = default()
+    kb = installed().kb
     key_part = text[text.index(key):]
     for n, q in enumerate(exam.questions, 1):
         assert f"{n}." in text
         clause = kb.clauses[q.deciding_clause]
-        assert f"{n} {LETTERS[q.answer]} {cite(clause.id, lang)}" in key_part, (n, q.deciding_clause)
+        assert f"{n} {LETTERS[q.answer]} {cite(clause.id, lang, installed().kb)}" in key_part, (n, q.deciding_clause)
         # the deciding clause's text, in the paper's language, is printed under the key
         assert squash(clause.text_in(lang)[0])[:60] in key_part
 
 
 def test_exam_html_escapes_and_names_the_ruleset():
-    exam = make_exam(Scope("aicf-2009"), 3, seed=1)
-    html = exam_html(exam, "it")
+    exam = make_exam(installed(), Scope("aicf-2009"), 3, seed=1)
+    html = exam_html(installed(), exam, "it")
     assert "aicf-2009" in html and "Esame di arbitro" in html
 
 
 def test_too_many_questions_for_a_narrow_selection():
     with pytest.raises(BadInput) as err:
-        make_exam(Scope("icf", clause="icf-fr:3.12.c", endings=True), 2, seed=1)  # a queen too early ends nothing
+        make_exam(installed(), Scope("icf", clause="icf-fr:3.12.c", endings=True), 2, seed=1)  # a queen too early ends nothing
     assert err.value.field == "count"

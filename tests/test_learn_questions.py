@@ -7,14 +7,12 @@ import pytest
 
 from referee_app.core.errors import BadInput
 from referee_app.core.knowledge.citations import cite
-from referee_app.core.knowledge.loader import default
-from referee_app.core.knowledge.rulesets import default_rulesets
+from kbcopy import installed
 from referee_app.core.learn.questions import Scope, generate, outcome, plausibility
 from referee_app.core.learn.render import render
-from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.ruling import rule
 
-RULESETS = list(default_rulesets())
+RULESETS = list(installed().rulesets)
 PER_RULESET = 250  # a thousand over the four rulesets
 
 
@@ -24,18 +22,18 @@ def canon(o) -> str:
 
 @pytest.fixture(scope="module")
 def thousand():
-    return {r: generate(Scope(r), PER_RULESET, seed=22) for r in RULESETS}
+    return {r: generate(installed(), Scope(r), PER_RULESET, seed=22) for r in RULESETS}
 
 
 def test_a_thousand_questions_keyed_by_the_engine(thousand):
-    kb = default()
+    kb = installed().kb
     total = sum(len(qs) for qs in thousand.values())
     assert len(RULESETS) >= 4 and total >= 1000
     for ruleset, questions in thousand.items():
         assert len(questions) == PER_RULESET
         assert len({q.id for q in questions}) == len(questions), "a question asked twice in one quiz"
         for q in questions:
-            ruling = rule(q.situation, ruleset)  # the engine, asked afresh through its public door
+            ruling = rule(installed(), q.situation, ruleset)  # the engine, asked afresh through its public door
             assert q.key == outcome(ruling), q.situation
             assert q.choices[q.answer].source == {"kind": "key"}
             keys = [canon(c.outcome) for c in q.choices]
@@ -55,14 +53,14 @@ def test_distractors_are_what_they_claim(thousand):
     from a rule that applied and was set aside by those that decided."""
     kinds = set()
     for ruleset, questions in thousand.items():
-        rs = compiled(ruleset)
+        rs = installed().compiled(ruleset)
         rules = {r.id: r for r in rs.rules}
         for q in questions[:80]:
             for c in q.choices:
                 kinds.add(c.source["kind"])
                 if c.source["kind"] == "ruleset":
                     assert c.source["ruleset"] != ruleset
-                    assert outcome(rule(q.situation | {"ruleset": c.source["ruleset"]}, c.source["ruleset"])) == c.outcome
+                    assert outcome(rule(installed(), q.situation | {"ruleset": c.source["ruleset"]}, c.source["ruleset"])) == c.outcome
                 if c.source["kind"] == "overridden":
                     set_aside = rules[c.source["rule"]]
                     assert set_aside.id not in q.ruling["rules"]
@@ -77,7 +75,7 @@ def test_choice_texts_are_unique_in_every_language(thousand):
     for questions in thousand.values():
         for q in questions[:60]:
             for lang in ("fr", "it", "en"):
-                texts = [c["text"] for c in render(q, lang)["choices"]]
+                texts = [c["text"] for c in render(installed(), q, lang)["choices"]]
                 assert len(set(texts)) == len(texts), (lang, texts)
 
 
@@ -94,7 +92,7 @@ def test_weighted_towards_exceptions_and_board_endings(thousand):
         return sum(w for w, tagged in weights if tagged) / sum(w for w, _ in weights)
 
     for ruleset, questions in thousand.items():
-        pool = generate(Scope(ruleset), 2000, seed=22, pool=2000)  # everything the pool admits
+        pool = generate(installed(), Scope(ruleset), 2000, seed=22, pool=2000)  # everything the pool admits
         if share(pool, "exception") < 0.5:
             assert share(questions, "board_ending") > usual_share(pool, "board_ending"), ruleset
             assert share(questions, "exception") > usual_share(pool, "exception"), ruleset
@@ -108,19 +106,19 @@ def test_weighted_towards_exceptions_and_board_endings(thousand):
 
 
 def test_the_same_seed_gives_the_same_paper():
-    a = [q.id for q in generate(Scope("it"), 15, seed=5)]
-    assert a == [q.id for q in generate(Scope("it"), 15, seed=5)]
-    assert a != [q.id for q in generate(Scope("it"), 15, seed=6)]
+    a = [q.id for q in generate(installed(), Scope("it"), 15, seed=5)]
+    assert a == [q.id for q in generate(installed(), Scope("it"), 15, seed=5)]
+    assert a != [q.id for q in generate(installed(), Scope("it"), 15, seed=6)]
 
 
 def test_board_endings_only():
-    qs = generate(Scope("icf", endings=True), 25, seed=1)
+    qs = generate(installed(), Scope("icf", endings=True), 25, seed=1)
     assert len(qs) == 25
-    assert all(rule(q.situation, "icf")["board"]["over"] for q in qs)
+    assert all(rule(installed(), q.situation, "icf")["board"]["over"] for q in qs)
 
 
 def test_where_rulesets_differ_only():
-    for q in generate(Scope("aicf-2009", differ=True), 25, seed=1):
+    for q in generate(installed(), Scope("aicf-2009", differ=True), 25, seed=1):
         others = [c for c in q.choices if c.source["kind"] == "ruleset"]
         assert any(c.outcome != q.key for c in others) or "rulesets_differ" in q.tags
         differs = False
@@ -128,17 +126,17 @@ def test_where_rulesets_differ_only():
             if other == "aicf-2009":
                 continue
             try:
-                differs |= outcome(rule(q.situation | {"ruleset": other}, other)) != q.key
+                differs |= outcome(rule(installed(), q.situation | {"ruleset": other}, other)) != q.key
             except BadInput:
                 continue
         assert differs, q.situation
 
 
 def test_one_clause_and_one_chapter():
-    qs = generate(Scope("icf", clause="icf-fr:3.12.c"), 5, seed=2)
-    assert qs and all("icf-fr:3.12.c" in rule(q.situation, "icf")["clauses"] for q in qs)
-    qs = generate(Scope("it", chapter="it/14-N-regina"), 8, seed=2)
-    kb = default()
+    qs = generate(installed(), Scope("icf", clause="icf-fr:3.12.c"), 5, seed=2)
+    assert qs and all("icf-fr:3.12.c" in rule(installed(), q.situation, "icf")["clauses"] for q in qs)
+    qs = generate(installed(), Scope("it", chapter="it/14-N-regina"), 8, seed=2)
+    kb = installed().kb
     assert len(qs) == 8
     for q in qs:
         cited = {step["clause"] for step in q.derivation} | set(q.clauses)
@@ -146,17 +144,17 @@ def test_one_clause_and_one_chapter():
 
 
 def test_clause_text_and_derivation_in_the_learners_language():
-    q = generate(Scope("icf", clause="icf-fr:3.12.c"), 1, seed=3)[0]
-    kb = default()
+    q = generate(installed(), Scope("icf", clause="icf-fr:3.12.c"), 1, seed=3)[0]
+    kb = installed().kb
     for lang in ("fr", "it", "en"):
-        shown = render(q, lang)
+        shown = render(installed(), q, lang)
         entry = next(c for c in shown["clauses"] if c["id"] == "icf-fr:3.12.c")
         assert entry["text"] == kb.clauses["icf-fr:3.12.c"].text_in(lang)[0]
-        assert cite("icf-fr:3.12.c", lang) in shown["why"]  # the engine's why: which clause applied
-        assert shown["steps"] and any(cite("icf-fr:3.12.c", lang) in line for line in shown["steps"])
-        assert entry["cited"] == cite("icf-fr:3.12.c", lang)
-    assert render(q, "it")["question"] != render(q, "en")["question"]
-    assert render(q, "fr")["choices"][0]["text"] != render(q, "en")["choices"][0]["text"]
+        assert cite("icf-fr:3.12.c", lang, installed().kb) in shown["why"]  # the engine's why: which clause applied
+        assert shown["steps"] and any(cite("icf-fr:3.12.c", lang, installed().kb) in line for line in shown["steps"])
+        assert entry["cited"] == cite("icf-fr:3.12.c", lang, installed().kb)
+    assert render(installed(), q, "it")["question"] != render(installed(), q, "en")["question"]
+    assert render(installed(), q, "fr")["choices"][0]["text"] != render(installed(), q, "en")["choices"][0]["text"]
 
 
 @pytest.mark.parametrize("scope,count,field", [
@@ -164,5 +162,5 @@ def test_clause_text_and_derivation_in_the_learners_language():
     (Scope("icf", chapter="nowhere"), 3, "chapter")])
 def test_bad_selection_is_refused_by_name(scope, count, field):
     with pytest.raises(BadInput) as err:
-        generate(scope, count)
+        generate(installed(), scope, count)
     assert err.value.field == field

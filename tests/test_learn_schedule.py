@@ -10,6 +10,7 @@ from referee_app.core.learn import schedule
 from referee_app.core.learn.questions import Scope, generate
 from referee_app.core.learn.store import ProgressStore
 from referee_app.core.storage.db import connect
+from kbcopy import installed
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))
 
@@ -33,7 +34,7 @@ def store(records_url):
 
 @pytest.fixture(scope="module")
 def questions():
-    return generate(Scope("icf"), 3, seed=4)
+    return generate(installed(), Scope("icf"), 3, seed=4)
 
 
 def test_intervals_grow_with_right_answers_and_shrink_after_a_wrong_one(store, questions):

@@ -39,8 +39,8 @@ def test_a_learner_takes_a_quiz_in_italian_from_the_keyboard(window, qtbot, reco
         assert "Prima del tiro" in area.board.svg and "Dopo la decisione" in area.board.svg
         html = area.why.toHtml()
         clause = q.deciding_clause
-        from referee_app.core.knowledge.loader import default
-        text = default().clauses[clause].text_in("it")[0]
+        from kbcopy import installed
+        text = installed().kb.clauses[clause].text_in("it")[0]
         assert text[:40] in area.why.toPlainText(), clause
         assert "decide" in html
         if n == 0:  # the board, for teaching material

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from referee_app.core.learn.wording import Words, describe_situation
-from referee_app.core.rules.compile import compiled
+from kbcopy import installed
 
 
 @pytest.fixture(scope="module")
 def fouls():
-    return compiled("icf").fouls
+    """How the quiz names a foul: the knowledge root's one way (Knowledge.foul_name)."""
+    return lambda foul, lang: installed().foul_name("icf", foul, lang)
 
 
 def test_everything_a_stroke_can_say_in_order(fouls):
@@ -18,7 +19,7 @@ def test_everything_a_stroke_can_say_in_order(fouls):
                       "opponent_dues": 2, "score": {"striker": 3}},
            "stroke": {"pocketed": {"own": 2, "queen": True}, "touched_coin": False,
                       "off_board": {"opponent": 1, "striker": True}, "foul": "improper_stroke"}}
-    foul = fouls["improper_stroke"]["name"]["en"]
+    foul = installed().compiled("icf").fouls["improper_stroke"]["name"]["en"]
     assert describe_situation(Words("en"), doc, fouls) == [
         "The opening break, attempt 2.",
         "On the board before the stroke: 1 coin of the striking side and no coin of the opponent.",
@@ -70,4 +71,4 @@ def test_the_sentences_are_in_the_language_asked(fouls):
     said = describe_situation(Words("fr"), {"before": {"break": True}, "stroke": {"foul": "improper_stroke"}}, fouls)
     assert said[:4] == ["Le break.", "Sur le plateau avant le tir : 9 jetons du camp qui joue et 9 jetons de l'adversaire.",
                         "La reine est sur le plateau.", "Le tir ne loge rien."]
-    assert said[4] == f"L'arbitre signale une faute : {fouls['improper_stroke']['name']['fr']}."
+    assert said[4] == f"L'arbitre signale une faute : {installed().compiled('icf').fouls['improper_stroke']['name']['fr']}."

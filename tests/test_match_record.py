@@ -14,6 +14,7 @@ from conftest import run_cli
 from referee_app.core.errors import BadInput
 from referee_app.core.play.protest_draft import protest_fields
 from referee_app.core.play.store import MatchStore
+from kbcopy import installed
 
 BOARD = [{"pocketed": {"own": 2}}, {"pocketed": {}, "foul": "improper_stroke"}, {"pocketed": {"own": 1, "queen": True}},
          {"pocketed": {"own": 1}}, {"pocketed": {"own": 7}}]  # the second player wins the board 11-0
@@ -26,12 +27,12 @@ def pdf_text(path) -> str:
 
 
 def test_the_header_is_saved_field_by_field_at_any_time(user_dirs, records_env):
-    store = MatchStore()
+    store = MatchStore(installed())
     mid = store.create("icf")
     store.add_stroke(mid, {"pocketed": {"own": 1}})
     store.update_header(mid, first_name="Anna", table_no="7")
     store.update_header(mid, referee=" C. Martin ", round="3", tournament="Open de Cannes")
-    meta = MatchStore().meta(mid)  # a new connection: what a restart would read
+    meta = MatchStore(installed()).meta(mid)  # a new connection: what a restart would read
     assert (meta["first_name"], meta["table_no"], meta["referee"], meta["round"], meta["tournament"]) == \
         ("Anna", "7", "C. Martin", "3", "Open de Cannes")
     with pytest.raises(BadInput, match="ruleset"):
@@ -39,7 +40,7 @@ def test_the_header_is_saved_field_by_field_at_any_time(user_dirs, records_env):
 
 
 def test_a_ruleset_change_replays_the_match_and_is_kept_in_its_history(user_dirs, records_env):
-    store = MatchStore()
+    store = MatchStore(installed())
     mid = store.create("icf")
     for stroke in BOARD[:3]:
         store.add_stroke(mid, stroke)
@@ -50,7 +51,7 @@ def test_a_ruleset_change_replays_the_match_and_is_kept_in_its_history(user_dirs
 
 
 def test_the_unfinished_match_is_found_for_the_resume_offer(user_dirs, records_env):
-    store = MatchStore()
+    store = MatchStore(installed())
     done = store.create("icf", first_name="Over")
     assert store.unfinished() is None  # no stroke: nothing to resume
     store.add_stroke(done, BOARD[0])
@@ -90,12 +91,12 @@ def test_matches_export_writes_the_full_score_sheet_pdf(user_dirs, tmp_path):
 def test_a_protest_is_filled_from_the_stroke_it_is_about(user_dirs, records_env):
     from referee_app.core.forms.store import FormsStore
 
-    store = MatchStore()
+    store = MatchStore(installed())
     mid = store.create("icf", first_name="Anna", second_name="Bruno", tournament="Open de Cannes", round="3",
                        table_no="7", referee="C. Martin")
     for stroke in BOARD[:3]:
         store.add_stroke(mid, stroke)
-    fields = protest_fields(store.meta(mid), store.strokes(mid), 2, "en")
+    fields = protest_fields(installed(), store.meta(mid), store.strokes(mid), 2, "en")
     assert fields["players"] == {"first": "Anna", "second": "Bruno"}
     assert (fields["tournament"], fields["round"], fields["table"], fields["referee"], fields["board"]) == \
         ("Open de Cannes", "3", "7", "C. Martin", 1)
@@ -104,4 +105,4 @@ def test_a_protest_is_filled_from_the_stroke_it_is_about(user_dirs, records_env)
     form = FormsStore().create("protest", fields)  # the forms accept it as a draft
     assert form.fields["clause"] == "icf-fr:4.1.2"
     with pytest.raises(BadInput):
-        protest_fields(store.meta(mid), store.strokes(mid), 9, "en")
+        protest_fields(installed(), store.meta(mid), store.strokes(mid), 9, "en")

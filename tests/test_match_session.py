@@ -12,6 +12,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.play.clock import match_clock
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.play.store import MatchStore
+from kbcopy import installed, knowledge_with_files
 
 
 def stored(ruling: dict) -> dict:
@@ -25,7 +26,7 @@ def history(store: MatchStore, match_id: int) -> list[dict]:
 
 
 def test_a_stroke_previewed_is_the_stroke_recorded_and_stored(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     stroke = {"pocketed": {"own": 1, "queen": True}}
     shown = session.preview(stroke)
     assert session.match.strokes == [] and session.match_id is None   # a preview keeps nothing
@@ -39,7 +40,7 @@ def test_a_stroke_previewed_is_the_stroke_recorded_and_stored(records_file):
 
 
 def test_colours_open_the_preview_is_the_ruling_stored(records_file):
-    session = MatchSession("fr-house", store=MatchStore())
+    session = MatchSession(installed(), "fr-house", store=MatchStore(installed()))
     assert session.match.game.colours_open()
     stroke = {"pocketed": {"dark": 2}}                    # two black coins fall first: the striker plays black
     shown = session.preview(stroke, trace=True)
@@ -51,7 +52,7 @@ def test_colours_open_the_preview_is_the_ruling_stored(records_file):
 
 
 def test_undo_takes_the_last_stroke_back_in_the_record_too(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     session.record({"pocketed": {"own": 2}})
     session.record({"pocketed": {"own": 1}})
     assert session.undo() == {"pocketed": {"own": 1}}
@@ -63,7 +64,7 @@ def test_undo_takes_the_last_stroke_back_in_the_record_too(records_file):
 
 
 def test_a_correction_re_rules_the_later_strokes_and_says_which_change(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {"own": 1}}, {"pocketed": {}}):
         session.record(stroke)
     before = list(session.match.rulings)
@@ -80,7 +81,7 @@ def test_a_correction_re_rules_the_later_strokes_and_says_which_change(records_f
 
 
 def test_a_correction_that_makes_a_later_stroke_impossible_is_refused_and_nothing_changes(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     session.record({"pocketed": {"own": 1}})
     session.record({"pocketed": {"own": 7}})   # 7 of the 8 left; with 3 in the first stroke, only 6 were left
     session.start_correction(1)
@@ -90,7 +91,7 @@ def test_a_correction_that_makes_a_later_stroke_impossible_is_refused_and_nothin
 
 
 def test_what_if_rules_a_board_set_by_hand_and_records_nothing(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     session.record({"pocketed": {"own": 1}})
     before = {"own_on_board": 1, "opponent_on_board": 3, "queen": "covered_by_striker"}
     ruling = session.preview({"pocketed": {"own": 1}}, what_if=before)
@@ -100,13 +101,13 @@ def test_what_if_rules_a_board_set_by_hand_and_records_nothing(records_file):
 
 
 def test_a_crash_loses_nothing_a_new_session_on_the_same_records_resumes(records_file):
-    first = MatchSession("icf", store=MatchStore())
+    first = MatchSession(installed(), "icf", store=MatchStore(installed()))
     first.record({"pocketed": {"own": 2}}, {"first_name": "Anna"})
     first.record({"pocketed": {"own": 1}})
     strokes, rulings = list(first.match.strokes), list(first.match.rulings)
     del first                                   # the window is gone; the records are all that is left
 
-    again = MatchSession("icf", store=MatchStore())
+    again = MatchSession(installed(), "icf", store=MatchStore(installed()))
     found = again.unfinished()
     assert found is not None and found["first_name"] == "Anna"
     meta = again.open(found["id"])
@@ -122,9 +123,9 @@ def test_the_store_is_opened_only_when_a_record_is_needed(records_file):
 
     def open_store():
         opened.append(1)
-        return MatchStore()
+        return MatchStore(installed())
 
-    session = MatchSession("icf", open_store=open_store)
+    session = MatchSession(installed(), "icf", open_store=open_store)
     session.preview({"pocketed": {"own": 1}})
     session.set_doubles(True)
     assert opened == [] and session.match.doubles
@@ -133,7 +134,7 @@ def test_the_store_is_opened_only_when_a_record_is_needed(records_file):
 
 
 def test_the_ruleset_changes_with_every_stroke_ruled_again_and_the_change_kept(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     session.record({"pocketed": {"own": 1}})
     assert not session.set_doubles(True)        # a match begun keeps its seats
     session.change_ruleset("it")
@@ -144,7 +145,7 @@ def test_the_ruleset_changes_with_every_stroke_ruled_again_and_the_change_kept(r
 
 
 def test_a_match_won_refuses_the_next_stroke(records_file):
-    session = MatchSession("icf", store=MatchStore())
+    session = MatchSession(installed(), "icf", store=MatchStore(installed()))
     while not session.match.over:
         session.match.play({"pocketed": {"own": 9, "queen": True}})   # a board won at each stroke
     with pytest.raises(MatchOver):
@@ -152,28 +153,20 @@ def test_a_match_won_refuses_the_next_stroke(records_file):
 
 
 def test_the_match_clock_comes_from_the_tournament_file():
-    clock = match_clock()
+    clock = match_clock(installed().tournament)
     assert (clock.minutes, clock.extra_minutes, clock.clause) == (40, 5, "ffc-tournament:1.8")
     assert match_clock({"match_clock": {"minutes": 30, "extra_minutes": 0}})[:2] == (30, 0)
 
 
-def test_a_session_takes_its_rulesets_and_clock_from_the_knowledge_it_is_given(records_file):
-    from types import SimpleNamespace
-
-    from referee_app.core.knowledge.rulesets import default_rulesets
-    from referee_app.core.rules.compile import compiled
-
-    seen = []
-
-    def counted(ruleset_id):
-        seen.append(ruleset_id)
-        return compiled(ruleset_id)
-
-    edited = SimpleNamespace(rulesets={k: v for k, v in default_rulesets().items() if k != "it"},
-                             compiled=counted, tournament={"match_clock": {"minutes": 30, "extra_minutes": 2}})
-    session = MatchSession("it", store=MatchStore(), knowledge=edited)
-    assert session.ruleset == "icf"                     # not a ruleset of this knowledge
-    assert session.match_clock()[:2] == (30, 2) and MatchSession().match_clock()[:2] == (40, 5)
-    assert session.clock_seconds() and session.fouls() and seen == ["icf", "icf"]
+def test_a_session_takes_its_rulesets_and_clock_from_the_knowledge_it_is_given(records_file, tmp_path):
+    tournament = (installed().root / "tournament.yaml").read_text(encoding="utf-8")
+    edited = knowledge_with_files(tmp_path, {"tournament.yaml": tournament.replace(
+        "match_clock: {minutes: 40, extra_minutes: 5,", "match_clock: {minutes: 30, extra_minutes: 2,")})
+    session = MatchSession(edited, "nope", store=MatchStore(edited))
+    assert session.ruleset == edited.default_ruleset    # not a ruleset of this knowledge
+    assert session.match_clock()[:2] == (30, 2)
+    assert MatchSession(installed()).match_clock()[:2] == (40, 5)
+    assert session.clock_seconds() and session.fouls()
+    assert session.match.game.rs is edited.compiled("icf") is not installed().compiled("icf")
     with pytest.raises(BadInput, match="ruleset"):
-        session.change_ruleset("it")
+        session.change_ruleset("nope")

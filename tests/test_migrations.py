@@ -15,6 +15,7 @@ from referee_app.core.storage import db, migrations, schema
 from referee_app.core.storage.database import Database
 
 from referee_app.core.storage.migrations.versions import r0001_first_schema as LEGACY
+from kbcopy import installed
 
 
 def test_the_listed_revisions_are_the_scripts():
@@ -106,7 +107,7 @@ def test_a_records_file_of_the_hand_kept_schema_is_upgraded_losing_nothing(tmp_p
     conn.close()
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(path) as store:
+    with MatchStore(installed(), path) as store:
         assert store.strokes(1) == [{"pocketed": {"own": 1}}] and store.meta(1)["first_name"] == "Anna"
 
 
@@ -131,7 +132,7 @@ def test_an_older_file_missing_some_tables_and_columns_is_completed(tmp_path):
 def test_a_stroke_is_never_rewritten_nor_deleted(records_url):
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(records_url) as store:
+    with MatchStore(installed(), records_url) as store:
         mid = store.create("icf")
         store.add_stroke(mid, {"pocketed": {"own": 1}})
         store.add_stroke(mid, {"pocketed": {"own": 2}})
@@ -155,7 +156,7 @@ def test_a_stroke_is_never_rewritten_nor_deleted(records_url):
 def test_two_machines_on_one_match_each_rule_on_the_board_the_other_left(records_url):
     from referee_app.core.play.store import MatchStore
 
-    a, b = MatchStore(Database(records_url)), MatchStore(Database(records_url))
+    a, b = MatchStore(installed(), Database(records_url)), MatchStore(installed(), Database(records_url))
     mid = a.create("icf")
     seen = []
     for store in (a, b, a, a, b):
@@ -189,7 +190,7 @@ def test_a_form_edited_on_two_machines_is_never_overwritten(records_url):
 def test_a_match_header_edited_on_two_machines_is_never_overwritten(records_url):
     from referee_app.core.play.store import MatchStore
 
-    a, b = MatchStore(Database(records_url)), MatchStore(Database(records_url))
+    a, b = MatchStore(installed(), Database(records_url)), MatchStore(installed(), Database(records_url))
     mid = a.create("icf")
     version = b.meta(mid)["version"]
     assert a.update_header(mid, expected_version=version, referee="C. Martin") == version + 1
@@ -204,7 +205,7 @@ def test_a_result_typed_at_two_desks_is_never_overwritten(records_url):
 
     a = TournamentStore(Database(records_url))
     b = TournamentStore(Database(records_url))
-    tid = a.create("Open", ["Anna", "Bea", "Cleo", "Dora"])
+    tid = a.create("Open", ["Anna", "Bea", "Cleo", "Dora"], "icf")
     a.pair(tid, seed=1)
     version = b.game(tid, 1, 1)["version"]
     a.result(tid, 1, 1, [25, 3], expected_version=version)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_command
+from kbcopy import installed
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,7 +42,7 @@ def test_four_concurrent_players_on_one_match_rule_each_stroke_on_the_board_the_
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    with MatchStore(records_url) as store:
+    with MatchStore(installed(), records_url) as store:
         rows = store.all("SELECT seq, ruling FROM strokes WHERE match_id = :m ORDER BY id", {"m": int(match_id)})
     left = [json.loads(r["ruling"])["after"]["own_on_board"] for r in rows]
     assert left == [8, 7, 6, 5, 4, 3, 2, 1]
@@ -52,7 +53,7 @@ def test_two_stores_in_one_process_never_rule_on_a_stale_board(records_url):
     from referee_app.core.play.store import MatchStore
     from referee_app.core.storage.database import Database
 
-    a, b = MatchStore(Database(records_url)), MatchStore(Database(records_url))
+    a, b = MatchStore(installed(), Database(records_url)), MatchStore(installed(), Database(records_url))
     match_id = a.create("icf")
     seen = []
     for i in range(6):
@@ -68,7 +69,7 @@ def test_a_refused_stroke_leaves_the_match_in_memory_as_stored(records_url):
     from referee_app.core.errors import BadInput
     from referee_app.core.play.store import MatchStore
 
-    store = MatchStore(records_url)
+    store = MatchStore(installed(), records_url)
     match_id = store.create("icf")
     store.add_stroke(match_id, {"pocketed": {"own": 2}})
     with pytest.raises(BadInput):

@@ -21,6 +21,7 @@ from referee_app.cli import main
 from referee_app.core.storage import db
 
 from conftest import run_cli
+from kbcopy import installed
 
 PROTEST = {
     "tournament": "Open de Cannes", "round": 3, "table": 7,
@@ -250,7 +251,7 @@ def test_new_store_that_cannot_make_the_new_file_puts_the_old_one_back(records_f
 def test_a_file_replaced_under_the_app_stops_before_acknowledging(records_file, tmp_path):
     from referee_app.core.play.store import MatchStore
 
-    store = MatchStore(records_file)
+    store = MatchStore(installed(), records_file)
     mid = store.create()
     store.add_stroke(mid, GOOD)
     copy = tmp_path / "backup.sqlite3"
@@ -319,7 +320,7 @@ def test_the_window_closes_its_records_without_journal_files(records_file):
     from referee_app.ui.common import records_source
     from referee_app.core.play.store import MatchStore
 
-    store = MatchStore(records_source.records_database())
+    store = MatchStore(installed(), records_source.records_database())
     store.add_stroke(store.create(), GOOD)
     assert records_file.with_name(records_file.name + "-wal").exists()
     close_records()

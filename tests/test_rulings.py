@@ -16,6 +16,7 @@ from referee_app.core.rules.ruling import rule
 from referee_app.core.rules.verify import verify, verify_compiled
 
 from conftest import run_cli
+from kbcopy import installed
 
 
 def rule_cli(situation: dict, *args):
@@ -46,7 +47,7 @@ def test_bad_situations_exit_2_naming_the_field(situation, field):
 
 def test_a_foul_outside_the_stroke_is_refused_with_pockets():
     with pytest.raises(BadInput) as err:
-        rule({"before": {}, "stroke": {"pocketed": {"own": 1}, "foul": "standing_up"}}, "icf")
+        rule(installed(), {"before": {}, "stroke": {"pocketed": {"own": 1}, "foul": "standing_up"}}, "icf")
     assert err.value.field == "stroke.foul"
 
 
@@ -56,10 +57,10 @@ def test_the_ruleset_option_and_the_file_must_agree():
 
 
 def test_a_penalty_with_nothing_in_the_pockets_becomes_a_due_then_is_paid():
-    first = rule({"before": {"own_on_board": 9, "opponent_on_board": 8}, "stroke": {"pocketed": {"striker": True}}}, "icf")
+    first = rule(installed(), {"before": {"own_on_board": 9, "opponent_on_board": 8}, "stroke": {"pocketed": {"striker": True}}}, "icf")
     assert first["after"]["dues"] == 1 and first["after"]["own_on_board"] == 9 and first["turn"] == "passes"
     assert "icf-fr:3.11.a" in first["clauses"]
-    later = rule({"before": {"own_on_board": 9, "opponent_on_board": 8, "dues": 1},
+    later = rule(installed(), {"before": {"own_on_board": 9, "opponent_on_board": 8, "dues": 1},
                   "stroke": {"pocketed": {"own": 1}}}, "icf")
     # the coin just pocketed pays the due at once (icf-fr 3.11 a, g)
     assert later["after"] == {"own_on_board": 9, "opponent_on_board": 8, "queen": "on_board", "dues": 0,
@@ -69,14 +70,14 @@ def test_a_penalty_with_nothing_in_the_pockets_becomes_a_due_then_is_paid():
 
 
 def test_pocketing_a_coin_of_an_opponent_who_owes_pays_his_due():
-    r = rule({"before": {"own_on_board": 5, "opponent_on_board": 9, "opponent_dues": 1},
+    r = rule(installed(), {"before": {"own_on_board": 5, "opponent_on_board": 9, "opponent_dues": 1},
               "stroke": {"pocketed": {"own": 1, "opponent": 1}}}, "icf")
     assert r["after"]["opponent_on_board"] == 9 and r["after"]["opponent_dues"] == 0
     assert r["returned"]["opponent"] == 1
 
 
 def test_a_board_won_cancels_dues_and_is_capped():
-    r = rule({"before": {"own_on_board": 1, "opponent_on_board": 9, "opponent_dues": 1, "queen": "covered_by_striker"},
+    r = rule(installed(), {"before": {"own_on_board": 1, "opponent_on_board": 9, "opponent_dues": 1, "queen": "covered_by_striker"},
               "stroke": {"pocketed": {"own": 1}}}, "icf")
     assert r["board"] == {"over": True, "winner": "striker", "points": {"striker": 12, "opponent": 0}}
     assert r["after"]["opponent_dues"] == 0
@@ -84,7 +85,7 @@ def test_a_board_won_cancels_dues_and_is_capped():
 
 
 def test_the_explanation_speaks_three_languages_and_matches_the_ruling():
-    r = rule({"before": {"own_on_board": 5, "opponent_on_board": 5}, "stroke": {"pocketed": {"own": 1, "opponent": 1},
+    r = rule(installed(), {"before": {"own_on_board": 5, "opponent_on_board": 5}, "stroke": {"pocketed": {"own": 1, "opponent": 1},
                                                                               "foul": "improper_stroke"}}, "icf")
     assert set(r["explanation"]) == {"fr", "it", "en"}
     assert "2 coins of the striking side" in r["explanation"]["en"]
@@ -92,7 +93,7 @@ def test_the_explanation_speaks_three_languages_and_matches_the_ruling():
 
 
 def test_a_borrowed_clause_says_so_in_a_note():
-    r = rule({"before": {"own_on_board": 4}, "stroke": {"pocketed": {"own": 1, "striker": True}}}, "icf")
+    r = rule(installed(), {"before": {"own_on_board": 4}, "stroke": {"pocketed": {"own": 1, "striker": True}}}, "icf")
     assert "it:53" in r["clauses"]
     assert any(n["clause"] == "it:53" and "it 53" in n["en"] for n in r["notes"])
 
@@ -196,14 +197,14 @@ def test_exceptions_that_loop_are_refused(tmp_path):
 
 @pytest.mark.parametrize("ruleset", ["icf", "it", "aicf-2009", "fr-simplified"])
 def test_every_ruleset_gives_exactly_one_ruling_everywhere(ruleset):
-    report = verify(ruleset)
+    report = verify(installed(), ruleset)
     assert report.situations > 1000
     assert report.ok, report.as_dict()
 
 
 def test_board_points_are_capped():
     # the opponent's last coin with the striker, the queen still in play: 9 + 3 + 1, capped at 12
-    r = rule({"before": {"own_on_board": 9, "opponent_on_board": 1}, "stroke": {"pocketed": {"opponent": 1, "striker": True}}},
+    r = rule(installed(), {"before": {"own_on_board": 9, "opponent_on_board": 1}, "stroke": {"pocketed": {"opponent": 1, "striker": True}}},
              "icf")
     assert r["board"] == {"over": True, "winner": "opponent", "points": {"striker": 0, "opponent": 12}}
     assert r["clauses"][0] == "icf-fr:3.7.n" and "icf-fr:3.7.d" in r["clauses"]

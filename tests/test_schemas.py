@@ -127,6 +127,15 @@ def test_rule_trace_answers_a_trace(situation):
     validate(ruling, "ruling.json")
 
 
+def test_rule_all_rulesets_answers_rulings_and_refusals():
+    open_colours = {"before": {"colours": "open"}, "stroke": {"pocketed": {"dark": 1}}}
+    answer = cli_json("rule", "--all-rulesets", "--json", "-", input=json.dumps(open_colours))
+    validate(answer, "rulings.json")
+    assert any("refused" in r for r in answer) and any("turn" in r for r in answer)
+    with pytest.raises(AssertionError):
+        validate([{"ruleset": "icf"}], "rulings.json")
+
+
 def test_replay_reads_a_score_sheet_and_answers_a_report():
     sheet = {"ruleset": "icf", "boards": [[{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {}},
                                            {"pocketed": {"own": 1, "striker": True}}]]}
@@ -190,7 +199,7 @@ def test_the_organisers_choices_import_and_desk_changes_answer_their_formats(tmp
     from referee_app.core.tournament import sol
     from referee_app.core.tournament.generator import generate
 
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.sqlite3"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     # 3 players over 4 rounds: with avoid_rematches a rematch cannot be avoided, and check lists it
     t = generate(3, 1, choices={"rounds_total": 4, "ghost_points": 15, "avoid_rematches": True})
     doc = t.to_doc() | {"absent": {}}

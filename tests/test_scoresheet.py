@@ -20,6 +20,7 @@ from referee_app.core.play.store import MatchStore
 from referee_app.core.play.game import Game, replay
 
 from conftest import run_cli
+from kbcopy import installed
 
 # The side that breaks pockets one coin, the queen, covers it, then clears: 9 + 3, capped at 12.
 WIN_WITH_QUEEN = [{"pocketed": {"own": 1}}, {"pocketed": {"queen": True}}, {"pocketed": {"own": 1}},
@@ -29,7 +30,7 @@ CLEAR_TOO_SOON = [{"pocketed": {"own": 9}}]
 
 
 def test_boards_alternate_breaks_and_the_game_ends_at_25():
-    report = replay({"ruleset": "icf", "boards": [WIN_WITH_QUEEN] * 5})
+    report = replay(installed(), {"ruleset": "icf", "boards": [WIN_WITH_QUEEN] * 5})
     assert [b["breaker"] for b in report["boards"]] == ["first", "second", "first", "second", "first"]
     assert [b["winner"] for b in report["boards"]] == ["first", "second", "first", "second", "first"]
     assert report["boards"][0]["points"] == {"first": 12, "second": 0}
@@ -39,10 +40,10 @@ def test_boards_alternate_breaks_and_the_game_ends_at_25():
 
 
 def test_a_tie_after_eight_boards_needs_a_deciding_board():
-    report = replay({"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8})
+    report = replay(installed(), {"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8})
     assert report["score"] == {"first": 12, "second": 12}
     assert report["game"]["over"] is False and report["next"]["board"] == 9
-    report = replay({"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 9})
+    report = replay(installed(), {"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 9})
     assert report["game"] == {"over": True, "winner": "second"}
 
 
@@ -55,19 +56,19 @@ def test_a_stroke_after_the_game_is_refused_naming_board_and_stroke():
 
 def test_an_impossible_stroke_is_refused_naming_board_and_stroke():
     with pytest.raises(BadInput) as err:
-        replay({"ruleset": "icf", "boards": [[{"pocketed": {"own": 2}}, {"pocketed": {"own": 8}}]]})
+        replay(installed(), {"ruleset": "icf", "boards": [[{"pocketed": {"own": 2}}, {"pocketed": {"own": 8}}]]})
     assert err.value.field == "board 1, stroke 2: stroke.pocketed.own"
     assert "only 7 were on the board" in err.value.problem
 
 
 def test_a_board_after_one_that_did_not_end_is_refused():
     with pytest.raises(BadInput) as err:
-        replay({"ruleset": "icf", "boards": [[{"pocketed": {"own": 1}}], [{"pocketed": {}}]]})
+        replay(installed(), {"ruleset": "icf", "boards": [[{"pocketed": {"own": 1}}], [{"pocketed": {}}]]})
     assert err.value.field == "board 2" and "did not end" in err.value.problem
 
 
 def test_a_failed_break_gives_a_second_try_then_passes():
-    game = Game("icf")
+    game = Game(installed(), "icf")
     assert game.play({"touched_coin": False, "pocketed": {}})["turn"] == "continues"
     assert game.state.turn == "first" and game.state.break_attempt == 2
     assert game.play({"touched_coin": False, "pocketed": {}})["turn"] == "passes"
@@ -75,7 +76,7 @@ def test_a_failed_break_gives_a_second_try_then_passes():
 
 
 def test_doubles_turn_passes_to_the_right_and_the_break_too():
-    game = Game("icf", doubles=True)
+    game = Game(installed(), "icf", doubles=True)
     seats = []
     for _ in range(4):
         seats.append((game.state.seat, game.state.turn))
@@ -87,7 +88,7 @@ def test_doubles_turn_passes_to_the_right_and_the_break_too():
 
 
 def test_undo_and_a_correction_that_changes_a_later_ruling():
-    match = Match("icf")
+    match = Match(installed(), "icf")
     for stroke in [{"pocketed": {"own": 1}}, {"pocketed": {"queen": True}}, {"pocketed": {"own": 1}}]:
         match.play(stroke)
     assert match.game.state.queen == "covered"
@@ -102,7 +103,7 @@ def test_undo_and_a_correction_that_changes_a_later_ruling():
 
 
 def test_the_store_keeps_every_stroke_and_the_history(user_dirs, records_env):
-    store = MatchStore()
+    store = MatchStore(installed())
     match_id = store.create("icf", first_name="Éloïse", second_name="B")
     for stroke in WIN_WITH_QUEEN[:3]:
         store.add_stroke(match_id, stroke)
@@ -119,8 +120,9 @@ def test_the_store_keeps_every_stroke_and_the_history(user_dirs, records_env):
 
 WRITER = textwrap.dedent("""
     import sys
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.play.store import MatchStore
-    store = MatchStore()
+    store = MatchStore(Knowledge.load())
     match_id = store.create("icf", first_name="kill test")
     print("match", match_id, flush=True)
     n = 0
@@ -151,7 +153,7 @@ def test_killing_the_process_mid_write_loses_nothing_saved(tmp_path):
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
-    store = MatchStore(db.connect(path))
+    store = MatchStore(installed(), db.connect(path))
     strokes = len(store.load(1).strokes)
     assert saved <= strokes <= saved + 1  # every stroke reported saved is there; at most one more
 
@@ -170,7 +172,7 @@ def test_matches_command_round_trip(user_dirs, records_env):
 
 
 def test_after_an_early_break_the_board_is_set_up_again_for_the_opponents_break():
-    game = Game("icf")
+    game = Game(installed(), "icf")
     game.play({"touched_coin": True, "pocketed": {"own": 1, "opponent": 2, "queen": True}, "foul": "early_break"})
     st = game.state
     assert st.turn == "second" and not st.break_made
@@ -180,24 +182,24 @@ def test_after_an_early_break_the_board_is_set_up_again_for_the_opponents_break(
 
 def test_an_aicf_set_level_after_four_boards_is_decided_by_deciding_strokes():
     boards = [WIN_WITH_QUEEN] * 4  # each breaker wins its board 11-0 (9 coins and the queen's 2, capped)
-    report = replay({"ruleset": "aicf-2009", "boards": boards})
+    report = replay(installed(), {"ruleset": "aicf-2009", "boards": boards})
     assert report["score"] == {"first": 22, "second": 22}
     assert report["game"] == {"over": False, "winner": None, "tie_breaker_due": True}
     with pytest.raises(BadInput) as err:
-        replay({"ruleset": "aicf-2009", "boards": boards + [[{"pocketed": {}}]]})
+        replay(installed(), {"ruleset": "aicf-2009", "boards": boards + [[{"pocketed": {}}]]})
     assert "deciding strokes" in err.value.problem
     # three chances each: 2 against 2, then sudden death: first misses while second pockets
-    done = replay({"ruleset": "aicf-2009", "boards": boards,
+    done = replay(installed(), {"ruleset": "aicf-2009", "boards": boards,
                    "tie_breaker": {"first": [True, False, True, False], "second": [True, True, False, True]}})
     assert done["game"]["over"] and done["game"]["winner"] == "second"
     with pytest.raises(BadInput) as err:
-        replay({"ruleset": "aicf-2009", "boards": boards, "tie_breaker": {"first": [True], "second": [True]}})
+        replay(installed(), {"ruleset": "aicf-2009", "boards": boards, "tie_breaker": {"first": [True], "second": [True]}})
     assert "3 chances" in err.value.problem
 
 
 def test_an_icf_game_level_after_eight_boards_plays_a_deciding_board_not_strokes():
     with pytest.raises(BadInput) as err:
-        replay({"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8, "tie_breaker": {"first": [True] * 3,
+        replay(installed(), {"ruleset": "icf", "boards": [CLEAR_TOO_SOON] * 8, "tie_breaker": {"first": [True] * 3,
                                                                                  "second": [False] * 3}})
     assert "no tie to break" in err.value.problem
 
@@ -206,7 +208,7 @@ def test_an_icf_game_level_after_eight_boards_plays_a_deciding_board_not_strokes
 def test_who_opens_the_next_game_follows_the_ruleset(ruleset, second_game_opener):
     # board 1 won by its breaker, then seven boards each breaker clears too soon: eight boards,
     # the last broken by `second`, and `first` ahead 24-9 when the eighth ends the game
-    match = Match(ruleset)
+    match = Match(installed(), ruleset)
     for board in [WIN_WITH_QUEEN] + [CLEAR_TOO_SOON] * 7:
         for stroke in board:
             match.play(stroke)
@@ -222,7 +224,7 @@ def test_the_deciding_strokes_are_explained_in_each_language_from_its_catalog():
     from referee_app.core.play.match import Match
     from referee_app.languages import LANGUAGES
 
-    match = Match("aicf-2009")
+    match = Match(installed(), "aicf-2009")
     for stroke in [s for _ in range(4) for s in WIN_WITH_QUEEN]:
         match.play(stroke)
     ruling = match.play({"tie_breaker": {"first": [True, True, True], "second": [True, True, False]}})

@@ -159,9 +159,9 @@ def test_lang_keeps_only_texts_in_that_language(searcher, lang):
 
 
 def test_ruleset_keeps_only_the_clauses_of_its_sources(searcher):
-    from referee_app.core.knowledge.rulesets import default_rulesets
+    from kbcopy import installed
 
-    rulesets = default_rulesets()
+    rulesets = installed().rulesets
     for rid, rs in rulesets.items():
         sources = set(rs.all_sources(rulesets))
         hits = searcher.search("reine regina queen", ruleset=rid, limit=20)
@@ -170,9 +170,9 @@ def test_ruleset_keeps_only_the_clauses_of_its_sources(searcher):
 
 
 def test_a_ruleset_that_extends_another_searches_its_clauses_too(searcher):
-    from referee_app.core.knowledge.rulesets import default_rulesets
+    from kbcopy import installed
 
-    rulesets = default_rulesets()
+    rulesets = installed().rulesets
     child = next((rs for rs in rulesets.values() if rs.extends), None)
     if child is None:
         pytest.skip("no ruleset extends another")
@@ -206,9 +206,9 @@ def test_an_unknown_filter_is_bad_input(searcher, kwargs, field):
 # --- Documents ---------------------------------------------------------------------------------
 
 def test_every_text_of_every_clause_is_a_document(kb):
-    from referee_app.core.knowledge.rulesets import default_rulesets
+    from kbcopy import installed
 
-    docs = list(documents.documents(kb, default_rulesets()))
+    docs = list(documents.documents(kb, installed().rulesets))
     assert len(docs) == sum(len(c.texts) for c in kb.clauses.values())
     assert len({d["key"] for d in docs}) == len(docs)
     for d in docs:
@@ -221,9 +221,9 @@ def test_every_text_of_every_clause_is_a_document(kb):
 
 
 def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
-    from referee_app.core.knowledge.rulesets import default_rulesets
+    from kbcopy import installed
 
-    rulesets = default_rulesets()
+    rulesets = installed().rulesets
     for d in documents.documents(kb, rulesets):
         expected = {rid for rid, rs in rulesets.items() if d["source"] in rs.all_sources(rulesets)}
         assert set(filter(None, d["rulesets"].split(","))) == expected

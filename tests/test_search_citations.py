@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import pytest
 
-from kbcopy import kb_with_file
-from referee_app.core.knowledge import citations as C
+from kbcopy import installed, kb_with_file
+from referee_app.core.knowledge import citations
+
+
+class C:
+    """The citation grammar's functions, over the installed knowledge base unless told another."""
+
+    FILE, Problem, citations, problems = citations.FILE, citations.Problem, citations.citations, citations.problems
+
+    @staticmethod
+    def parse(text, kb=None):
+        return citations.parse(text, kb or installed().kb)
+
+    @staticmethod
+    def find(text, kb=None, **options):
+        return citations.find(text, kb or installed().kb, **options)
+
+    @staticmethod
+    def cite(clause_id, lang, kb=None):
+        return citations.cite(clause_id, lang, kb or installed().kb)
 
 
 @pytest.mark.parametrize("typed,expected", [
@@ -132,7 +150,7 @@ def test_check_kb_reports_a_broken_citation_file(tmp_path, kb, content, expected
 def test_check_kb_runs_the_citation_check(tmp_path, kb, monkeypatch):
     from referee_app.core.checks.knowledge_base import other_problems
 
-    monkeypatch.setattr(C, "problems", lambda kb: [C.Problem(C.FILE, 1, "planted")])
+    monkeypatch.setattr(citations, "problems", lambda kb: [C.Problem(C.FILE, 1, "planted")])
     assert any("planted" in str(p) for p in other_problems(kb))
 
 

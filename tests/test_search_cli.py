@@ -146,7 +146,7 @@ def test_a_citation_searched_from_the_command_line_gives_its_clause(cli_cache):
 @pytest.mark.parametrize("option,value", [("--lang", "fr"), ("--lang", "it"), ("--lang", "en"),
                                           ("--source", "icf-fr"), ("--ruleset", "it")])
 def test_each_filter_through_the_command(cli_cache, option, value):
-    from referee_app.core.knowledge.rulesets import default_rulesets
+    from kbcopy import installed
 
     hits = search(option, value, "--limit", "20", "queen", "regina", "reine")
     assert hits
@@ -155,7 +155,7 @@ def test_each_filter_through_the_command(cli_cache, option, value):
     elif option == "--source":
         assert {h["source"] for h in hits} == {value}
     else:
-        rulesets = default_rulesets()
+        rulesets = installed().rulesets
         assert {h["source"] for h in hits} <= set(rulesets[value].all_sources(rulesets))
 
 

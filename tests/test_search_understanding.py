@@ -275,9 +275,9 @@ def test_an_official_clause_outranks_a_summary_saying_the_same(searcher):
 # --- Each source's own words; the concepts said together --------------------------------------------
 
 def _official_french(source: str) -> str:
-    from referee_app.core.knowledge.loader import default
+    from kbcopy import installed
 
-    return " ".join(c.text.lower() for c in default().clauses.values() if c.source == source and c.lang == "fr")
+    return " ".join(c.text.lower() for c in installed().kb.clauses.values() if c.source == source and c.lang == "fr")
 
 
 def test_each_source_s_own_word_for_a_concept_weighs_as_the_thesaurus_s_first(searcher):

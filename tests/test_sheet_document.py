@@ -9,6 +9,7 @@ import pytest
 
 from referee_app.core.play.match import Match, board_rows
 from referee_app.core.play.sheet_document import sheet_html
+from kbcopy import installed
 
 PRINTED = datetime(2026, 5, 14, 15, 42, tzinfo=timezone.utc)
 BOARD = [{"pocketed": {"own": 1}}, {"pocketed": {"queen": True}}] + [{"pocketed": {"own": 1}}] * 8
@@ -22,7 +23,7 @@ def _text(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def whole_match():
-    match, strokes = Match("icf"), []
+    match, strokes = Match(installed(), "icf"), []
     while not match.over:
         stroke = BOARD[len(strokes) % len(BOARD)]
         match.play(stroke)
@@ -33,7 +34,7 @@ def whole_match():
 def test_the_header_names_the_sides_and_what_is_known_of_the_match():
     meta = {"ruleset": "icf", "first_name": "Ann <&>", "tournament": "Open", "round": 3, "table_no": 2,
             "referee": "Rita"}
-    html, title = sheet_html(meta, [], "en", None, PRINTED)
+    html, title = sheet_html(installed(), meta, [], "en", None, PRINTED)
     assert title == "Score sheet: Ann <&> – Second"
     assert "Ann <&>" not in html and "Ann &lt;&amp;&gt;" in html
     text = _text(html)
@@ -46,14 +47,14 @@ def test_the_header_names_the_sides_and_what_is_known_of_the_match():
 
 
 def test_what_is_not_known_is_left_out():
-    text = _text(sheet_html({"doubles": True}, [], "en", None, PRINTED)[0])
+    text = _text(sheet_html(installed(), {"doubles": True}, [], "en", None, PRINTED)[0])
     assert "Tournament" not in text and "Round" not in text and "Doubles | ✓" in text
     assert "Referee | Rita" not in text and text.endswith("Referee | ______________________________")
 
 
 def test_each_stroke_has_its_row_with_its_ruling_and_clauses():
     strokes = [{"pocketed": {"own": 1}}, {"pocketed": {"queen": True}}, {"pocketed": {}, "foul": "improper_stroke"}]
-    text = _text(sheet_html({"ruleset": "icf", "first_name": "Ann"}, strokes, "en", None, PRINTED)[0])
+    text = _text(sheet_html(installed(), {"ruleset": "icf", "first_name": "Ann"}, strokes, "en", None, PRINTED)[0])
     assert "1 | 1.1 | Ann | 1 own | Nothing goes back to the centre. The striking side plays again. | " \
            "ICF 3.6 a, ICF 3.5 c" in text
     assert "2 | 1.1 | Ann | queen | " in text
@@ -63,7 +64,7 @@ def test_each_stroke_has_its_row_with_its_ruling_and_clauses():
 
 def test_a_whole_match_gives_its_boards_games_and_winner(whole_match):
     match, strokes = whole_match
-    text = _text(sheet_html({"ruleset": "icf", "first_name": "Ann", "second_name": "Bob"}, strokes, "en", None,
+    text = _text(sheet_html(installed(), {"ruleset": "icf", "first_name": "Ann", "second_name": "Bob"}, strokes, "en", None,
                             PRINTED)[0])
     winner = {"first": "Ann", "second": "Bob"}[match.winner]
     won = match.games_won
@@ -73,13 +74,13 @@ def test_a_whole_match_gives_its_boards_games_and_winner(whole_match):
             assert f"Game {i}: {'Ann' if game.winner == 'first' else 'Bob'} wins, " \
                    f"{game.score['first']} to {game.score['second']}." in text
     boards = text[text.index("| Boards |"):text.index("| Result |")]
-    assert len(re.findall(r"\| \d+\.\d+ \| (?:Ann|Bob) \|", boards)) == len(board_rows("icf", False, strokes)) > 1
+    assert len(re.findall(r"\| \d+\.\d+ \| (?:Ann|Bob) \|", boards)) == len(board_rows(installed(), "icf", False, strokes)) > 1
 
 
 def test_a_change_of_ruleset_is_said_after_the_result():
     events = [{"kind": "ruleset", "detail": {"after_stroke": 2, "from": "icf", "to": "it"}}, {"kind": "note", "detail": {}},
               {"kind": "ruleset", "detail": {"from": "it", "to": "icf"}}]
-    text = _text(sheet_html({"ruleset": "icf"}, [], "en", events, PRINTED)[0])
+    text = _text(sheet_html(installed(), {"ruleset": "icf"}, [], "en", events, PRINTED)[0])
     assert "After stroke 2 the ruleset was changed from International rules (ICF) to Italian regulation." in text
     assert "After stroke ? the ruleset was changed from Italian regulation to International rules (ICF)." in text
     assert text.index("Match not finished") < text.index("After stroke 2") < text.index("Signatures")
@@ -89,5 +90,5 @@ def test_a_change_of_ruleset_is_said_after_the_result():
                                         ("xx", ("Score sheet", "Italian regulation"))])
 def test_the_sheet_is_in_its_language(lang, words):
     events = [{"kind": "ruleset", "detail": {"after_stroke": 2, "from": "icf", "to": "it"}}]
-    html, title = sheet_html({"ruleset": "icf"}, [], lang, events, PRINTED)
+    html, title = sheet_html(installed(), {"ruleset": "icf"}, [], lang, events, PRINTED)
     assert title.startswith(words[0]) and words[1] in _text(html)

@@ -119,7 +119,7 @@ def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records
     stamp = iter(range(10_000))
     with TournamentStore(records_env,
                          clock=lambda: db.local_now().replace(second=next(stamp) % 60)) as store:
-        tid = store.create("Open", [])
+        tid = store.create("Open", [], "icf")
         for name in ("A", "B", "C", "D"):
             store.add_player(tid, name)
         for name in ("A", "B", "C"):

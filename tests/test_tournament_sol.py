@@ -134,7 +134,7 @@ def test_a_choice_changes_only_before_the_round_it_affects():
 
 
 def test_import_and_export_on_the_command_line(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DB", str(tmp_path / "records.db"))
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.db"))
     src = tmp_path / "choices.json"
     src.write_text(json.dumps(generate(9, 3, choices=CHOICES | {"absent": {"P2": [3]}}).to_doc()))
     new = run_cli("tournament", "new", str(src), "--json")

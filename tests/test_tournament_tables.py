@@ -10,6 +10,7 @@ from referee_app.core.storage.database import Database
 from referee_app.core.tournament.standings import current
 from referee_app.core.tournament.store import TournamentStore
 from referee_app.core.tournament.table_matches import collect, match_result, open_match
+from kbcopy import installed
 
 # The breaker pockets two coins, the queen, then covers it with his last seven: 12 points.
 CLEARING_BOARD = [{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {"queen": True}},
@@ -19,8 +20,8 @@ CLEARING_BOARD = [{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {
 @pytest.fixture
 def stores(records_url):
     conn = Database(records_url)
-    tournaments, matches = TournamentStore(conn), MatchStore(conn)
-    tid = tournaments.create("Open", ["A", "B", "C"])
+    tournaments, matches = TournamentStore(conn), MatchStore(installed(), conn)
+    tid = tournaments.create("Open", ["A", "B", "C"], "icf")
     pairing = tournaments.pair(tid, seed=1)
     yield tournaments, matches, tid, pairing
     conn.close()
@@ -72,7 +73,7 @@ def test_at_time_the_unfinished_board_is_not_counted_and_a_level_match_is_a_draw
 def test_the_final_has_no_time_limit():
     from referee_app.core.play.match import Match
 
-    m = Match("icf")
+    m = Match(installed(), "icf")
     for stroke in CLEARING_BOARD:
         m.play(stroke)
     assert match_result(m, time_called=True, final=True) is None

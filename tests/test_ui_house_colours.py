@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee_app.core.knowledge.rulesets import default_rulesets
+from kbcopy import installed
 from referee_app.ui.rulings.area import RulingsArea
 from referee_app.ui.rulings.compare_view import CompareDialog
 from test_ui_support import shown
@@ -13,7 +13,7 @@ from test_ui_support import shown
 
 @pytest.fixture
 def house(qtbot, user_dirs):
-    widget = shown(qtbot, RulingsArea("fr-house"))
+    widget = shown(qtbot, RulingsArea(installed(), "fr-house"))
     widget.first_name.setText("Anna")
     widget.second_name.setText("Bruno")
     widget.refresh()
@@ -48,7 +48,7 @@ def test_both_colours_in_the_first_stroke_the_referee_says_which_fell_first(qtbo
 
 
 def test_the_leaflet_names_its_colours_brown_and_black(qtbot, user_dirs):
-    area = RulingsArea("carom-bi")
+    area = RulingsArea(installed(), "carom-bi")
     qtbot.addWidget(area)
     assert "brown" in area.form.own_label.text() and "black" in area.form.opponent_label.text()
 
@@ -59,10 +59,10 @@ def test_a_stroke_compared_across_all_six_rulesets_marks_what_differs_from_the_o
     # (fr-simplified 9.8); the international texts let the player go on (icf-fr 3.12 f, it 76)
     situation = {"before": {"own_on_board": 6, "opponent_on_board": 7},
                  "stroke": {"pocketed": {"own": 1, "queen": True, "striker": True}}}
-    dialog = CompareDialog(situation, reference="fr-house")
+    dialog = CompareDialog(installed(), situation, reference="fr-house")
     qtbot.addWidget(dialog)
     ids = list(dialog.rulings)
-    assert sorted(ids) == sorted(default_rulesets()) and len(ids) == 6
+    assert sorted(ids) == sorted(installed().rulesets) and len(ids) == 6
     headers = [dialog.table.horizontalHeaderItem(j).text() for j in range(dialog.table.columnCount())]
     assert "House rules (000) ★" in headers and "Carom Indian billiards (leaflet)" in headers
     for j in range(6):       # every ruleset rules it: a turn and a board, no refusal
@@ -78,7 +78,7 @@ def test_a_stroke_compared_across_all_six_rulesets_marks_what_differs_from_the_o
 
 
 def test_an_open_colours_stroke_is_compared_with_the_rulesets_whose_colours_are_set(qtbot, user_dirs):
-    dialog = CompareDialog({"before": {"colours": "open"}, "stroke": {"pocketed": {"dark": 1}}}, reference="icf")
+    dialog = CompareDialog(installed(), {"before": {"colours": "open"}, "stroke": {"pocketed": {"dark": 1}}}, reference="icf")
     qtbot.addWidget(dialog)
     ids = list(dialog.rulings)
     assert all(isinstance(r, dict) for r in dialog.rulings.values()), dialog.rulings

@@ -59,8 +59,7 @@ def knowledge_strings(kb) -> set[str]:
 def knowledge_english(kb, lang: str) -> set[str]:
     """The knowledge base's English texts that `lang` must show translated: difference notes,
     example titles, the notes of rulings, the names of fouls and rulesets."""
-    from referee_app.core.knowledge.rulesets import default_rulesets
-    from referee_app.core.rules.compile import compiled
+    from kbcopy import installed
 
     out = set()
     for c in kb.clauses.values():
@@ -70,10 +69,10 @@ def knowledge_english(kb, lang: str) -> set[str]:
         for ex in c.examples:
             if isinstance(ex, dict) and ex.get("name") and (ex.get("titles") or {}).get(lang) != ex["name"]:
                 out.add(str(ex["name"]))
-    for rid, rs in default_rulesets().items():
+    for rid, rs in installed().rulesets.items():
         if rs.name.get("en") != rs.name.get(lang):
             out.add(rs.name["en"])
-        crs = compiled(rid)
+        crs = installed().compiled(rid)
         for foul in crs.fouls.values():
             names = foul.get("name") or {}
             if names.get("en") and names.get("en") != names.get(lang):

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.main_window import EQUIPMENT, RULINGS
 from test_ui_support import focused, gui_env, key, make_window, search_cache, type_text, window  # noqa: F401
+from kbcopy import installed
 
 
 def record(area, stroke):
@@ -37,14 +38,14 @@ def test_the_open_match_decides_the_ruleset_and_a_change_is_asked_and_recorded(w
     answer_with(monkeypatch, QMessageBox.StandardButton.Yes, asked)
     combo.setCurrentIndex(combo.findData("it"))
     assert area.match.ruleset == "it" and combo.currentData() == "it"
-    assert MatchStore().meta(area.match_id)["ruleset"] == "it"
-    assert MatchStore().events(area.match_id)[0]["detail"]["from"] == "icf"
+    assert MatchStore(installed()).meta(area.match_id)["ruleset"] == "it"
+    assert MatchStore(installed()).events(area.match_id)[0]["detail"]["from"] == "icf"
     # what-if rules under the match's ruleset too: one ruleset everywhere
     assert area.what_if_ruleset() == "it"
 
 
 def test_opening_a_match_brings_its_ruleset_to_the_toolbar(window, qtbot):
-    store = MatchStore()
+    store = MatchStore(installed())
     mid = store.create("aicf-2009", first_name="Anna", second_name="Bruno")
     store.add_stroke(mid, {"pocketed": {"own": 1}})
     window.rulings_area.open_match(mid)
@@ -60,7 +61,7 @@ def test_the_header_is_saved_as_typed_even_after_the_first_stroke(window, qtbot)
         field = area.header.fields[name]
         field.setFocus()
         type_text(field, text)
-    meta = MatchStore().meta(area.match_id)
+    meta = MatchStore(installed()).meta(area.match_id)
     assert (meta["first_name"], meta["tournament"], meta["round"], meta["table_no"], meta["referee"]) == \
         ("Anna", "Open de Cannes", "3", "7", "C. Martin")
     assert len(area.match.strokes) == 1

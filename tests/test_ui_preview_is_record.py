@@ -14,6 +14,7 @@ import pytest
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.rulings.area import RulingsArea
 from test_ui_support import shown
+from kbcopy import installed
 
 
 def untraced(ruling: dict) -> dict:
@@ -22,7 +23,7 @@ def untraced(ruling: dict) -> dict:
 
 
 def stored_rulings(area) -> list[dict]:
-    return [h["ruling"] for h in MatchStore().export(area.match_id)["history"] if h["superseded_at"] is None]
+    return [h["ruling"] for h in MatchStore(area.knowledge).export(area.match_id)["history"] if h["superseded_at"] is None]
 
 
 @pytest.mark.parametrize("tick, colours", [
@@ -33,7 +34,7 @@ def stored_rulings(area) -> list[dict]:
     (lambda form: form.own.setValue(1), {"first": "light", "second": "dark"}),          # one white coin
 ])
 def test_the_ruling_shown_with_colours_open_is_the_ruling_recorded(qtbot, user_dirs, records_file, tick, colours):
-    area = shown(qtbot, RulingsArea("fr-house"))
+    area = shown(qtbot, RulingsArea(installed(), "fr-house"))
     assert area.match.game.colours_open() and area.form.first_colour.isHidden()
     tick(area.form)
     shown_ruling = area.last_ruling
@@ -55,7 +56,7 @@ def test_a_correction_shows_the_ruling_it_records(qtbot, user_dirs, records_file
     from PySide6.QtWidgets import QMessageBox
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    area = shown(qtbot, RulingsArea("fr-house"))
+    area = shown(qtbot, RulingsArea(installed(), "fr-house"))
     area.form.opponent.setValue(2)
     area.record()
     area.form.own.setValue(1)
@@ -75,8 +76,8 @@ def test_a_stroke_the_rules_leave_undecided_is_said_so_as_the_engine_or_the_game
     from referee_app.core.rules.engine import NoRule
     from referee_app.ui.rulings.refusal_words import refusal_text
 
-    said = refusal_text(NoRule("turn", {}), "icf")
+    said = refusal_text(installed(), NoRule("turn", {}), "icf")
     assert said.startswith("The rules leave this stroke undecided")
     # the game (Game.preview) says it as a refusal of the stroke, as `play` always has
-    assert refusal_text(BadInput("stroke", "the rules leave this stroke undecided: no rule decides the turn here"),
+    assert refusal_text(installed(), BadInput("stroke", "the rules leave this stroke undecided: no rule decides the turn here"),
                         "icf") == said

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from referee_app.core.storage import db
 from test_records_database import worst_forms
 from test_ui_support import gui_env, key, make_window, search_cache  # noqa: F401
+from kbcopy import installed
 
 WORST_TEXT = "\u202eevil <b>bold</b> " + "x" * 3000
 
@@ -31,7 +32,7 @@ def no_dialogs(monkeypatch):
 def worst_matches(path):
     from referee_app.core.play.store import MatchStore
 
-    with MatchStore(db.connect(path)) as store:
+    with MatchStore(installed(), db.connect(path)) as store:
         good = store.create("icf", first_name="A. Rossi", second_name="B. Dubois")
         store.add_stroke(good, {"pocketed": {"own": 1}})
         gone = store.create("icf")

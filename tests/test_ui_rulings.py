@@ -8,11 +8,12 @@ from PySide6.QtWidgets import QMessageBox
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.rulings.area import RulingsArea
 from test_ui_support import shown
+from kbcopy import installed
 
 
 @pytest.fixture
 def area(qtbot, user_dirs):
-    return shown(qtbot, RulingsArea("icf"), active=True)
+    return shown(qtbot, RulingsArea(installed(), "icf"), active=True)
 
 
 def type_stroke(qtbot, area, own=0, opponent=0, queen=False, striker=False):
@@ -52,7 +53,7 @@ def test_a_whole_board_by_keyboard_with_each_ruling_shown(qtbot, area):
     assert [sheet.item(0, j).text() for j in range(6)] == ["1.1", "Anna", "Anna", "9", "0", "Anna"]
     assert "Bruno" in area.status.text() and "board 2" in area.status.text()
     # saved as it was played
-    saved = MatchStore().load(area.match_id)
+    saved = MatchStore(installed()).load(area.match_id)
     assert saved.strokes == area.match.strokes
 
 
@@ -88,7 +89,7 @@ def test_undo_takes_back_the_last_stroke(qtbot, area):
     type_stroke(qtbot, area, own=2)
     type_stroke(qtbot, area)
     qtbot.keyClick(area.form.own, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert len(area.match.strokes) == 1 and len(MatchStore().load(area.match_id).strokes) == 1
+    assert len(area.match.strokes) == 1 and len(MatchStore(installed()).load(area.match_id).strokes) == 1
     assert area.sheet.strokes.rowCount() == 1
 
 
@@ -109,7 +110,7 @@ def test_a_correction_that_changes_a_later_ruling_is_shown_before_it_is_accepted
     qtbot.keyClick(area.form.own, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert asked and "Stroke 2" in asked[0] and "Stroke 3" in asked[0]
     assert area.match.game.state.queen == "on_board"
-    assert MatchStore().load(area.match_id).strokes[0]["pocketed"]["own"] == 0
+    assert MatchStore(installed()).load(area.match_id).strokes[0]["pocketed"]["own"] == 0
 
 
 def test_what_if_rules_without_recording(qtbot, area):
@@ -171,7 +172,6 @@ def test_the_what_if_board_is_built_when_asked_for_and_tabbed_where_it_stands(qt
 
 def test_the_foul_list_is_made_when_the_referee_comes_to_the_field_and_follows_the_language(qtbot, area):
     from referee_app import i18n
-    from referee_app.core.play.foul_names import display_name
 
     field = area.form.foul
     assert not field._listed   # not for the first paint (benchmarks/bench_startup.py)
@@ -183,7 +183,7 @@ def test_the_foul_list_is_made_when_the_referee_comes_to_the_field_and_follows_t
     try:
         offered = field.labels()   # the field has the focus: listed again at once, in French
         assert field._listed and offered == field.completer().model().stringList()
-        assert [label.rsplit(" (", 1)[0] for label in offered] == [display_name(f, "fr") for f in fouls]
+        assert [label.rsplit(" (", 1)[0] for label in offered] == [area.knowledge.foul_name("icf", f["id"], "fr") for f in fouls]
     finally:
         i18n.set_language("en")
 
@@ -276,7 +276,7 @@ def test_a_level_aicf_set_is_settled_by_deciding_strokes_entered_in_the_wizard(q
     qtbot.mouseClick(area.tie_button, Qt.MouseButton.LeftButton)
     assert area.match.games[0].winner == "first" and len(area.match.games) == 2
     assert not area.tie_button.isVisible()
-    saved = MatchStore().load(area.match_id)
+    saved = MatchStore(installed()).load(area.match_id)
     assert saved.strokes[-1] == {"tie_breaker": {"first": [True, True, False], "second": [True, False, False]}}
     assert "deciding strokes: ✓✓✗ / ✓✗✗" in area.sheet.strokes.item(area.sheet.strokes.rowCount() - 1, 3).text()
 

@@ -17,6 +17,7 @@ from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.ui import settings
 from referee_app.ui.common.server_state import server_state
 from test_ui_support import gui_env, make_window, search_cache  # noqa: F401
+from kbcopy import installed
 
 SERVER = "postgresql://desk.club.example/open2026"
 
@@ -146,12 +147,12 @@ def test_the_desk_sees_a_tournament_its_pairing_and_results_arrive_without_a_res
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(store=TournamentStore(hall))
+    desk = TournamentArea(installed(), store=TournamentStore(hall))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.setInterval(100)
     other = TournamentStore(hall)   # another machine of the hall, on the same records
-    tid = other.create("Open de Besançon", ["Anne", "Bruno", "Chloé", "David"])
+    tid = other.create("Open de Besançon", ["Anne", "Bruno", "Chloé", "David"], "icf")
     qtbot.waitUntil(lambda: desk.tournament_combo.findData(tid) >= 0, timeout=3000)
     desk.tournament_combo.setCurrentIndex(desk.tournament_combo.findData(tid))
     desk.refresh()
@@ -269,11 +270,11 @@ def desk_with_a_round(qtbot, url):
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(store=TournamentStore(url))
+    desk = TournamentArea(installed(), store=TournamentStore(url))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.stop()
-    tid = desk.store.create("Open de Lyon", ["Anne", "Bruno", "Chloé", "David"])
+    tid = desk.store.create("Open de Lyon", ["Anne", "Bruno", "Chloé", "David"], "icf")
     desk.store.pair(tid, seed=3)
     desk.fill_tournaments(select=tid)
     desk.tabs.setCurrentWidget(desk.rounds)
@@ -423,7 +424,7 @@ def test_a_stroke_entered_while_the_real_server_is_down_is_saved_once_it_is_back
     start()
     qtbot.waitUntil(lambda: area.sheet.strokes.rowCount() == 2, timeout=10000)
     assert window.server_banner.isHidden() and area.form.own.value() == 0
-    with MatchStore(url) as other:
+    with MatchStore(installed(), url) as other:
         assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2]
 
 

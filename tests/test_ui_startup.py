@@ -144,14 +144,15 @@ def test_a_stroke_ticked_and_recorded_before_the_window_finished_starting_is_rul
     assert area.last_ruling is not None, "a tick rules at once"
     area.record()
     assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1
-    assert [s["pocketed"]["own"] for s in MatchStore().strokes(area.match_id)] == [1]
+    assert [s["pocketed"]["own"] for s in MatchStore(window.knowledge).strokes(area.match_id)] == [1]
 
 
 def test_the_window_loads_its_knowledge_and_core_before_it_imports_qt(tmp_path):
     probe = ("import sys\n"
              "from referee_app.ui.knowledge_start import start_core\n"
-             "kb, rulesets, problems = start_core()\n"
-             "print(len(kb.clauses) > 100, 'icf' in rulesets, problems == [], 'referee_app.core.play.match' in sys.modules,\n"
+             "knowledge, problems = start_core()\n"
+             "print(len(knowledge.kb.clauses) > 100, 'icf' in knowledge.rulesets, problems == [],\n"
+             "      'referee_app.core.play.match' in sys.modules,\n"
              "      any(name.startswith(('PySide6', 'shiboken6')) for name in sys.modules))\n")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
@@ -162,16 +163,13 @@ def test_the_window_loads_its_knowledge_and_core_before_it_imports_qt(tmp_path):
 def test_a_broken_knowledge_base_loaded_before_the_window_is_said_in_it(qtbot, gui_env, tmp_path, monkeypatch):
     from test_ui_support import write_mini_kb
 
-    from referee_app.core.knowledge import loader
     from referee_app.ui import knowledge_start
     from referee_app.ui.main_window import MainWindow
 
     root = write_mini_kb(tmp_path / "kb")
     (root / "glossary.yaml").unlink()
-    monkeypatch.setattr(knowledge_start, "default", lambda: loader.load(root)[0])
-    monkeypatch.setattr(knowledge_start, "load", lambda strict=False: loader.load(root, strict=False))
-    kb, rulesets, problems = knowledge_start.load_knowledge()
-    w = MainWindow(kb, rulesets, kb_problems=problems)
+    knowledge, problems = knowledge_start.load_knowledge(root)
+    w = MainWindow(knowledge, kb_problems=problems)
     qtbot.addWidget(w)
     w.show()
     assert problems and w.kb_problems == problems

@@ -90,8 +90,18 @@ terms:
     defined_in: [alpha:1.1]
 """
 MINI_RULESETS = {
-    "ra.yaml": "id: ra\nname: {fr: Règles A, it: Regole A, en: Rules A}\nsources: [alpha]\n",
-    "rb.yaml": "id: rb\nname: {fr: Règles B, it: Regole B, en: Rules B}\nsources: [beta]\n",
+    "ra.yaml": "id: ra\nname: {fr: Règles A, it: Regole A, en: Rules A}\nsources: [alpha]\n"
+               "parameters: {stroke_clock_seconds: {value: 45, clause: 'alpha:1.1'}}\n",
+    "rb.yaml": "id: rb\nname: {fr: Règles B, it: Regole B, en: Rules B}\nsources: [beta]\n"
+               "parameters: {stroke_clock_seconds: {value: 30, clause: 'beta:7'}}\n",
+}
+# What the window reads of a knowledge folder besides its clauses, at its smallest: the one
+# parameter the Rulings area sets its clock from, the default ruleset, the match clock.
+MINI_FILES = {
+    "parameters.yaml": "parameters:\n  stroke_clock_seconds:\n    type: int\n    range: [1, 600]\n"
+                       "    meaning: seconds a player has for a stroke\n",
+    "forms.yaml": "default_ruleset: ra\n",
+    "tournament.yaml": "match_clock: {minutes: 40, extra_minutes: 5, clause: 'alpha:1.1'}\n",
 }
 
 
@@ -105,6 +115,8 @@ def write_mini_kb(root: Path) -> Path:
     (root / "glossary.yaml").write_text(MINI_GLOSSARY, encoding="utf-8")
     for name, text in MINI_RULESETS.items():
         (root / "rulesets" / name).write_text(text, encoding="utf-8")
+    for name, text in MINI_FILES.items():
+        (root / name).write_text(text, encoding="utf-8")
     return root
 
 
@@ -150,13 +162,14 @@ def gui_env(qapp, tmp_path, monkeypatch, search_cache):
     records_source.forget()
 
 
-def make_window(qtbot, kb=None, rulesets=None, size=(1366, 740)):
+def make_window(qtbot, kb=None, size=(1366, 740)):
+    """The window over the knowledge base `kb` (the installed one when None), as its own root."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.ui.main_window import MainWindow
 
-    if kb is not None and rulesets is None:
-        rulesets = load_rulesets(kb)
+    knowledge = Knowledge(kb, load_rulesets(kb)) if kb is not None else None
     # size None keeps the geometry the window restored from its settings
-    window = shown(qtbot, MainWindow(kb=kb, rulesets=rulesets), size, active=True)
+    window = shown(qtbot, MainWindow(knowledge), size, active=True)
     qtbot.waitUntil(lambda: window.started)   # what comes just after the first paint has come
     return window
 

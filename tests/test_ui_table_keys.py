@@ -11,6 +11,7 @@ from referee_app import i18n
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.main_window import RULINGS
 from test_ui_support import focused, gui_env, key, search_cache, type_text, window  # noqa: F401
+from kbcopy import installed
 
 
 def rulings(window):
@@ -53,7 +54,7 @@ def test_enter_in_a_name_field_or_the_stroke_list_records_nothing(window, qtbot)
     area.sheet.strokes.setCurrentCell(0, 0)
     key(area.sheet.strokes, "Return")
     key(area.sheet.strokes, "Enter")
-    assert recorded(area) == 1 and len(MatchStore().load(area.match_id).strokes) == 1
+    assert recorded(area) == 1 and len(MatchStore(installed()).load(area.match_id).strokes) == 1
 
 
 def test_enter_in_the_stroke_form_records_nothing(window, qtbot):
@@ -73,7 +74,7 @@ def test_the_record_action_records_exactly_one_stroke_with_its_foul(window, qtbo
     key(area.form.foul, "Ctrl+Return")
     assert recorded(area) == 1
     assert area.match.strokes[0]["foul"] == "improper_stroke"
-    assert MatchStore().load(area.match_id).strokes[0]["foul"] == "improper_stroke"
+    assert MatchStore(installed()).load(area.match_id).strokes[0]["foul"] == "improper_stroke"
     assert area.form.foul.text() == ""  # the form is ready for the next stroke
     # the button is the same action
     area.form.own.setValue(1)
@@ -130,7 +131,7 @@ def test_undo_restores_the_sheet(window, qtbot):
     assert area.sheet.strokes.rowCount() == 1
     assert [area.sheet.strokes.item(0, j).text() for j in range(area.sheet.strokes.columnCount())] == before
     assert area.sheet.boards.rowCount() == boards_before
-    assert len(MatchStore().load(area.match_id).strokes) == 1
+    assert len(MatchStore(installed()).load(area.match_id).strokes) == 1
 
 
 def test_the_contract_accessible_names_are_present(window):

@@ -186,13 +186,12 @@ def test_first_window_fits_a_1366x768_laptop(qtbot, gui_env):
 def test_a_broken_knowledge_base_still_opens_and_says_so(qtbot, gui_env, tmp_path, monkeypatch):
     from test_ui_support import write_mini_kb
 
-    from referee_app.core.knowledge import loader as knowledge
-    from referee_app.ui import knowledge_start, main_window
+    from referee_app.core.knowledge.loader import KNOWLEDGE_ENV
+    from referee_app.ui import main_window
 
     root = write_mini_kb(tmp_path / "kb")
     (root / "glossary.yaml").unlink()
-    monkeypatch.setattr(knowledge_start, "default", lambda: knowledge.load(root)[0])
-    monkeypatch.setattr(knowledge_start, "load", lambda strict=False: knowledge.load(root, strict=False))
+    monkeypatch.setenv(KNOWLEDGE_ENV, str(root))   # the window given no knowledge loads the one chosen so
     w = main_window.MainWindow()
     qtbot.addWidget(w)
     w.show()

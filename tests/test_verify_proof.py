@@ -1,7 +1,7 @@
 """The proof has no holes: conflicts injected into a copy of the knowledge base, each one only
 where an old sampling never looked (two own or opponent coins off the board, two dues owed, the
-last break attempt and beyond), are all reported by `verify`, run through
-CARROM_REFEREE_KNOWLEDGE as a knowledge-base author would."""
+last break attempt and beyond), are all reported by `verify`, run in this process on the edited
+copy's knowledge root (CARROM_REFEREE_KNOWLEDGE, as an author names a copy, is tested once)."""
 from __future__ import annotations
 
 import json
@@ -12,6 +12,8 @@ import pytest
 import yaml
 
 from conftest import REPO, cli_command
+from kbcopy import run_main
+from referee_app.core.knowledge.root import Knowledge
 import subprocess
 
 CLAUSE_FILE = "icf-fr/03.06-deroulement-du-jeu.yaml"
@@ -19,9 +21,7 @@ CLAUSE = "icf-fr:3.6.a"
 
 
 def _verify(root, ruleset="icf"):
-    env = dict(os.environ, CARROM_REFEREE_KNOWLEDGE=str(root))
-    done = subprocess.run(cli_command() + ["verify", "--ruleset", ruleset, "--json"], capture_output=True,
-                          text=True, env=env, timeout=300)
+    done = run_main(["verify", "--ruleset", ruleset, "--json"], Knowledge.load(root))
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)[0]
 
@@ -96,8 +96,7 @@ def test_a_knowledge_folder_that_is_not_one_is_refused_by_name(tmp_path):
 # --- parameters: declared once, checked, never a Python default -------------------------------
 
 def _check_kb(root):
-    env = dict(os.environ, CARROM_REFEREE_KNOWLEDGE=str(root))
-    return subprocess.run(cli_command() + ["check-kb"], capture_output=True, text=True, env=env, timeout=300)
+    return run_main(["check-kb"], Knowledge.load(root))
 
 
 @pytest.mark.parametrize("old,new,named", [

@@ -49,7 +49,9 @@ def _driver_errors() -> tuple:
     return tuple(found)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, knowledge=None) -> int:
+    """Runs one command; `knowledge`: the knowledge root to run it with (a test's edited copy),
+    else the installed one, loaded by the command that needs it (cli/io.knowledge_of)."""
     argv = sys.argv[1:] if argv is None else argv
     try:
         given = arguments(argv)
@@ -59,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             from referee_app.ui.app import run_app
 
             return run_app()
+        args.knowledge = knowledge
         return int(args.func(args) or 0)
     except (BadInput, YamlError) as exc:
         print(f"carrom-referee: {one_line(exc)}", file=sys.stderr)

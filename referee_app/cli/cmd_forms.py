@@ -17,7 +17,7 @@ from __future__ import annotations
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, print_rows, read_document
+from .io import knowledge_of, print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 KINDS = ("protest", "disqualification")
@@ -194,11 +194,10 @@ def run_export(args) -> int:
 
 def run_blank(args) -> int:
     from referee_app.core.forms.document import blank_document
-    from referee_app.core.knowledge.rulesets import get_ruleset
     from referee_app.printing.pdf import write_pdf
 
     if args.ruleset:
-        get_ruleset(args.ruleset, "--ruleset")
+        knowledge_of(args).ruleset(args.ruleset, "--ruleset")
     html, title = blank_document(args.kind, args.lang, args.ruleset)
     print(write_pdf(html, args.pdf, title))
     return 0

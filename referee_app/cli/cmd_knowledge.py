@@ -6,7 +6,7 @@ import textwrap
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json
+from .io import knowledge_of, print_json
 from .parsers import ID, JSON, arg, command
 
 
@@ -35,9 +35,7 @@ def _print_clause(clause, lang, out=sys.stdout) -> None:
 
 
 def run_rulebook(args) -> int:
-    from referee_app.core.knowledge.loader import default
-
-    kb = default()
+    kb = knowledge_of(args).kb
     if args.source and args.source not in kb.sources:
         raise BadInput("--source", f"unknown source '{args.source}' (known: {', '.join(kb.sources)})")
     clauses = kb.by_source(args.source) if args.source else list(kb.clauses.values())
@@ -50,15 +48,13 @@ def run_rulebook(args) -> int:
 
 
 def run_show(args) -> int:
-    from referee_app.core.knowledge.loader import default
-    from referee_app.core.knowledge.rulesets import default_rulesets
     from referee_app.core.rulebook.logic import clause_logic
 
-    kb = default()
-    clause = kb.get(args.id)
+    knowledge = knowledge_of(args)
+    clause = knowledge.kb.get(args.id)
     if clause is None:
         raise BadInput("id", f"no clause '{args.id}' in the rulebook")
-    logic = clause_logic(kb, clause, default_rulesets())
+    logic = clause_logic(knowledge, clause)
     if args.json:
         print_json(dict(_record(clause, args.lang), **logic))
     else:
@@ -91,7 +87,7 @@ def run_check(args) -> int:
     from referee_app.core.checks.knowledge_base import other_problems
     from referee_app.core.knowledge.loader import load
 
-    kb, problems = load(strict=False)
+    kb, problems = load(knowledge_of(args).root, strict=False)
     # each problem once, in the order found (a ruleset's problem is found by several checks)
     problems = list(dict.fromkeys(str(p) for p in list(problems) + other_problems(kb)))
     counts = kb.counts()

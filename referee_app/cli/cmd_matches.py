@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from referee_app.languages import LANGUAGES
-from .io import print_json, print_rows, read_document
+from .io import knowledge_of, print_json, print_rows, read_document
 from .parsers import JSON, arg, command
 
 # what a match's header holds, as options of `matches new`
@@ -15,7 +15,7 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("matches", help="score sheets: new, play, undo, list, show, export")
     msub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     command(msub, "new", run_new, "start a match; prints its id",
-            arg("--ruleset", default="icf"), arg("--doubles", action="store_true"),
+            arg("--ruleset", help="default: the knowledge base's default_ruleset"), arg("--doubles", action="store_true"),
             *(arg(f"--{name}", default="") for name in META), JSON)
     match = arg("id", type=int)
     command(msub, "play", run_play, "record strokes (a stroke, or a list of strokes, in FILE)", match, arg("file"), JSON)
@@ -28,15 +28,15 @@ def add_parsers(sub) -> None:
             arg("--lang", choices=LANGUAGES, help="the PDF's language (default: English)"))
 
 
-def _store():
+def _store(args):
     from referee_app.core.play.store import MatchStore
 
-    return MatchStore()
+    return MatchStore(knowledge_of(args))
 
 
 def run_new(args) -> int:
     meta = {k: getattr(args, k) for k in (name.replace("-", "_") for name in META)}
-    match_id = _store().create(args.ruleset, args.doubles, **{k: v for k, v in meta.items() if v})
+    match_id = _store(args).create(args.ruleset, args.doubles, **{k: v for k, v in meta.items() if v})
     print_json({"id": match_id}) if args.json else print(match_id)
     return 0
 
@@ -46,7 +46,7 @@ def run_play(args) -> int:
     strokes = doc if isinstance(doc, list) else [doc]
     # all or nothing: a refused stroke saves none of the list, so that sending it again once
     # mended never saves its first strokes twice
-    rulings = _store().add_strokes(args.id, strokes, args.file)
+    rulings = _store(args).add_strokes(args.id, strokes, args.file)
     if args.json:
         print_json(rulings)
     else:
@@ -56,20 +56,20 @@ def run_play(args) -> int:
 
 
 def run_undo(args) -> int:
-    removed = _store().undo(args.id)
+    removed = _store(args).undo(args.id)
     print_json({"undone": removed}) if args.json else print(f"undone: {json.dumps(removed)}")
     return 0
 
 
 def run_list(args) -> int:
-    print_rows(_store().list(), args.json,
+    print_rows(_store(args).list(), args.json,
                lambda m: f"{m['id']:4}  {m['created_at']}  {m['ruleset']:13} {m['first_name']} – {m['second_name']}"
                          f"  ({m['strokes']} strokes)")
     return 0
 
 
 def run_show(args) -> int:
-    store = _store()
+    store = _store(args)
     report = {"meta": store.meta(args.id), **store.load(args.id).report()}
     print_json(report) if args.json else print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0
@@ -78,7 +78,7 @@ def run_show(args) -> int:
 def run_export(args) -> int:
     if args.pdf is not None:
         return _export_pdf(args)
-    data = _store().export(args.id)
+    data = _store(args).export(args.id)
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out is not None:
         from referee_app.core.storage import files
@@ -95,9 +95,9 @@ def _export_pdf(args) -> int:
     from referee_app.core.play.sheet_document import sheet_html
     from referee_app.printing.pdf import write_pdf
 
-    store = _store()
+    store = _store(args)
     meta = store.meta(args.id)
-    document, title = sheet_html(meta, store.strokes(args.id), args.lang or "en", store.events(args.id))
+    document, title = sheet_html(store.knowledge, meta, store.strokes(args.id), args.lang or "en", store.events(args.id))
     path = write_pdf(document, args.pdf, title)
     print_json({"id": args.id, "pdf": str(path)}) if args.json else print(path)
     return 0

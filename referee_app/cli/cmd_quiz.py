@@ -12,14 +12,15 @@ import argparse
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, read_document
+from .io import knowledge_of, print_json, read_document
 
 
 def _selection(p, suppress: bool) -> None:
     """The options choosing the questions, on `quiz` and on each of its sub-commands (there with no
     default of their own, so `quiz --ruleset it exam` and `quiz exam --ruleset it` mean the same)."""
     d = (lambda v: argparse.SUPPRESS) if suppress else (lambda v: v)
-    p.add_argument("--ruleset", default=d(None), help="icf, it, aicf-2009, fr-simplified (default: icf, or a file's own)")
+    p.add_argument("--ruleset", default=d(None), help="icf, it, aicf-2009, fr-simplified (default: the knowledge base's "
+                   "default_ruleset, or a file's own)")
     p.add_argument("--count", type=int, default=d(10), help="how many questions (default: 10)")
     p.add_argument("--seed", type=int, default=d(0), help="the same seed gives the same questions")
     p.add_argument("--chapter", default=d(None), help="a chapter (see `quiz chapters`) or a clause id prefix")
@@ -68,15 +69,16 @@ def _scope(args):
     if args.count > MAX_QUESTIONS:
         raise BadInput("count", f"{args.count}: at most {MAX_QUESTIONS} questions at a time")
 
-    return Scope(args.ruleset or "icf", chapter=args.chapter, clause=args.clause, differ=args.differ, endings=args.endings)
+    return Scope(args.ruleset, chapter=args.chapter, clause=args.clause, differ=args.differ, endings=args.endings)
 
 
 def run_quiz(args) -> int:
     from referee_app.core.learn.questions import generate
     from referee_app.core.learn.render import render
 
+    knowledge = knowledge_of(args)
     scope = _scope(args)
-    questions = [render(q, args.lang) for q in generate(scope, args.count, args.seed)]
+    questions = [render(knowledge, q, args.lang) for q in generate(knowledge, scope, args.count, args.seed)]
     if args.json:
         print_json({"ruleset": scope.ruleset, "seed": args.seed, "lang": args.lang, "questions": questions})
         return 0
@@ -92,8 +94,9 @@ def run_quiz(args) -> int:
 def run_exam(args) -> int:
     from referee_app.core.learn.exam import exam_html, make_exam
 
-    exam = make_exam(_scope(args), args.count, args.seed, args.minutes, args.pass_mark)
-    html = exam_html(exam, args.lang)
+    knowledge = knowledge_of(args)
+    exam = make_exam(knowledge, _scope(args), args.count, args.seed, args.minutes, args.pass_mark)
+    html = exam_html(knowledge, exam, args.lang)
     from referee_app.printing.pdf import write_pdf  # Qt only now, to print
 
     path = write_pdf(html, args.pdf, title=f"carrom-referee exam {exam.scope.ruleset} {exam.seed}")
@@ -115,11 +118,12 @@ def run_diagram(args) -> int:
 
     if not args.svg and not args.png:
         raise BadInput("--svg", "give --svg OUT or --png OUT (or both)")
+    knowledge = knowledge_of(args)
     doc = read_document(args.file)
-    ruleset = ruleset_of(doc, args.ruleset)
+    ruleset = ruleset_of(knowledge, doc, args.ruleset)
     from .cmd_rulings import _decision_errors
 
-    ruling = _decision_errors(lambda: rule(doc, ruleset))
+    ruling = _decision_errors(lambda: rule(knowledge, doc, ruleset))
     svg = diagram_svg(doc, ruling, args.lang)
     written = {}
     for option, path in (("--svg", args.svg), ("--png", args.png)):
@@ -147,10 +151,9 @@ def run_diagram(args) -> int:
 
 
 def run_progress(args) -> int:
-    from referee_app.core.knowledge.rulesets import get_ruleset
     from referee_app.core.learn.store import ProgressStore
 
-    ruleset = get_ruleset(args.ruleset, "--ruleset").id if args.ruleset else None
+    ruleset = knowledge_of(args).ruleset(args.ruleset, "--ruleset").id if args.ruleset else None
     with ProgressStore() as store:
         summary = store.summary(args.learner, ruleset)
         due = store.due(args.learner, ruleset)
@@ -168,7 +171,8 @@ def run_progress(args) -> int:
 def run_chapters(args) -> int:
     from referee_app.core.learn.questions import chapters
 
-    found = chapters(args.ruleset or "icf", args.lang)
+    knowledge = knowledge_of(args)
+    found = chapters(knowledge, args.ruleset or knowledge.default_ruleset, args.lang)
     if args.json:
         print_json(found)
     else:

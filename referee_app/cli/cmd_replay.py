@@ -1,7 +1,7 @@
 """`replay`: whole boards as a referee's score sheet records them."""
 from __future__ import annotations
 
-from .io import print_json, read_document
+from .io import knowledge_of, print_json, read_document
 
 
 def add_parsers(sub) -> None:
@@ -14,7 +14,7 @@ def add_parsers(sub) -> None:
 def run_replay(args) -> int:
     from referee_app.core.play.game import replay
 
-    report = replay(read_document(args.file))
+    report = replay(knowledge_of(args), read_document(args.file))
     if args.json:
         print_json(report)
         return 0

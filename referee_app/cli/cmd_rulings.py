@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, print_rows, read_document
+from .io import knowledge_of, print_json, print_rows, read_document
 from .parsers import JSON, arg, command
 
 
@@ -11,13 +11,16 @@ def add_parsers(sub) -> None:
     command(sub, "rule", run_rule, "rule one stroke (a situation file, - for standard input)",
             arg("file"),
             arg("--ruleset",
-                help="icf, it, aicf-2009, fr-simplified, fr-house, carom-bi (default: the file's, else icf)"),
+                help="icf, it, aicf-2009, fr-simplified, fr-house, carom-bi (default: the file's, else the "
+                     "knowledge base's default_ruleset)"),
+            arg("--all-rulesets", action="store_true",
+                help="rule the stroke under every ruleset (the file's ruleset ignored): a list of rulings"),
             JSON,
             arg("--trace", action="store_true",
                 help="add the derivation: per part, the deciding rule, the facts it tested, the rules set aside"),
             arg("--lang", choices=LANGUAGES, default="en", help="language of the explanation shown"))
     command(sub, "fouls", run_fouls, "the fouls a referee can call under a ruleset",
-            arg("--ruleset", default="icf"), JSON)
+            arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
     command(sub, "rulesets", run_rulesets, "the playable rule systems and their parameters", JSON)
     command(sub, "verify", run_verify, "prove every situation gets exactly one ruling (gaps, conflicts)",
             arg("--ruleset", help="one ruleset (default: all)"), JSON)
@@ -25,36 +28,62 @@ def add_parsers(sub) -> None:
 
 def _decision_errors(fn):
     from referee_app.core.rules.engine import Conflict, NoRule
+    from referee_app.core.rules.ruling import refusal
 
     try:
         return fn()
-    except NoRule as exc:
-        raise BadInput("situation", f"the rules leave this case open: no clause decides the {exc.aspect}") from None
-    except Conflict as exc:
-        raise BadInput("situation", f"the rules conflict here: {exc}") from None
+    except (NoRule, Conflict) as exc:
+        raise refusal(exc) from None
 
 
 def run_rule(args) -> int:
     from referee_app.core.rules.ruling import rule
 
+    knowledge = knowledge_of(args)
     doc = read_document(args.file)
-    ruling = _decision_errors(lambda: rule(doc, args.ruleset, trace=args.trace))
+    if args.all_rulesets:
+        return _rule_everywhere(args, knowledge, doc)
+    ruling = _decision_errors(lambda: rule(knowledge, doc, args.ruleset, trace=args.trace))
     if args.json:
         print_json(ruling)
         return 0
+    _print_ruling(ruling, args.lang)
+    return 0
+
+
+def _rule_everywhere(args, knowledge, doc) -> int:
+    from referee_app.core.rules.compare import rule_everywhere
+
+    if args.ruleset:
+        raise BadInput("--all-rulesets", "rules under every ruleset: give no --ruleset with it")
+    if args.trace:
+        raise BadInput("--all-rulesets", "--trace explains one ruling: give it with --ruleset")
+    rulings = rule_everywhere(knowledge, doc)
+    if args.json:
+        print_json(rulings)
+        return 0
+    for ruling in rulings:
+        print(f"== {ruling['ruleset']}: {knowledge.ruleset_name(ruling['ruleset'], args.lang)}")
+        if "refused" in ruling:
+            print(f"refused: {ruling['refused']}")
+        else:
+            _print_ruling(ruling, args.lang)
+    return 0
+
+
+def _print_ruling(ruling: dict, lang: str) -> None:
     b = ruling["board"]
-    print(ruling["explanation"][args.lang])
+    print(ruling["explanation"][lang])
     if b["over"]:
         print(f"board over: {b['winner']} wins, {b['points']['striker']}-{b['points']['opponent']}")
     else:
         print(f"turn {ruling['turn']}; after: {ruling['after']}")
     print("clauses: " + ", ".join(ruling["clauses"]))
     for note in ruling.get("notes", []):
-        print(f"note ({note['clause']}): {note.get(args.lang) or note.get('en')}")
+        print(f"note ({note['clause']}): {note.get(lang) or note.get('en')}")
     for part, entries in ruling.get("trace", {}).items():
         for e in entries:
             _print_trace_entry(part, e)
-    return 0
 
 
 def _print_trace_entry(part: str, e: dict) -> None:
@@ -69,10 +98,8 @@ def _print_trace_entry(part: str, e: dict) -> None:
 
 
 def run_fouls(args) -> int:
-    from referee_app.core.rules.compile import compiled
-    from referee_app.core.knowledge.rulesets import get_ruleset
-
-    rs = compiled(get_ruleset(args.ruleset, "--ruleset").id)
+    knowledge = knowledge_of(args)
+    rs = knowledge.compiled(knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id)
     fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", []))}
              for f in rs.fouls.values()]
     print_rows(fouls, args.json, lambda f: f"{f['id']:24} {f['names'].get('en', '')}  ({', '.join(f['clauses'])})")
@@ -80,17 +107,14 @@ def run_fouls(args) -> int:
 
 
 def run_rulesets(args) -> int:
-    from referee_app.core.rules.colours import spec as colour_spec
-    from referee_app.core.rules.compile import compiled
-    from referee_app.core.knowledge.rulesets import default_rulesets
-
+    knowledge = knowledge_of(args)
     out = []
-    for rid, rs in default_rulesets().items():
-        c = compiled(rid)
-        out.append({"id": rid, "names": dict(rs.name), "sources": rs.all_sources(default_rulesets()),
+    for rid, rs in knowledge.rulesets.items():
+        c = knowledge.compiled(rid)
+        out.append({"id": rid, "names": dict(rs.name), "sources": rs.all_sources(knowledge.rulesets),
                     "extends": rs.extends,
                     "parameters": {k: _parameter(c, k) for k in c.params},
-                    **({"colours": spec} if (spec := colour_spec(rid)) else {})})
+                    **({"colours": spec} if (spec := knowledge.colours(rid)) else {})})
     if args.json:
         print_json(out)
     else:
@@ -107,25 +131,28 @@ def _parameter(c, name: str) -> dict:
     return out
 
 
-def _verify_one(ruleset_id: str) -> dict:
+def _verify_one(root: str, ruleset_id: str) -> dict:
+    """One ruleset's proof, in a process of its own: the knowledge is loaded there (from the cache)."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.rules.verify import verify
 
-    return verify(ruleset_id).as_dict()
+    return verify(Knowledge.load(root), ruleset_id).as_dict()
 
 
 def run_verify(args) -> int:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
+    from referee_app.core.rules.verify import verify
 
-    ids = [get_ruleset(args.ruleset, "--ruleset").id] if args.ruleset else list(default_rulesets())
+    knowledge = knowledge_of(args)
+    ids = [knowledge.ruleset(args.ruleset, "--ruleset").id] if args.ruleset else list(knowledge.rulesets)
     if len(ids) > 1 and (os.cpu_count() or 1) > 1:
         # one ruleset per core: each proof is independent of the others
         with ProcessPoolExecutor(max_workers=min(len(ids), os.cpu_count())) as pool:
-            reports = list(pool.map(_verify_one, ids))
+            reports = list(pool.map(_verify_one, [str(knowledge.root)] * len(ids), ids))
     else:
-        reports = [_verify_one(rid) for rid in ids]
+        reports = [verify(knowledge, rid).as_dict() for rid in ids]
     ok = all(d["ok"] for d in reports)
     if args.json:
         print_json(reports)

@@ -12,7 +12,7 @@ import sys
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json, print_rows, read_document
+from .io import knowledge_of, print_json, print_rows, read_document
 from .parsers import ID, JSON, arg, command
 
 EXPORT_FORMATS = ("text", "standings.csv", "results.csv", "yaml", "json", "sol")
@@ -39,7 +39,7 @@ def add_parsers(sub) -> None:
             arg("--json", action="store_true", help="JSON (the default: any reader of YAML reads it too)"),
             arg("--yaml", action="store_true", help="YAML instead of JSON, for reading by eye"))
     command(tsub, "new", run_new, "store a tournament (FILE: name, players, and any rounds played)",
-            arg("file"), arg("--ruleset", default="icf"), JSON)
+            arg("file"), arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
 
     player = (ID, arg("player"))
     command(tsub, "enter", run_enter, "enter a player (a late entry once round 1 is paired)", *player, JSON)
@@ -68,7 +68,7 @@ def add_parsers(sub) -> None:
             arg("--reason", required=True), JSON)
     command(tsub, "import", run_import,
             "store the Swiss tourneys of a SoL file (.sol, .sol.gz); round-robin and knockout ones are refused",
-            arg("file"), arg("--ruleset", default="icf"), JSON)
+            arg("file"), arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
     command(tsub, "list", run_list, "the stored tournaments", JSON)
     command(tsub, "show", run_show,
             "one stored tournament: entries, rounds, standings, corrections, choices and departures from the FFC text",
@@ -163,7 +163,9 @@ def run_generate(args) -> int:
 def run_new(args) -> int:
     from referee_app.core.tournament.model import parse
 
-    tid = _store().import_tournament(parse(read_document(args.file)), args.ruleset)
+    knowledge = knowledge_of(args)
+    ruleset = knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id
+    tid = _store().import_tournament(parse(read_document(args.file)), ruleset)
     print_json({"id": tid}) if args.json else print(tid)
     return 0
 
@@ -235,9 +237,11 @@ def run_import(args) -> int:
     if not swiss:
         names = "; ".join(r["name"] + f" ({r['kind']})" for r in refused) or "none in the file"
         raise BadInput(args.file, f"no Swiss tourney to import: {names}")
+    knowledge = knowledge_of(args)
+    ruleset = knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id
     store = _store()
     with store.transaction():     # all the file's tourneys, or none
-        ids = [store.import_tournament(e["tournament"], args.ruleset, e["notes"]) for e in swiss]
+        ids = [store.import_tournament(e["tournament"], ruleset, e["notes"]) for e in swiss]
     if args.json:
         print_json({"imported": [{"id": i, "name": e["name"], "players": len(e["tournament"].players),
                                   "rounds": len(e["tournament"].rounds), "notes": e["notes"]}

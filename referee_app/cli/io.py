@@ -63,3 +63,14 @@ def print_rows(rows, as_json: bool, line, doc=None, empty: str | None = None) ->
         print(line(r))
     if not rows and empty:
         print(empty)
+
+
+def knowledge_of(args):
+    """The knowledge root a command works with: the one its caller handed `main`, else the
+    installed one, loaded now (a command that never rules or reads the rulebook loads none)."""
+    found = getattr(args, "knowledge", None)
+    if found is None:
+        from referee_app.core.knowledge.root import Knowledge
+
+        found = args.knowledge = Knowledge.load()
+    return found

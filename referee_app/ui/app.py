@@ -20,7 +20,7 @@ def run_app(argv: list[str] | None = None) -> int:
 def _run(argv: list[str] | None) -> int:
     from .knowledge_start import start_core
 
-    kb, rulesets, problems = start_core()   # before PySide6 is imported: see knowledge_start.py
+    knowledge, problems = start_core()   # before PySide6 is imported: see knowledge_start.py
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -32,7 +32,7 @@ def _run(argv: list[str] | None) -> int:
     # The records are opened just after the first paint (MainWindow.finish_start): an unusable
     # file or a server out of reach is then asked about over the window, which closes if the
     # user chooses to quit.
-    window = MainWindow(kb, rulesets, open_records=_open_records, kb_problems=problems)
+    window = MainWindow(knowledge, open_records=_open_records, kb_problems=problems)
     window.ready.connect(_collect_again)
     window.show()
     if os.environ.get("CARROM_REFEREE_QUIT_WHEN_SHOWN"):

@@ -10,21 +10,18 @@ from __future__ import annotations
 from importlib import import_module
 
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import default, load
-from referee_app.core.knowledge.model import KnowledgeBase
-from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
+from referee_app.core.knowledge.root import Knowledge
 
 
-def load_knowledge() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
-    """The knowledge base and rulesets; a broken base is still shown, with its problems listed,
-    because a referee mid-match is better served by the readable rules than by no window."""
+def load_knowledge(root=None) -> tuple[Knowledge, list]:
+    """The knowledge root the whole window works with, its knowledge base and rulesets read now;
+    a broken base is still shown, with its problems listed, because a referee mid-match is better
+    served by the readable rules than by no window."""
     try:
-        kb = default()
+        knowledge = Knowledge.load(root).read("kb")
     except KnowledgeError:
-        kb, problems = load(strict=False)
-        return kb, load_rulesets(kb), problems
-    # the Rulings area reads default_rulesets(): read once, here, the rulesets are shared with it
-    return kb, default_rulesets(), []
+        knowledge = Knowledge.load(root, strict=False).read("kb")
+    return knowledge.read("rulesets"), knowledge.problems
 
 
 # The Qt-free modules the first paint uses: the interface language, the Rulings area's match (its
@@ -33,8 +30,10 @@ CORE = ("referee_app.i18n", "referee_app.core.play.session", "referee_app.core.p
         "referee_app.core.storage.location")
 
 
-def start_core() -> tuple[KnowledgeBase, dict[str, Ruleset], list]:
-    """`load_knowledge()`, after importing CORE."""
+def start_core() -> tuple[Knowledge, list]:
+    """`load_knowledge()`, after importing CORE, with what the Rulings area reads for the first
+    paint (the default ruleset, the match clock) read too."""
     for name in CORE:
         import_module(name)
-    return load_knowledge()
+    knowledge, problems = load_knowledge()
+    return knowledge.read("default_ruleset", "tournament"), problems

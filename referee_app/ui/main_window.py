@@ -14,8 +14,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMe
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.model import KnowledgeBase
-from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, load_rulesets
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
 FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
-DEFAULT_RULESET = "icf"
 
 
 def _inspection_page():
@@ -56,22 +54,24 @@ class MainWindow(QMainWindow):
     ruleset_changed = Signal(str)
     ready = Signal()   # the records are open: finish_start has run
 
-    def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, parent=None,
-                 open_records=None, kb_problems: list | None = None):
-        """`open_records(parent)`: makes the records usable once the window is shown (asking the user
-        when they are not), False when the app should not go on (ui/common/records.py: ensure_records).
-        `kb_problems`: what is wrong with a given `kb` (knowledge_start.load_knowledge), said in the
-        status bar."""
+    def __init__(self, knowledge: Knowledge | None = None, parent=None, open_records=None,
+                 kb_problems: list | None = None):
+        """`knowledge`: the knowledge root every area works with (knowledge_start.load_knowledge,
+        which loads the installed one when none is given). `open_records(parent)`: makes the
+        records usable once the window is shown (asking the user when they are not), False when
+        the app should not go on (ui/common/records.py: ensure_records). `kb_problems`: what is
+        wrong with its knowledge base, said in the status bar."""
         super().__init__(parent)
         self.setObjectName("main_window")
         self._open_records = open_records
         self.started = False   # finish_start has run
         self._painted = False
         problems = list(kb_problems or ())
-        if kb is None:
-            kb, rulesets, problems = load_knowledge()
-        self.kb = kb
-        self.rulesets = rulesets if rulesets is not None else load_rulesets(kb)
+        if knowledge is None:
+            knowledge, problems = load_knowledge()
+        self.knowledge = knowledge
+        self.kb = knowledge.kb
+        self.rulesets = knowledge.rulesets
         self.kb_problems = problems
 
         # The language first, so that every widget is built in it.
@@ -89,7 +89,8 @@ class MainWindow(QMainWindow):
 
         # the empty stroke is ruled just after the first paint (finish_start): the form, the
         # sheet and the clocks are what the first paint needs
-        self.rulings_area = RulingsArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET, first_ruling_later=True)
+        self.rulings_area = RulingsArea(knowledge, settings.get_str(settings.RULESET) or knowledge.default_ruleset,
+                                        first_ruling_later=True)
         self.rulings_area.open_clause.connect(self.open_clause)
         self.rulings_area.ruleset_in_force.connect(self._match_ruleset)
         self.rulings_area.protest.connect(self.open_protest)
@@ -100,7 +101,7 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget(objectName="areas")
         from referee_app.ui.tournament.host import TournamentHost
 
-        self.tournament = TournamentHost(self.current_ruleset, self.open_table_match)
+        self.tournament = TournamentHost(self.knowledge, self.current_ruleset, self.open_table_match)
         for area in (scrolling(self.rulings_area), self.rulebook_host, self.equipment, self.learn_host, self.tournament):
             self.stack.addWidget(area)
         from .common.server_banner import ServerBanner
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
     def _make_rulebook(self) -> RulebookView:
         from referee_app.ui.rulebook.area import RulebookView
 
-        rulebook = RulebookView(self.kb, self.rulesets, self.rulebook_actions)
+        rulebook = RulebookView(self.knowledge, self.rulebook_actions)
         rulebook.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         sizes = settings.get_list(settings.SPLITTER)
         if len(sizes) == 2 and all(s.isdigit() for s in sizes):
@@ -157,7 +158,7 @@ class MainWindow(QMainWindow):
     def _make_learn(self):
         from referee_app.ui.learn.area import LearnArea
 
-        learn = LearnArea(settings.get_str(settings.RULESET) or DEFAULT_RULESET)
+        learn = LearnArea(self.knowledge, settings.get_str(settings.RULESET) or self.knowledge.default_ruleset)
         learn.open_clause.connect(self.open_clause)
         if self.current_ruleset() in self.rulesets:  # the ruleset the window has applied since start
             learn.set_ruleset(self.current_ruleset())
@@ -324,9 +325,10 @@ class MainWindow(QMainWindow):
             w = min(1280, int(avail.width() * 0.95)) if avail else 1280
             h = min(820, int(avail.height() * 0.92)) if avail else 760
             self.resize(w, h)
-        rid = settings.get_str(settings.RULESET, DEFAULT_RULESET)
+        default = self.knowledge.default_ruleset
+        rid = settings.get_str(settings.RULESET, default)
         if rid not in self.rulesets:
-            rid = DEFAULT_RULESET if DEFAULT_RULESET in self.rulesets else next(iter(self.rulesets), "")
+            rid = default
         self.ruleset_combo.blockSignals(True)
         self.ruleset_combo.setCurrentIndex(max(0, self.ruleset_combo.findData(rid)))
         self.ruleset_combo.blockSignals(False)
@@ -394,7 +396,7 @@ class MainWindow(QMainWindow):
         the Rulings area asks about and records; refused, the toolbar goes back to the match's."""
         rid = self.ruleset_combo.currentData()
         area = self.rulings_area
-        if rid in default_rulesets() and not area.set_ruleset(rid):
+        if rid in self.rulesets and not area.set_ruleset(rid):
             self._match_ruleset(area.match.ruleset)
             return
         self._apply_ruleset(rid, save=True)
@@ -501,7 +503,7 @@ class MainWindow(QMainWindow):
         self.language_combo.setCurrentIndex(self.language_combo.findData(lang))
         self.language_combo.blockSignals(False)
         for i, rs in enumerate(self.rulesets.values()):
-            self.ruleset_combo.setItemText(i, rs.name.get(lang) or rs.id)
+            self.ruleset_combo.setItemText(i, self.knowledge.ruleset_name(rs.id, lang))
             self.ruleset_combo.setItemData(i, ", ".join(self.kb.sources[s].title for s in rs.all_sources(self.rulesets)
                                                         if s in self.kb.sources), Qt.ItemDataRole.ToolTipRole)
         self.ruleset_label.setText(_("Ruleset:"))

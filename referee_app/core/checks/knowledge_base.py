@@ -40,7 +40,7 @@ def equipment_problems(kb: KnowledgeBase) -> list[Problem]:
     """The equipment specifications' own problems, and the clauses they cite that the rulebook lacks."""
     from referee_app.core.inspection.spec import dangling_clauses, load_specs
 
-    specs, problems = load_specs(strict=False)
+    specs, problems = load_specs(kb.root / "equipment", strict=False)
     return problems + [Problem("equipment/", 0, f"the specifications cite {cid}, which is not in the rulebook")
                        for cid in dangling_clauses(specs, kb.clauses)]
 
@@ -74,24 +74,28 @@ def subset_problems(expect, got, path: str = "") -> list[str]:
 def example_problems(kb: KnowledgeBase, rulesets: dict) -> list[Problem]:
     """Every worked example ruled as the command line would: a ruling that differs from what the
     example expects, or that does not cite the example's clause, is a problem of that clause."""
+    from referee_app.core.knowledge.root import Knowledge
+
+    knowledge = Knowledge(kb, rulesets)   # what is checked: the folder as read, compiled once here
     out = []
     for clause in kb.clauses.values():
         for i, example in enumerate(clause.examples, 1):
             where = f"{clause.id} worked example {i}" + (f" ({example.get('name')})" if example.get("name") else "")
-            said = _example_problem(clause, example, where, rulesets)
+            said = _example_problem(knowledge, clause, example, where)
             if said:   # the example's line only now: the file is read again for it (loader.entry_line)
                 out.append(Problem(clause.file, line_of(example, 0) or entry_line(kb.root, clause, "examples", i), said))
     return out
 
 
-def _example_problem(clause, example, where: str, rulesets: dict) -> str | None:
+def _example_problem(knowledge, clause, example, where: str) -> str | None:
     """What is wrong with one worked example, or None."""
     from referee_app.core.rules.engine import Conflict, NoRule
     from referee_app.core.rules.ruling import rule
 
     try:
-        ruleset = example.get("ruleset") or next(rid for rid, rs in rulesets.items() if clause.source in rs.sources)
-        ruling = rule(example["situation"], ruleset)
+        ruleset = example.get("ruleset") or next(rid for rid, rs in knowledge.rulesets.items()
+                                                   if clause.source in rs.sources)
+        ruling = rule(knowledge, example["situation"], ruleset)
         expect = dict(example["expect"])
     except StopIteration:
         return f"{where}: no ruleset applies source {clause.source}"

@@ -12,15 +12,13 @@ what a schema cannot know (the rulesets and clauses it names, every ruleset's ru
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from referee_app.core.errors import KnowledgeError
+from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.knowledge import schema_reader
 from referee_app.core.knowledge.files import load_file
-from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.model import KnowledgeBase, Problem
-from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets, get_ruleset
+from referee_app.core.knowledge.rulesets import Ruleset
 from referee_app.core.knowledge.yamlio import line_of
 
 FILE = "forms.yaml"
@@ -126,13 +124,21 @@ class FormsData:
         if problems:
             raise KnowledgeError(problems)
 
+    def ruleset(self, ruleset_id, field: str = "ruleset") -> str:
+        """The id of a ruleset this knowledge base has; BadInput naming `field` otherwise."""
+        if not isinstance(ruleset_id, str) or ruleset_id not in self.rulesets:
+            from referee_app.core.validation import shown
+
+            raise BadInput(field, f"unknown ruleset '{shown(ruleset_id)}' (known: {', '.join(self.rulesets)})")
+        return ruleset_id
+
     def protest(self, ruleset_id: str | None = None) -> ProtestRules:
-        rules = self._protest(get_ruleset(ruleset_id or self.default_ruleset).id)
+        rules = self._protest(self.ruleset(ruleset_id or self.default_ruleset))
         self._check_cited("protest", rules.ruleset, [rules.deadline_clause, *rules.steps.values()])
         return rules
 
     def disqualification(self, ruleset_id: str | None = None) -> DisqualificationRules:
-        rules = self._disqualification(get_ruleset(ruleset_id or self.default_ruleset).id)
+        rules = self._disqualification(self.ruleset(ruleset_id or self.default_ruleset))
         self._check_cited("disqualification", rules.ruleset, [rules.consequence, *(g.clause for g in rules.grounds)])
         return rules
 
@@ -237,9 +243,3 @@ def _ground(raw) -> Ground:
         return Ground(raw["clause"], Count(count["incident"], count["more_than"]) if count else None,
                       dict(raw["note"]) if raw.get("note") else None)
     return Ground(str(raw))
-
-
-@lru_cache(maxsize=1)
-def forms_data() -> FormsData:
-    """The installed forms.yaml, loaded once per process."""
-    return FormsData(default(), default_rulesets())

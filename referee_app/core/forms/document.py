@@ -11,7 +11,7 @@ from referee_app.languages import FALLBACK
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from .fields import FIELDS, SIDES, disqualification_rules, parse_time, protest_rules
-from .clauses import forms_data
+from .installed import forms_data
 from .store import Form
 
 # ui/pdf.py lays the document out in the device pixels of its 300 dpi writer, where a size in
@@ -89,8 +89,10 @@ def _field_text(f, value, fields: dict, lang: str) -> str:
     if f.type == "time":
         return _when(value, lang)
     if f.name == "ruleset":
-        rs = data.rulesets.get(fields.get("ruleset") or data.default_ruleset)
-        return rs.name.get(lang, rs.id) if rs else ""
+        from referee_app.core.knowledge.rulesets import ruleset_name
+
+        rid = fields.get("ruleset") or data.default_ruleset
+        return ruleset_name(data.rulesets, rid, lang) if rid in data.rulesets else ""
     if f.name == "protester" and value:
         return f"{data.label(value, lang)}: {(fields.get('players') or {}).get(value, '')}"
     return "" if value is None else str(value)

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .clauses import DisqualificationRules, ProtestRules, forms_data
-from referee_app.core.knowledge.rulesets import get_ruleset
+from .clauses import DisqualificationRules, ProtestRules
+from .installed import forms_data
 
 KINDS = ("protest", "disqualification")
 STATUSES = ("draft", "filed", "decided")
@@ -174,7 +174,7 @@ def normalize(kind: str, name: str, value):
         stored = _text(value, name)
         return validation.name_length(stored, name) if stored and name in NAMES else stored
     if f.type == "ruleset":  # a closed choice, checked at once: the deadline of even a draft depends on it
-        return get_ruleset(_text(value, name), name).id
+        return forms_data().ruleset(_text(value, name), name)
     if f.type == "label":
         return _label(value, name)
     if f.type == "count":

@@ -24,7 +24,7 @@ from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .fields import (OUTCOMES, STATUSES, check_complete, check_kind, disqualification_rules, normalize,
                     normalize_all, parse_time, protest_rules, subject, timing, times_of)
-from .clauses import forms_data
+from .installed import forms_data
 
 # Consecutive edits of one field of a draft closer together than this are one change in the history.
 TYPING_BURST_SECONDS = 60

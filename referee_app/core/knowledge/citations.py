@@ -386,12 +386,8 @@ def _state(kb, names: dict) -> dict:
 _cache: dict[int, tuple[object, Citations]] = {}
 
 
-def citations(kb=None) -> Citations:
-    """The citation grammar of a knowledge base (the installed one when None), built once."""
-    if kb is None:
-        from .loader import default
-
-        kb = default()
+def citations(kb) -> Citations:
+    """The citation grammar of a knowledge base, built once for it."""
     hit = _cache.get(id(kb))
     if hit is None or hit[0] is not kb:
         if len(_cache) > 4:
@@ -400,15 +396,15 @@ def citations(kb=None) -> Citations:
     return hit[1]
 
 
-def parse(text: str, kb=None) -> list[str]:
+def parse(text: str, kb) -> list[str]:
     return citations(kb).parse(text)
 
 
-def find(text: str, kb=None, bare_numbers: bool = False) -> list[Citation]:
+def find(text: str, kb, bare_numbers: bool = False) -> list[Citation]:
     return citations(kb).find(text, bare_numbers)
 
 
-def cite(clause_id: str, lang: str, kb=None) -> str:
+def cite(clause_id: str, lang: str, kb) -> str:
     return citations(kb).cite(clause_id, lang)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import BadInput, KnowledgeError
@@ -311,10 +310,3 @@ def entry_line(root: Path | str, clause: Clause, field: str, n: int) -> int:
             entries = _as_list(raw.get(field))
             return line_of(entries[n - 1], clause.line) if 0 < n <= len(entries) else clause.line
     return clause.line
-
-
-@lru_cache(maxsize=1)
-def default() -> KnowledgeBase:
-    """The installed knowledge base, loaded once per process."""
-    kb, _ = load()
-    return kb

@@ -1,14 +1,13 @@
-"""Rulesets: the playable rule systems of knowledge/rulesets/, each over its sources' clauses."""
+"""Rulesets: the playable rule systems of knowledge/rulesets/, each over its sources' clauses.
+Read once per knowledge root (root.Knowledge.rulesets), never for the process."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from referee_app.core.errors import BadInput, KnowledgeError
+from referee_app.core.errors import KnowledgeError
 from . import schema_reader
 from .files import load_file
-from .loader import default
 from .model import KnowledgeBase, Problem
 from .yamlio import YamlError
 
@@ -59,15 +58,9 @@ def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
     return out
 
 
-@lru_cache(maxsize=1)
-def default_rulesets() -> dict[str, Ruleset]:
-    return load_rulesets(default())
-
-
-def get_ruleset(ruleset_id: str, field_name: str = "ruleset") -> Ruleset:
-    rulesets = default_rulesets()
-    if not isinstance(ruleset_id, str) or ruleset_id not in rulesets:
-        from referee_app.core.validation import shown
-
-        raise BadInput(field_name, f"unknown ruleset '{shown(ruleset_id)}' (known: {', '.join(rulesets)})")
-    return rulesets[ruleset_id]
+def ruleset_name(rulesets: dict[str, Ruleset], ruleset_id: str, lang: str) -> str:
+    """The one way a ruleset is named (Knowledge.ruleset_name): in `lang`, else in English, else
+    by its id (one no longer known keeps its id: an old record may name it)."""
+    rs = rulesets.get(ruleset_id)
+    names = rs.name if rs is not None else {}
+    return names.get(lang) or names.get("en") or ruleset_id

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
 from referee_app.core.validation import MAX_MINUTES
-from referee_app.core.knowledge.rulesets import get_ruleset
 from referee_app.core.printing import esc, pt
 from .questions import Question, Scope, generate
 from .render import render
 from .wording import Words
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 LETTERS = "ABCDEFGH"
 
@@ -36,27 +39,28 @@ class Exam:
                 "wrong": [i for i, q in enumerate(self.questions) if answers.get(i) != q.answer]}
 
 
-def make_exam(scope: Scope, count: int, seed: int, minutes: int | None = None, pass_percent: float = 75.0) -> Exam:
+def make_exam(knowledge: Knowledge, scope: Scope, count: int, seed: int, minutes: int | None = None,
+              pass_percent: float = 75.0) -> Exam:
     if not 0 < pass_percent <= 100:
         raise BadInput("pass_mark", f"{pass_percent:g}%: give a percentage above 0 and at most 100")
     if minutes is not None and minutes < 1:
         raise BadInput("minutes", f"{minutes}: give at least one minute")
     if minutes is not None and minutes > MAX_MINUTES:
         raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
-    questions = generate(scope, count, seed)
+    questions = generate(knowledge, scope, count, seed)
     if len(questions) < count:
         raise BadInput("count", f"only {len(questions)} different questions in this selection, {count} asked")
     return Exam(scope, seed, questions, minutes or count, math.ceil(count * pass_percent / 100))
 
 
-def exam_html(exam: Exam, lang: str) -> str:
+def exam_html(knowledge: Knowledge, exam: Exam, lang: str) -> str:
     w = Words(lang)
-    ruleset = get_ruleset(exam.scope.ruleset)
-    rendered = [render(q, lang) for q in exam.questions]
+    ruleset = knowledge.ruleset(exam.scope.ruleset)
+    rendered = [render(knowledge, q, lang) for q in exam.questions]
     title = w._("Referee examination")
     parts = [f'<html><body style="font-size:{pt(10)}">',
              f'<h1 style="font-size:{pt(16)}">{esc(title)}</h1>',
-             f"<p><b>{esc(ruleset.name.get(lang, ruleset.id))}</b> ({esc(ruleset.id)}) · "
+             f"<p><b>{esc(knowledge.ruleset_name(ruleset.id, lang))}</b> ({esc(ruleset.id)}) · "
              + esc(w.ngettext("{n} question", "{n} questions", len(rendered)).format(n=len(rendered))) + " · "
              + esc(w.ngettext("{n} minute", "{n} minutes", exam.minutes).format(n=exam.minutes)) + " · "
              + esc(w._("pass mark: {right} right answers of {total}").format(right=exam.pass_mark, total=len(rendered)))

@@ -7,13 +7,13 @@ parts are found (those are kept). A draw walks it once and keeps the randomly ch
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from referee_app.core.knowledge.loader import default
-from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.situation import COINS_PER_SIDE, Situation
 from referee_app.core.rules.verify import GROUPS, cut_points, group_representatives, situations
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 
 def situation_doc(s: Situation) -> dict:
@@ -46,47 +46,51 @@ def situation_doc(s: Situation) -> dict:
     return {"ruleset": s.ruleset, "before": before, "stroke": stroke}
 
 
-@lru_cache(maxsize=None)
-def _parts(ruleset: str) -> dict:
+def _parts(knowledge: Knowledge, ruleset: str) -> dict:
     """The verifier's representatives of each group of facts: the slow part of the walk, found once."""
-    rs = compiled(ruleset)
-    cuts = cut_points(rs)
-    return {g: group_representatives(rs, g, cuts) for g in GROUPS}
+    def find() -> dict:
+        rs = knowledge.compiled(ruleset)
+        cuts = cut_points(rs)
+        return {g: group_representatives(rs, g, cuts) for g in GROUPS}
+
+    return knowledge.kept(("learn.parts", ruleset), find)
 
 
-def _space(ruleset: str):
-    return situations(compiled(ruleset), _parts(ruleset))
+def _space(knowledge: Knowledge, ruleset: str):
+    return situations(knowledge.compiled(ruleset), _parts(knowledge, ruleset))
 
 
-@lru_cache(maxsize=None)
-def space_size(ruleset: str) -> int:
-    return sum(1 for _ in _space(ruleset))
+def space_size(knowledge: Knowledge, ruleset: str) -> int:
+    return knowledge.kept(("learn.space_size", ruleset), lambda: sum(1 for _ in _space(knowledge, ruleset)))
 
 
-def draw_space(ruleset: str, n: int, rng: random.Random) -> list[dict]:
+def draw_space(knowledge: Knowledge, ruleset: str, n: int, rng: random.Random) -> list[dict]:
     """`n` situations of the ruleset's space, chosen at random (all of them if it has fewer)."""
-    size = space_size(ruleset)
+    size = space_size(knowledge, ruleset)
     chosen = set(rng.sample(range(size), min(n, size)))
-    return [situation_doc(s) for i, (s, _facts) in enumerate(_space(ruleset)) if i in chosen]
+    return [situation_doc(s) for i, (s, _facts) in enumerate(_space(knowledge, ruleset)) if i in chosen]
 
 
-def _lineage(ruleset: str | None) -> list[str]:
-    out, rulesets = [], default_rulesets()
+def _lineage(knowledge: Knowledge, ruleset: str | None) -> list[str]:
+    out, rulesets = [], knowledge.rulesets
     while ruleset:
         out.append(ruleset)
         ruleset = rulesets[ruleset].extends
     return out
 
 
-@lru_cache(maxsize=None)
-def examples(ruleset: str) -> tuple[tuple[str, dict], ...]:
+def examples(knowledge: Knowledge, ruleset: str) -> tuple[tuple[str, dict], ...]:
     """(clause id, situation document) of every worked example written for this ruleset, or
     for the clauses it applies when the example names no ruleset of its own."""
-    rulesets = default_rulesets()
-    lineage = _lineage(ruleset)
+    return knowledge.kept(("learn.examples", ruleset), lambda: _examples(knowledge, ruleset))
+
+
+def _examples(knowledge: Knowledge, ruleset: str) -> tuple[tuple[str, dict], ...]:
+    rulesets = knowledge.rulesets
+    lineage = _lineage(knowledge, ruleset)
     own_sources = set(rulesets[ruleset].all_sources(rulesets))
     out = []
-    for clause in default().clauses.values():
+    for clause in knowledge.kb.clauses.values():
         for ex in clause.examples:
             named = ex.get("ruleset")
             if named in lineage or (named is None and clause.source in own_sources):

@@ -13,16 +13,18 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.loader import default
-from referee_app.core.knowledge.rulesets import default_rulesets, get_ruleset
+from referee_app.core.rules.compare import rule_everywhere
 from referee_app.core.rules.derivation import derive
-from referee_app.core.rules.compile import compiled
 from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, NoRule
-from referee_app.core.rules.ruling import carry_out, check_for_ruleset, cited_aspects
-from referee_app.core.rules.situation import Situation, parse
+from referee_app.core.rules.ruling import carry_out, cited_aspects, ruled
+from referee_app.core.rules.situation import Situation
 from .pool import draw_space, examples, space_size
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 MAX_CHOICES = 4
 # How much likelier a situation is drawn: the clauses' own examples, strokes where an exception
@@ -56,18 +58,15 @@ class Ruled:
     ruling: dict
 
 
-def rule_doc(doc: dict, ruleset: str) -> Ruled:
-    """Rules a situation document the way `rule()` does, keeping the decision (raises BadInput)."""
-    rs = compiled(ruleset)
+def rule_doc(knowledge: Knowledge, doc: dict, ruleset: str) -> Ruled:
+    """Rules a situation document as `rule()` does (it is its way, ruling.ruled), keeping the
+    decision (raises BadInput)."""
     doc = {k: v for k, v in doc.items() if k != "ruleset"}
-    s = parse(doc, ruleset, set(rs.fouls), rs.allow_empty_side)
-    check_for_ruleset(rs, s)
-    facts = s.facts()
     try:
-        decision = rs.decide(facts)
+        r = ruled(knowledge, doc, ruleset)
     except (NoRule, Conflict) as exc:
         raise BadInput("situation", f"the rules of {ruleset} give no single ruling here: {exc}") from None
-    return Ruled(ruleset, {"ruleset": ruleset, **doc}, s, facts, decision, carry_out(rs, s, facts, decision))
+    return Ruled(ruleset, {"ruleset": ruleset, **doc}, r.situation, r.facts, r.decision, r.ruling)
 
 
 @dataclass
@@ -111,10 +110,10 @@ def derivation(r: Ruled) -> list[dict]:
     return [dict(steps[aspect], aspect=aspect) for aspect in cited_aspects(r.decision, r.facts, over)]
 
 
-def _alternative(rs, r: Ruled, aspect: str, value) -> dict | None:
+def _alternative(knowledge: Knowledge, rs, r: Ruled, aspect: str, value) -> dict | None:
     values = dict(r.decision.values, **{aspect: value})
     try:
-        return carry_out(rs, r.situation, r.facts, Decision(values, dict(r.decision.rules)))
+        return carry_out(knowledge, rs, r.situation, r.facts, Decision(values, dict(r.decision.rules)))
     except (ValueError, KeyError):
         return None
 
@@ -134,48 +133,47 @@ class _Distinct:
             into.append(Choice(candidate, source))
 
 
-def _choices(r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | None:
-    rs = compiled(r.ruleset)
+def _choices(knowledge: Knowledge, r: Ruled, rng: random.Random) -> tuple[list[Choice], set[str]] | None:
+    rs = knowledge.compiled(r.ruleset)
     key = outcome(r.ruling)
     distinct = _Distinct(key)
     tags: set[str] = set()
     found: list[Choice] = []
-    _other_rulesets(r, key, distinct, found, tags)
-    _overridden(r, rs, distinct, found, tags)
+    _other_rulesets(knowledge, r, key, distinct, found, tags)
+    _overridden(knowledge, r, rs, distinct, found, tags)
     rng.shuffle(found)
     found = found[:MAX_CHOICES - 1]
     if len(found) < MAX_CHOICES - 1:
         if key["over"]:
             distinct.add(_mirrored(key), {"kind": "variant", "aspect": "board"}, found)
         else:
-            found += _variants(r, rs, distinct, rng)[:MAX_CHOICES - 1 - len(found)]
+            found += _variants(knowledge, r, rs, distinct, rng)[:MAX_CHOICES - 1 - len(found)]
     if not found:
         return None
     return [Choice(key, {"kind": "key"})] + found, tags
 
 
-def _other_rulesets(r: Ruled, key: dict, distinct: _Distinct, found: list, tags: set) -> None:
-    """The same stroke under each other ruleset where it can happen."""
-    for other in default_rulesets():
-        if other == r.ruleset:
+def _other_rulesets(knowledge: Knowledge, r: Ruled, key: dict, distinct: _Distinct, found: list, tags: set) -> None:
+    """The same stroke under each other ruleset where it can happen (where one refuses it, a
+    foul it does not know, a queen state, it offers nothing)."""
+    others = [rid for rid in knowledge.rulesets if rid != r.ruleset]
+    for theirs in rule_everywhere(knowledge, r.doc, others):
+        if "refused" in theirs:
             continue
-        try:
-            theirs = rule_doc(r.doc, other).ruling
-        except BadInput:
-            continue  # the stroke cannot happen there (a foul it does not know, a queen state)
         if _canon(outcome(theirs)) != _canon(key):
             tags.add("rulesets_differ")
-        distinct.add(outcome(theirs), {"kind": "ruleset", "ruleset": other, "clauses": theirs["clauses"][:1]}, found)
+        distinct.add(outcome(theirs), {"kind": "ruleset", "ruleset": theirs["ruleset"],
+                                       "clauses": theirs["clauses"][:1]}, found)
 
 
-def _overridden(r: Ruled, rs, distinct: _Distinct, found: list, tags: set) -> None:
+def _overridden(knowledge: Knowledge, r: Ruled, rs, distinct: _Distinct, found: list, tags: set) -> None:
     """What each rule set aside (by an exception, or as a base case giving way) would have given."""
     rules = {rule.id: rule for rule in rs.rules}
     for step in derivation(r):
         for aside in step["overridden"]:
             if aside["how"] == "exception":
                 tags.add("exception")
-            alt = _alternative(rs, r, step["aspect"], rules[aside["rule"]].then[step["aspect"]])
+            alt = _alternative(knowledge, rs, r, step["aspect"], rules[aside["rule"]].then[step["aspect"]])
             distinct.add(alt and outcome(alt), {"kind": "overridden", "rule": aside["rule"], "clause": aside["clause"],
                                                 "how": aside["how"], "by": aside["by"]}, found)
 
@@ -187,7 +185,7 @@ def _mirrored(key: dict) -> dict:
             "points": {"striker": key["points"]["opponent"], "opponent": key["points"]["striker"]}}
 
 
-def _variants(r: Ruled, rs, distinct: _Distinct, rng: random.Random) -> list[Choice]:
+def _variants(knowledge: Knowledge, r: Ruled, rs, distinct: _Distinct, rng: random.Random) -> list[Choice]:
     """The key with one aspect given a value no rule gave here, in a random order."""
     variants: list[Choice] = []
     for aspect in ("turn", "own", "opponent", "queen"):
@@ -195,7 +193,7 @@ def _variants(r: Ruled, rs, distinct: _Distinct, rng: random.Random) -> list[Cho
             continue
         for value in ASPECTS[aspect]:
             if value != r.decision.values[aspect]:
-                alt = _alternative(rs, r, aspect, value)
+                alt = _alternative(knowledge, rs, r, aspect, value)
                 distinct.add(alt and outcome(alt), {"kind": "variant", "aspect": aspect}, variants)
     rng.shuffle(variants)
     return variants
@@ -206,13 +204,14 @@ def question_id(ruleset: str, doc: dict) -> str:
     return hashlib.sha1(_canon([ruleset, body]).encode()).hexdigest()[:12]
 
 
-def make_question(doc: dict, ruleset: str, rng: random.Random, origin: str = "space") -> Question | None:
+def make_question(knowledge: Knowledge, doc: dict, ruleset: str, rng: random.Random,
+                  origin: str = "space") -> Question | None:
     """The question for one stroke, or None where it makes no question (the rules cite no
     clause, or no other outcome is there to choose from). Raises BadInput for a bad stroke."""
-    r = rule_doc(doc, ruleset)
+    r = rule_doc(knowledge, doc, ruleset)
     if not r.ruling["clauses"]:
         return None
-    built = _choices(r, rng)
+    built = _choices(knowledge, r, rng)
     if built is None:
         return None
     choices, tags = built
@@ -229,21 +228,24 @@ class Scope:
     """What to practise: a ruleset, and optionally a chapter, a clause, only the strokes on which
     rulesets differ, or only those that end the board."""
 
-    ruleset: str = "icf"
+    ruleset: str | None = None   # None: the knowledge base's default, once checked
     chapter: str | None = None
     clause: str | None = None
     differ: bool = False
     endings: bool = False
 
-    def check(self) -> None:
-        get_ruleset(self.ruleset, "ruleset")
-        kb = default()
+    def check(self, knowledge: Knowledge) -> str:
+        """Refuses a scope the knowledge base cannot draw from; returns its ruleset (the default
+        one when the scope names none), which the scope keeps."""
+        ruleset = self.ruleset = knowledge.ruleset(self.ruleset or knowledge.default_ruleset, "ruleset").id
+        kb = knowledge.kb
         if self.clause and self.clause not in kb.clauses:
             raise BadInput("clause", f"no clause {self.clause}")
         if self.chapter and not any(_in_chapter(c, self.chapter) for c in kb.clauses.values()):
             raise BadInput("chapter", f"no chapter {self.chapter} (see `carrom-referee quiz chapters`)")
+        return ruleset
 
-    def admits(self, q: Question) -> bool:
+    def admits(self, knowledge: Knowledge, q: Question) -> bool:
         if self.differ and "rulesets_differ" not in q.tags:
             return False
         if self.endings and "board_ending" not in q.tags:
@@ -251,7 +253,7 @@ class Scope:
         deciding = {step["clause"] for step in q.derivation} | set(q.clauses)
         if self.clause and self.clause not in deciding:
             return False
-        kb = default()
+        kb = knowledge.kb
         if self.chapter and not any(_in_chapter(kb.clauses[c], self.chapter) for c in deciding if c in kb.clauses):
             return False
         return True
@@ -267,10 +269,10 @@ def _in_chapter(clause, chapter: str) -> bool:
             or clause.id.startswith(chapter + "/"))
 
 
-def chapters(ruleset: str, lang: str) -> list[dict]:
+def chapters(knowledge: Knowledge, ruleset: str, lang: str) -> list[dict]:
     """The chapters holding rules the ruleset applies, in reading order, titled in `lang`."""
-    rs = compiled(get_ruleset(ruleset).id)
-    kb = default()
+    rs = knowledge.compiled(knowledge.ruleset(ruleset).id)
+    kb = knowledge.kb
     deciding = {r.clause for r in rs.rules}
     out: dict[str, str] = {}
     for clause in kb.clauses.values():
@@ -293,28 +295,28 @@ def plausibility(doc: dict, ending: bool = False) -> float:
     return 1.0 / (1 + max(0, events - 2)) / (1 + crowd / 2)
 
 
-def generate(scope: Scope, count: int, seed: int = 0, pool: int | None = None) -> list[Question]:
+def generate(knowledge: Knowledge, scope: Scope, count: int, seed: int = 0, pool: int | None = None) -> list[Question]:
     """`count` different questions within `scope`, the same for the same seed; fewer only when
     the scope holds fewer. `pool`: how many situations of the space to consider (default: enough)."""
     if count < 1:
         raise BadInput("count", f"{count}: ask for at least one question")
-    scope.check()
+    ruleset = scope.check(knowledge)
     rng = random.Random(seed)
     narrow = scope.clause or scope.chapter or scope.differ or scope.endings
-    size = pool or min(space_size(scope.ruleset), max(400, (30 if narrow else 4) * count))
-    candidates = [(doc, "example") for _clause, doc in examples(scope.ruleset)]
-    candidates += [(doc, "space") for doc in draw_space(scope.ruleset, size, rng)]
+    size = pool or min(space_size(knowledge, ruleset), max(400, (30 if narrow else 4) * count))
+    candidates = [(doc, "example") for _clause, doc in examples(knowledge, ruleset)]
+    candidates += [(doc, "space") for doc in draw_space(knowledge, ruleset, size, rng)]
     keyed, seen = [], set()
     for doc, origin in candidates:
-        qid = question_id(scope.ruleset, doc)
+        qid = question_id(ruleset, doc)
         if qid in seen:
             continue
         seen.add(qid)
         try:
-            q = make_question(doc, scope.ruleset, rng, origin)
+            q = make_question(knowledge, doc, ruleset, rng, origin)
         except BadInput:
             continue  # an example written for a ruleset this one extends, refused here
-        if q is None or not scope.admits(q):
+        if q is None or not scope.admits(knowledge, q):
             continue
         weight = ((WEIGHT_EXAMPLE if origin == "example" else 1.0) * plausibility(q.situation, "board_ending" in q.tags)
                   * (WEIGHT_EXCEPTION if "exception" in q.tags else 1.0)

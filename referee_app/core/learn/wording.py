@@ -61,10 +61,10 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def describe_situation(w: Words, doc: dict, foul_names: dict[str, dict]) -> list[str]:
+def describe_situation(w: Words, doc: dict, foul_name) -> list[str]:
     """The stroke as sentences: the board before it, then what it did. `doc` is in the
-    contract's situation format; `foul_names` the ruleset's fouls (id -> names by language)."""
-    return _describe_before(w, doc.get("before") or {}) + _describe_stroke(w, doc["stroke"], foul_names)
+    contract's situation format; `foul_name(foul_id, lang)` names a foul (Knowledge.foul_name)."""
+    return _describe_before(w, doc.get("before") or {}) + _describe_stroke(w, doc["stroke"], foul_name)
 
 
 def _describe_before(w: Words, before: dict) -> list[str]:
@@ -103,7 +103,7 @@ def _describe_dues_and_score(w: Words, before: dict) -> list[str]:
     return out
 
 
-def _describe_stroke(w: Words, stroke: dict, foul_names: dict[str, dict]) -> list[str]:
+def _describe_stroke(w: Words, stroke: dict, foul_name) -> list[str]:
     out = []
     pocketed, off = stroke.get("pocketed") or {}, stroke.get("off_board") or {}
     items = _pieces(w, pocketed.get("own", 0), pocketed.get("opponent", 0), pocketed.get("queen", False),
@@ -117,8 +117,7 @@ def _describe_stroke(w: Words, stroke: dict, foul_names: dict[str, dict]) -> lis
         out.append(w._("Off the board: {items}.").format(items=_joined(w, items)))
     foul = stroke.get("foul")
     if foul and foul != "none":
-        names = foul_names.get(foul, {}).get("name", {})
-        out.append(w._("The referee calls a foul: {foul}.").format(foul=names.get(w.lang) or names.get("en") or foul))
+        out.append(w._("The referee calls a foul: {foul}.").format(foul=foul_name(foul, w.lang)))
     return out
 
 

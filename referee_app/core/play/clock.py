@@ -11,13 +11,7 @@ class MatchClock(NamedTuple):
     clause: str
 
 
-def match_clock(tournament: dict | None = None) -> MatchClock:
-    """`tournament`: the knowledge root's tournament.yaml as read (the `Knowledge.tournament` being
-    built on branch `ruling`); without it, the shipped or configured knowledge root's."""
-    if tournament is None:
-        from referee_app.core.knowledge.loader import knowledge_root
-        from referee_app.core.knowledge.files import load_file
-
-        tournament = load_file(knowledge_root() / "tournament.yaml")
+def match_clock(tournament: dict) -> MatchClock:
+    """`tournament`: the knowledge root's tournament.yaml as read (Knowledge.tournament)."""
     clock = tournament["match_clock"]
     return MatchClock(int(clock["minutes"]), int(clock["extra_minutes"]), clock.get("clause", ""))

@@ -20,15 +20,11 @@ def bare_name(name: str) -> str:
     return re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
 
 
-def display_name(foul: dict, lang: str) -> str:
-    names = foul.get("names") or foul.get("name") or {}
-    return names.get(lang) or names.get("en") or foul["id"]
-
-
-def foul_matches(text: str, fouls: list[dict]) -> list[str]:
+def foul_matches(text: str, fouls: list[dict], kb) -> list[str]:
     """The ids of the fouls `text` may name: one when it names a foul, none or several otherwise.
 
-    `fouls`: [{"id", "names": {lang: name}, "clauses": [clause ids]}], as the ruleset lists them.
+    `fouls`: [{"id", "names": {lang: name}, "clauses": [clause ids]}], as the ruleset lists them;
+    `kb`: the knowledge base whose paragraphs may be cited.
     """
     wanted = fold(text)
     by_name: dict[str, str] = {}
@@ -48,7 +44,7 @@ def foul_matches(text: str, fouls: list[dict]) -> list[str]:
     # the knowledge base's (core/knowledge/citations.py)
     from referee_app.core.knowledge.citations import parse
 
-    cited = set(parse(text)) | {text.strip()}
+    cited = set(parse(text, kb)) | {text.strip()}
     hits = [f["id"] for f in fouls if cited & set(f.get("clauses", []))]
     return hits
 

@@ -9,13 +9,16 @@ Replaying from the recorded strokes is cheap, so undo and correction simply repl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from referee_app.core.rules import colours as colour_rules
-from referee_app.core.rules.compile import compiled
-from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule
 from referee_app.core.errors import BadInput
-from referee_app.core.rules.ruling import check_for_ruleset, rule_situation, ruleset_of
-from referee_app.core.rules.situation import COINS_PER_SIDE, parse
+from referee_app.core.rules import colours as colour_rules
+from referee_app.core.rules.engine import CompiledRuleset, Conflict, NoRule
+from referee_app.core.rules.ruling import rule, ruleset_of
+from referee_app.core.rules.situation import COINS_PER_SIDE
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 SIDES = ("first", "second")
 
@@ -76,8 +79,11 @@ class GameOver(BadInput):
 class Game:
     """One game of a match, kept stroke by stroke."""
 
-    def __init__(self, ruleset: str = "icf", doubles: bool = False, first_breaker: str = "first"):
-        self.rs: CompiledRuleset = compiled(ruleset)
+    def __init__(self, knowledge: Knowledge, ruleset: str | None = None, doubles: bool = False,
+                 first_breaker: str = "first"):
+        ruleset = ruleset or knowledge.default_ruleset
+        self.knowledge = knowledge
+        self.rs: CompiledRuleset = knowledge.compiled(ruleset)
         self.ruleset = ruleset
         self.doubles = doubles
         self.seats = 4 if doubles else 2
@@ -86,7 +92,7 @@ class Game:
         self.over = False
         self.winner: str | None = None
         self.first_breaker = first_breaker
-        self.colours_by_first_coin = colour_rules.spec(ruleset) is not None
+        self.colours_by_first_coin = knowledge.colours(ruleset) is not None
         self.tie_breaker_due = False
         self.tie_break: dict | None = None
         self.state = self._new_board(first_breaker, 0)
@@ -158,10 +164,7 @@ class Game:
         if not isinstance(stroke, dict):
             raise BadInput(where or "stroke", "a stroke must be a mapping like {pocketed: {own: 1}}")
         try:
-            doc = self.situation_doc(stroke)
-            if doc["before"].get("colours") == "open":
-                return colour_rules.rule_open(doc, self.ruleset, lambda side_doc: self._rule_doc(side_doc, trace))
-            return self._rule_doc(doc, trace)
+            return rule(self.knowledge, self.situation_doc(stroke), self.ruleset, trace)
         except BadInput as exc:
             raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
         except (NoRule, Conflict) as exc:
@@ -172,11 +175,6 @@ class Game:
         ruling = self.preview(stroke, where)
         self._carry_out(stroke, ruling)
         return ruling
-
-    def _rule_doc(self, doc: dict, trace: bool = False) -> dict:
-        s = parse(doc, self.ruleset, set(self.rs.fouls), self.rs.allow_empty_side)
-        check_for_ruleset(self.rs, s)
-        return rule_situation(self.rs, s, trace)
 
     def _carry_out(self, stroke: dict, ruling: dict) -> None:
         st, side = self.state, self.state.turn
@@ -316,18 +314,18 @@ def _names_sides(stroke) -> bool:
                for k in ("pocketed", "off_board"))
 
 
-def replay(doc) -> dict:
+def replay(knowledge: Knowledge, doc) -> dict:
     """The contract's `replay`: whole boards as a score sheet records them."""
     if not isinstance(doc, dict):
         raise BadInput("replay", "expected a mapping with 'ruleset' and 'boards'")
     for key in doc:
         if key not in {"ruleset", "boards", "doubles", "tie_breaker"}:
             raise BadInput(key, "unknown field (known: ruleset, boards, doubles, tie_breaker)")
-    ruleset = ruleset_of(doc, None)
+    ruleset = ruleset_of(knowledge, doc, None)
     boards = doc.get("boards")
     if not isinstance(boards, list):
         raise BadInput("boards", "expected a list of boards, each a list of strokes")
-    game = Game(ruleset, doubles=bool(doc.get("doubles", False)))
+    game = Game(knowledge, ruleset, doubles=bool(doc.get("doubles", False)))
     for i, strokes in enumerate(boards, 1):
         if not isinstance(strokes, list):
             raise BadInput(f"board {i}", "expected a list of strokes")

@@ -6,27 +6,32 @@ replaying them, so an undo or a correction can never leave the sheet inconsisten
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from referee_app.core.rules.compile import compiled
 from referee_app.core.errors import BadInput
 from referee_app.i18n import translations
 from referee_app.languages import LANGUAGES
 from .game import Game, other
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 
 @dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
 class Match:
     """A match's strokes as entered and their rulings, replayed into its games."""
 
-    ruleset: str = "icf"
+    knowledge: Knowledge
+    ruleset: str = ""   # "": the knowledge base's default ruleset
     doubles: bool = False
     strokes: list = field(default_factory=list)      # every stroke as entered, in order
     rulings: list = field(default_factory=list)      # the ruling of each, as replayed
     games: list = field(default_factory=list)
 
     def __post_init__(self):
+        self.ruleset = self.ruleset or self.knowledge.default_ruleset
         if not self.games:
-            self.games = [Game(self.ruleset, self.doubles, "first")]
+            self.games = [Game(self.knowledge, self.ruleset, self.doubles, "first")]
 
     @property
     def game(self) -> Game:
@@ -42,7 +47,7 @@ class Match:
 
     @property
     def over(self) -> bool:
-        target = compiled(self.ruleset).params.get("games_to_win_match")
+        target = self.knowledge.compiled(self.ruleset).params.get("games_to_win_match")
         return target is not None and max(self.games_won.values()) >= target
 
     @property
@@ -62,13 +67,13 @@ class Match:
         self.strokes.append(stroke)
         self.rulings.append(ruling)
         if self.game.over and not self.over:
-            self.games.append(Game(self.ruleset, self.doubles, self._next_game_breaker()))
+            self.games.append(Game(self.knowledge, self.ruleset, self.doubles, self._next_game_breaker()))
         return ruling
 
     def _next_game_breaker(self) -> str:
         """Who breaks first in the next game: the break goes on alternating across games (icf-fr
         3.5 g), or each game opens with the other side from the last game's opening (it 27-28)."""
-        if compiled(self.ruleset).params.get("game_first_break") == "alternate_games":
+        if self.knowledge.compiled(self.ruleset).params.get("game_first_break") == "alternate_games":
             return other(self.game.first_breaker)
         return other(self.game.boards[-1].breaker)
 
@@ -84,13 +89,13 @@ class Match:
         """The ruling this stroke would get now, without recording it: what `play` would record
         (the game's `preview`; deciding strokes, and a match over, on a copy)."""
         if self.over or (isinstance(stroke, dict) and "tie_breaker" in stroke):
-            return replayed(self.ruleset, self.doubles, self.strokes).play(stroke)
+            return replayed(self.knowledge, self.ruleset, self.doubles, self.strokes).play(stroke)
         return self.game.preview(stroke, f"stroke {len(self.strokes) + 1}", trace)
 
     def undo(self) -> dict:
         if not self.strokes:
             raise BadInput("undo", "no stroke to undo")
-        rebuilt = replayed(self.ruleset, self.doubles, self.strokes[:-1])
+        rebuilt = replayed(self.knowledge, self.ruleset, self.doubles, self.strokes[:-1])
         removed = self.strokes[-1]
         self.__dict__.update(rebuilt.__dict__)
         return removed
@@ -103,7 +108,7 @@ class Match:
         if not 0 <= index < len(self.strokes):
             raise BadInput("stroke", f"no stroke {index + 1} (the sheet has {len(self.strokes)})")
         strokes = self.strokes[:index] + [stroke] + self.strokes[index + 1:]
-        new = replayed(self.ruleset, self.doubles, strokes)
+        new = replayed(self.knowledge, self.ruleset, self.doubles, strokes)
         changes = [{"stroke": i + 1, "before": old, "after": fresh}
                    for i, (old, fresh) in enumerate(zip(self.rulings, new.rulings))
                    if i >= index and _gist(old) != _gist(fresh)]
@@ -123,16 +128,16 @@ def _gist(ruling: dict) -> tuple:
             ruling["board"]["over"], ruling["board"]["winner"], tuple(sorted(ruling["board"]["points"].items())))
 
 
-def replayed(ruleset: str, doubles: bool, strokes: list) -> Match:
-    match = Match(ruleset, doubles)
+def replayed(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -> Match:
+    match = Match(knowledge, ruleset, doubles)
     for i, stroke in enumerate(strokes, 1):
         match.play(stroke, f"stroke {i}")
     return match
 
 
-def timeline(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
+def timeline(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     """Each stroke with where it stood: game, board, the side that played it, and its ruling."""
-    match = Match(ruleset, doubles)
+    match = Match(knowledge, ruleset, doubles)
     out = []
     for i, stroke in enumerate(strokes, 1):
         game_no, board_no, side = len(match.games), len(match.game.boards), match.game.state.turn
@@ -141,10 +146,10 @@ def timeline(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     return out
 
 
-def board_rows(ruleset: str, doubles: bool, strokes: list) -> list[dict]:
+def board_rows(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     """The paper score sheet: one row per board, with who covered the queen."""
     rows: dict[tuple, dict] = {}
-    for entry in timeline(ruleset, doubles, strokes):
+    for entry in timeline(knowledge, ruleset, doubles, strokes):
         if "tie_breaker" in entry["ruling"]:
             continue  # deciding strokes belong to no board
         key = (entry["game"], entry["board"])

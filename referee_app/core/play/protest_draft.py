@@ -2,15 +2,21 @@
 the referee ruled and on which clause, ready for the official to complete and file."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee_app.core.errors import BadInput
 from .match import timeline
 from referee_app.core.knowledge.citations import cite
 from .sheet_document import catalog, explanation, side_name, stroke_summary
 
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
-def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
+
+def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang: str) -> dict:
     """The fields of a protest form (core/forms/fields.py) about stroke `n` (1-based) of the match."""
-    entries = timeline(meta.get("ruleset", "icf"), bool(meta.get("doubles")), strokes)
+    ruleset = meta.get("ruleset") or knowledge.default_ruleset
+    entries = timeline(knowledge, ruleset, bool(meta.get("doubles")), strokes)
     if not 1 <= n <= len(entries):
         raise BadInput("stroke", f"no stroke {n} (the sheet has {len(entries)})")
     e = entries[n - 1]
@@ -18,7 +24,7 @@ def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
     _ = catalog(lang)
     facts = _("Stroke {n} (game {g}, board {b}), played by {side}: {what}. Ruling: {ruling}").format(
         n=n, g=e["game"], b=e["board"], side=side_name(meta, e["side"], lang),
-        what=stroke_summary(e["stroke"], meta.get("ruleset", "icf"), lang), ruling=explanation(ruling, lang))
+        what=stroke_summary(knowledge, e["stroke"], ruleset, lang), ruling=explanation(ruling, lang))
     clauses = ruling.get("clauses") or []
     fields = {
         "tournament": meta.get("tournament") or "",
@@ -27,10 +33,10 @@ def protest_fields(meta: dict, strokes: list, n: int, lang: str) -> dict:
         "match": str(meta.get("id", "")),
         "players": {"first": side_name(meta, "first", lang), "second": side_name(meta, "second", lang)},
         "referee": meta.get("referee") or "",
-        "ruleset": meta.get("ruleset", "icf"),
+        "ruleset": ruleset,
         "board": e["board"],
         "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
-        "facts": facts + (" (" + ", ".join(cite(c, lang) for c in clauses) + ")" if clauses else ""),
+        "facts": facts + (" (" + ", ".join(cite(c, lang, knowledge.kb) for c in clauses) + ")" if clauses else ""),
         "lang": lang,
     }
     if clauses:

@@ -16,14 +16,15 @@ with BadInput (or the store's StoreUnavailable), and changes nothing when it ref
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.compile import compiled
 from .clock import MatchClock, match_clock
 from .game import Game
 from .match import Match, replayed
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 
 class MatchOver(BadInput):
@@ -62,18 +63,18 @@ class PendingStroke:
 class MatchSession:
     """The match kept at the table, its corrections, its what-if, and its record."""
 
-    def __init__(self, ruleset: str = "icf", store=None, open_store: Callable | None = None,
-                 doubles: bool = False, knowledge=None):
-        """`store`: a MatchStore; or `open_store()` makes one when the first record is needed (the
-        window opens its records after its first paint). `knowledge`: the knowledge root its
-        rulesets, compiled rulesets and tournament rules come from (`Knowledge`, branch `ruling`;
-        anything with `rulesets`, `compiled(id)` and `tournament`); without it, the process's."""
+    def __init__(self, knowledge: Knowledge, ruleset: str | None = None, store=None,
+                 open_store: Callable | None = None, doubles: bool = False):
+        """`knowledge`: the knowledge root its rulesets, compiled rulesets and tournament rules
+        come from; `ruleset`: the match's (the knowledge base's default when None or unknown).
+        `store`: a MatchStore; or `open_store()` makes one when the first record is needed (the
+        window opens its records after its first paint)."""
         self.knowledge = knowledge
-        if ruleset not in self._rulesets():
-            ruleset = "icf"
+        if ruleset not in knowledge.rulesets:
+            ruleset = knowledge.default_ruleset
         self._store, self._open_store = store, open_store
         self.ruleset = ruleset                 # the ruleset chosen for the next match
-        self.match = Match(ruleset, doubles)
+        self.match = Match(knowledge, ruleset, doubles)
         self.match_id: int | None = None
         self.correcting: int | None = None     # the 1-based stroke being corrected
 
@@ -83,22 +84,16 @@ class MatchSession:
             if self._open_store is None:
                 from .store import MatchStore
 
-                self._store = MatchStore()
+                self._store = MatchStore(self.knowledge)
             else:
                 self._store = self._open_store()
         return self._store
-
-    def _rulesets(self) -> dict:
-        return default_rulesets() if self.knowledge is None else self.knowledge.rulesets
-
-    def _compiled(self, ruleset_id: str):
-        return compiled(ruleset_id) if self.knowledge is None else self.knowledge.compiled(ruleset_id)
 
     # --- which match -------------------------------------------------------------------------
     def new(self, doubles: bool = False) -> None:
         """A new match under the chosen ruleset, not stored until something is to be kept."""
         self.match_id, self.correcting = None, None
-        self.match = Match(self.ruleset, doubles)
+        self.match = Match(self.knowledge, self.ruleset, doubles)
 
     def open(self, match_id: int) -> dict:
         """The stored match, where it stood; returns its record (header). BadInput if it cannot be
@@ -139,7 +134,7 @@ class MatchSession:
         """Singles or doubles, for a match not yet begun; returns whether the match is now as asked."""
         if self.match.strokes:
             return on == self.match.doubles
-        self.match = Match(self.match.ruleset, on)
+        self.match = Match(self.knowledge, self.match.ruleset, on)
         if self.match_id is not None:
             self.store.set_doubles(self.match_id, on)
         return True
@@ -147,37 +142,42 @@ class MatchSession:
     def change_ruleset(self, ruleset: str) -> None:
         """Plays the match under `ruleset` from now on: every stroke ruled again (BadInput if one
         cannot happen under it, and nothing changes), the change kept in the match's record."""
-        if ruleset not in self._rulesets():
+        if ruleset not in self.knowledge.rulesets:
             raise BadInput("ruleset", f"unknown ruleset {ruleset!r}")
         if ruleset != self.match.ruleset:
             if self.match_id is not None:
                 self.match = self.store.change_ruleset(self.match_id, ruleset)
             else:
-                self.match = replayed(ruleset, self.match.doubles, self.match.strokes)
+                self.match = replayed(self.knowledge, ruleset, self.match.doubles, self.match.strokes)
         self.ruleset, self.correcting = ruleset, None
 
     # --- what the ruleset sets ----------------------------------------------------------------
     def clock_seconds(self) -> tuple[int, int]:
         """(stroke clock, break clock) in seconds, from the match's ruleset."""
-        params = self._compiled(self.match.ruleset).params
+        params = self.knowledge.compiled(self.match.ruleset).params
         stroke = int(params["stroke_clock_seconds"])
         return stroke, int(params.get("break_clock_seconds", stroke))
 
     def fouls(self) -> list[dict]:
-        """The fouls a referee may call under the match's ruleset: id, names, clauses."""
-        return [{"id": f["id"], "names": f.get("name", {}), "clauses": f.get("clauses", [])}
-                for f in self._compiled(self.match.ruleset).fouls.values()]
+        """The fouls a referee may call under the match's ruleset: id, names (Knowledge.foul_name, in
+        every language), clauses."""
+        from referee_app.languages import LANGUAGES
+
+        rid = self.match.ruleset
+        return [{"id": f["id"], "names": {lang: self.knowledge.foul_name(rid, f["id"], lang) for lang in LANGUAGES},
+                 "clauses": f.get("clauses", [])} for f in self.knowledge.compiled(rid).fouls.values()]
 
     def match_clock(self) -> MatchClock:
         """The match clock of the tournament rules (knowledge/tournament.yaml)."""
-        return match_clock(None if self.knowledge is None else self.knowledge.tournament)
+        return match_clock(self.knowledge.tournament)
 
     # --- the stroke being entered ------------------------------------------------------------
     def entry_game(self) -> Game:
         """The game the stroke being entered is played in: the match's, or as it stood before
         the stroke being corrected."""
         if self.correcting:
-            return replayed(self.match.ruleset, self.match.doubles, self.match.strokes[:self.correcting - 1]).game
+            return replayed(self.knowledge, self.match.ruleset, self.match.doubles,
+                            self.match.strokes[:self.correcting - 1]).game
         return self.match.game
 
     def situation_doc(self, stroke: dict, what_if: dict | None = None) -> dict:
@@ -196,7 +196,7 @@ class MatchSession:
         if what_if is not None:
             from referee_app.core.rules.ruling import rule
 
-            return rule(self.situation_doc(stroke, what_if), self.match.ruleset, trace=trace)
+            return rule(self.knowledge, self.situation_doc(stroke, what_if), self.match.ruleset, trace=trace)
         if self.match.over:
             raise MatchOver(self.match.winner)
         return self.entry_game().preview(stroke, trace=trace)
@@ -274,7 +274,7 @@ class MatchSession:
         if n is None or not 1 <= n <= len(self.match.strokes):
             n = len(self.match.strokes)
         meta = self.store.meta(self.ensure_saved(header))
-        return protest_fields(meta, self.match.strokes, n, lang)
+        return protest_fields(self.knowledge, meta, self.match.strokes, n, lang)
 
     def sheet_meta(self) -> dict:
         """The match's record and its events, for the printed score sheet ({} while not stored)."""

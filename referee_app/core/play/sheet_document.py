@@ -10,19 +10,26 @@ from __future__ import annotations
 from referee_app.core import validation
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from referee_app import i18n
 from referee_app.i18n import translations
 from referee_app.languages import FALLBACK, LANGUAGES
 from referee_app.core.knowledge.citations import cite
-from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.printing import esc
 from referee_app.core.rules.colours import colour_name
 from referee_app.core.printing import pt
 from .foul_names import bare_name
 from .match import board_rows, replayed, timeline
 
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
+
 SIGN = "_" * 30
+
+
+def _ruleset(knowledge: Knowledge, meta: dict) -> str:
+    return meta.get("ruleset") or knowledge.default_ruleset
 
 
 def catalog(lang: str):
@@ -30,21 +37,12 @@ def catalog(lang: str):
     return translations(lang if lang in LANGUAGES else FALLBACK).gettext
 
 
-def ruleset_name(ruleset: str, lang: str) -> str:
-    rs = default_rulesets().get(ruleset)
-    return (rs.name.get(lang) or rs.name.get("en") or ruleset) if rs else ruleset
-
-
-def foul_name(ruleset: str, foul_id: str, lang: str) -> str:
-    from referee_app.core.rules.compile import compiled
-
-    foul = compiled(ruleset).fouls.get(foul_id) or {}
-    names = foul.get("name") or {}
+def foul_name(knowledge: Knowledge, ruleset: str, foul_id: str, lang: str) -> str:
     # "foul: Improper stroke", not "foul: Improper stroke (foul)"
-    return bare_name(names.get(lang) or names.get("en") or foul_id)
+    return bare_name(knowledge.foul_name(ruleset, foul_id, lang))
 
 
-def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
+def stroke_summary(knowledge: Knowledge, stroke: dict, ruleset: str, lang: str) -> str:
     """What a stroke was, in `lang`: "2 own, queen, foul: Improper stroke"."""
     _ = catalog(lang)
     if "tie_breaker" in stroke:
@@ -59,7 +57,7 @@ def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
         parts.append(_("{n} opponent's").format(n=p["opponent"]))
 
     def coloured(colour, n):   # by colour while the first coin pocketed is to set them (fr-house 2.2)
-        return _("{n} {colour}").format(n=n, colour=colour_name(ruleset, colour, lang, plural=n > 1))
+        return _("{n} {colour}").format(n=n, colour=colour_name(knowledge.colours(ruleset), colour, lang, plural=n > 1))
 
     parts += [coloured(c, p[c]) for c in ("light", "dark") if p.get(c)]
     if p.get("queen"):
@@ -72,7 +70,7 @@ def stroke_summary(stroke: dict, ruleset: str, lang: str) -> str:
     if off:
         parts.append(_("off the board: {what}").format(what=", ".join(off)))
     if stroke.get("foul"):
-        parts.append(_("foul: {id}").format(id=foul_name(ruleset, stroke["foul"], lang)))
+        parts.append(_("foul: {id}").format(id=foul_name(knowledge, ruleset, stroke["foul"], lang)))
     if stroke.get("touched_coin") is False:
         parts.append(_("no coin touched"))
     return ", ".join(parts) if parts else _("nothing pocketed")
@@ -112,7 +110,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table border='1' cellspacing='0' cellpadding='3' width='100%'><tr>{h}</tr>{body}</table>"
 
 
-def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list | None = None,
+def sheet_html(knowledge: Knowledge, meta: dict, strokes: list, lang: str | None = None, events: list | None = None,
                printed: datetime | None = None) -> tuple[str, str]:
     """(HTML, title) of the full score sheet of a match: `meta` is the match's record (ruleset,
     doubles, names, tournament, round, table_no, referee), `strokes` as entered."""
@@ -120,41 +118,41 @@ def sheet_html(meta: dict, strokes: list, lang: str | None = None, events: list 
     _ = catalog(lang)
     first, second = side_name(meta, "first", lang), side_name(meta, "second", lang)
     title = _("Score sheet")
-    out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>", _header(meta, lang, printed),
-           _strokes(meta, strokes, lang), _boards(meta, strokes, lang),
-           *_result(meta, strokes, lang), *_ruleset_changes(events or [], lang), _signatures(meta, lang)]
+    out = [STYLE, f"<h1>{esc(title)}: {esc(first)} – {esc(second)}</h1>", _header(knowledge, meta, lang, printed),
+           _strokes(knowledge, meta, strokes, lang), _boards(knowledge, meta, strokes, lang),
+           *_result(knowledge, meta, strokes, lang), *_ruleset_changes(knowledge, events or [], lang), _signatures(meta, lang)]
     return "".join(out), f"{title}: {first} – {second}"
 
 
-def _header(meta: dict, lang: str, printed: datetime | None) -> str:
+def _header(knowledge: Knowledge, meta: dict, lang: str, printed: datetime | None) -> str:
     """What is known of the match, a line each (what is not known is left out)."""
     _ = catalog(lang)
     info = [(_("Tournament"), meta.get("tournament")), (_("Round"), meta.get("round")),
             (_("Table"), meta.get("table_no")), (_("Referee"), meta.get("referee")),
-            (_("Ruleset"), ruleset_name(meta.get("ruleset", "icf"), lang)),
+            (_("Ruleset"), knowledge.ruleset_name(_ruleset(knowledge, meta), lang)),
             (_("Doubles") if meta.get("doubles") else _("Singles"), "✓"),
             (_("Printed"), i18n.format_datetime(printed or validation.local(), lang=lang))]
     return "<table cellpadding='2'>" + "".join(
         f"<tr><td class='muted'>{esc(k)}</td><td><b>{esc(v)}</b></td></tr>" for k, v in info if v) + "</table>"
 
 
-def _strokes(meta: dict, strokes: list, lang: str) -> str:
+def _strokes(knowledge: Knowledge, meta: dict, strokes: list, lang: str) -> str:
     """Every stroke with where it was played, by whom, its ruling and its clauses."""
     _ = catalog(lang)
-    ruleset = meta.get("ruleset", "icf")
+    ruleset = _ruleset(knowledge, meta)
     rows = []
-    for e in timeline(ruleset, bool(meta.get("doubles")), strokes):
+    for e in timeline(knowledge, ruleset, bool(meta.get("doubles")), strokes):
         r = e["ruling"]
         where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
-        clauses = ", ".join(cite(c, lang) for c in r.get("clauses", []))
+        clauses = ", ".join(cite(c, lang, knowledge.kb) for c in r.get("clauses", []))
         rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
-                     esc(stroke_summary(e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
+                     esc(stroke_summary(knowledge, e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
     table = _table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
                    rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>"
     return f"<h2>{esc(_('Strokes'))}</h2>" + table
 
 
-def _boards(meta: dict, strokes: list, lang: str) -> str:
+def _boards(knowledge: Knowledge, meta: dict, strokes: list, lang: str) -> str:
     _ = catalog(lang)
 
     def side(s):
@@ -163,15 +161,15 @@ def _boards(meta: dict, strokes: list, lang: str) -> str:
     rows = [[f"{b['game']}.{b['board']}", esc(side(b["breaker"])), esc(side(b["winner"])),
              str(b["points"]["first"]), str(b["points"]["second"]), esc(side(b["queen"])),
              esc(", ".join(f"{side(s)}: {n}" for s, n in b["dues"].items() if n))]
-            for b in board_rows(meta.get("ruleset", "icf"), bool(meta.get("doubles")), strokes)]
+            for b in board_rows(knowledge, _ruleset(knowledge, meta), bool(meta.get("doubles")), strokes)]
     return f"<h2>{esc(_('Boards'))}</h2>" + _table(
         [_("Board"), _("Break"), _("Winner"), side("first"), side("second"), _("Queen covered by"), _("Dues")], rows)
 
 
-def _result(meta: dict, strokes: list, lang: str) -> list[str]:
+def _result(knowledge: Knowledge, meta: dict, strokes: list, lang: str) -> list[str]:
     """Each game begun, then the match: won, or where it stands."""
     _ = catalog(lang)
-    match = replayed(meta.get("ruleset", "icf"), bool(meta.get("doubles")), strokes)
+    match = replayed(knowledge, _ruleset(knowledge, meta), bool(meta.get("doubles")), strokes)
     lines = []
     for i, game in enumerate(match.games, 1):
         if not game.boards or (not game.boards[0].strokes and not game.over):
@@ -192,11 +190,11 @@ def _result(meta: dict, strokes: list, lang: str) -> list[str]:
     return [f"<h2>{esc(_('Result'))}</h2>"] + [f"<p>{esc(line)}</p>" for line in lines]
 
 
-def _ruleset_changes(events: list, lang: str) -> list[str]:
+def _ruleset_changes(knowledge: Knowledge, events: list, lang: str) -> list[str]:
     _ = catalog(lang)
     return ["<p class='muted'>" + esc(_("After stroke {n} the ruleset was changed from {old} to {new}.").format(
-                n=ev["detail"].get("after_stroke", "?"), old=ruleset_name(ev["detail"]["from"], lang),
-                new=ruleset_name(ev["detail"]["to"], lang))) + "</p>"
+                n=ev["detail"].get("after_stroke", "?"), old=knowledge.ruleset_name(ev["detail"]["from"], lang),
+                new=knowledge.ruleset_name(ev["detail"]["to"], lang))) + "</p>"
             for ev in events if ev.get("kind") == "ruleset"]
 
 

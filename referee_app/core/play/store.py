@@ -8,11 +8,15 @@ the match's `version`: an edit made from an older version is refused (VersionCon
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from referee_app.core import validation
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .match import Match, replayed
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 META = ("ruleset", "doubles", "first_name", "second_name", "tournament", "round", "table_no", "referee")
 # The header of the sheet: what the referee may write or mend at any time, saved at once.
@@ -40,17 +44,18 @@ class MatchStore(db.Store):
     the first, on either engine.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, knowledge: Knowledge, *args, **kwargs):
+        """`knowledge`: what the strokes are ruled with; the rest as db.Store takes it."""
         super().__init__(*args, **kwargs)
+        self.knowledge = knowledge
         self._cached: tuple[tuple, Match] | None = None   # (mark of the stored sheet, match)
 
-    def create(self, ruleset: str = "icf", doubles: bool = False, **meta) -> int:
+    def create(self, ruleset: str | None = None, doubles: bool = False, **meta) -> int:
         unknown = set(meta) - set(META)
         if unknown:
             raise BadInput(sorted(unknown)[0], "unknown match field")
-        from referee_app.core.knowledge.rulesets import get_ruleset
-
-        ruleset = get_ruleset(ruleset, "ruleset").id  # refused before anything is written
+        # refused before anything is written; none named: the knowledge base's default
+        ruleset = self.knowledge.ruleset(ruleset or self.knowledge.default_ruleset, "ruleset").id
         values = {"created_at": now(), "ruleset": ruleset, "doubles": int(doubles),
                   **{k: _header_value(k, v) for k, v in meta.items()}}
         return self.write(f"INSERT INTO matches ({', '.join(values)}) VALUES ({', '.join(':' + k for k in values)}) "
@@ -101,7 +106,7 @@ class MatchStore(db.Store):
             if ruleset == meta["ruleset"]:
                 return self.load(match_id)
             strokes = self.strokes(match_id)
-            match = replayed(ruleset, bool(meta["doubles"]), strokes)
+            match = replayed(self.knowledge, ruleset, bool(meta["doubles"]), strokes)
             self.write("UPDATE matches SET ruleset = :r, version = version + 1 WHERE id = :id",
                        {"r": ruleset, "id": meta["id"]})
             self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'ruleset', :d)",
@@ -144,10 +149,8 @@ class MatchStore(db.Store):
 
     def load(self, match_id: int) -> Match:
         meta = self.meta(match_id)
-        from referee_app.core.knowledge.rulesets import get_ruleset
-
-        ruleset = get_ruleset(meta["ruleset"], f"match {meta['id']}: ruleset").id
-        return replayed(ruleset, bool(meta["doubles"]), self.strokes(meta["id"]))
+        ruleset = self.knowledge.ruleset(meta["ruleset"], f"match {meta['id']}: ruleset").id
+        return replayed(self.knowledge, ruleset, bool(meta["doubles"]), self.strokes(meta["id"]))
 
     def _mark(self, meta: dict) -> tuple:
         """What changes whenever the match's sheet as stored changes, whoever wrote it."""

@@ -7,7 +7,12 @@ facts and values from the tables below, which the clause page's examples read to
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee_app.core.knowledge.model import Clause, KnowledgeBase
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 from referee_app.i18n import N_, translations
 from referee_app.languages import LANGUAGES
 
@@ -144,12 +149,14 @@ def _holds(expect, got) -> bool:
     return expect == got
 
 
-def examples_of(clause: Clause, rulesets: dict) -> list[dict]:
+def examples_of(knowledge: Knowledge, clause: Clause) -> list[dict]:
     """Each worked example with the ruling the engine gives for it now, and whether it is the one
     the example expects."""
     from referee_app.core.errors import BadInput
+    from referee_app.core.rules.engine import Conflict, NoRule
     from referee_app.core.rules.ruling import rule
 
+    rulesets = knowledge.rulesets
     using = rulesets_using(clause, rulesets)
     home = next((rid for rid, rs in rulesets.items() if clause.source in rs.sources), using[0] if using else None)
     out = []
@@ -162,8 +169,8 @@ def examples_of(clause: Clause, rulesets: dict) -> list[dict]:
         if ex.get("titles"):
             entry["titles"] = dict(ex["titles"])  # the name in the other languages
         try:
-            ruling = rule(ex["situation"], ruleset)
-        except (BadInput, ValueError) as exc:
+            ruling = rule(knowledge, ex["situation"], ruleset)
+        except (BadInput, ValueError, NoRule, Conflict) as exc:   # the rules leave it open: said, not ruled
             entry.update(ruling=None, error=str(exc), holds=False)
         else:
             expect = dict(entry["expect"])
@@ -174,7 +181,7 @@ def examples_of(clause: Clause, rulesets: dict) -> list[dict]:
     return out
 
 
-def clause_logic(kb: KnowledgeBase, clause: Clause, rulesets: dict) -> dict:
+def clause_logic(knowledge: Knowledge, clause: Clause) -> dict:
     """The fields `show ID --json` adds to the clause's record."""
-    return {"rules": rules_of(clause), "examples": examples_of(clause, rulesets),
-            "exceptions": exceptions_to(kb, clause), "rulesets": rulesets_using(clause, rulesets)}
+    return {"rules": rules_of(clause), "examples": examples_of(knowledge, clause),
+            "exceptions": exceptions_to(knowledge.kb, clause), "rulesets": rulesets_using(clause, knowledge.rulesets)}

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.rulesets import default_rulesets
 from .situation import COINS_PER_SIDE
 
 COLOURS = ("light", "dark")
@@ -62,20 +61,10 @@ def other_colour(colour: str) -> str:
     return "dark" if colour == "light" else "light"
 
 
-def spec(ruleset_id: str) -> dict | None:
-    """The ruleset's `colours` entry (its own or the one it extends), or None."""
-    rulesets = default_rulesets()
-    rs = rulesets.get(ruleset_id)
-    while rs is not None:
-        if rs.raw.get("colours"):
-            return rs.raw["colours"]
-        rs = rulesets.get(rs.extends) if rs.extends else None
-    return None
-
-
-def colour_name(ruleset_id: str, colour: str, lang: str, plural: bool = False) -> str:
-    """The colour as the ruleset's source names it (white or brown, black), in `lang`."""
-    names = (spec(ruleset_id) or {}).get(colour, {})
+def colour_name(spec: dict | None, colour: str, lang: str, plural: bool = False) -> str:
+    """The colour as the ruleset's source names it (white or brown, black), in `lang`; `spec`:
+    the ruleset's `colours` entry (Knowledge.colours)."""
+    names = (spec or {}).get(colour, {})
     key = f"{lang}_plural" if plural and f"{lang}_plural" in names else lang
     return names.get(key) or names.get("en") or colour
 
@@ -160,9 +149,9 @@ class _OpenStroke(NamedTuple):
                 "off_board": _as_sides(self.off_board, striker_colour)}
 
 
-def rule_open(doc: dict, ruleset_id: str, rule_fn) -> dict:
-    """Rules a stroke while the colours are open; `rule_fn(doc)` rules a document in own/opponent terms."""
-    colours = spec(ruleset_id)
+def rule_open(doc: dict, ruleset_id: str, colours: dict | None, rule_fn) -> dict:
+    """Rules a stroke while the colours are open; `colours`: the ruleset's `colours` entry
+    (Knowledge.colours); `rule_fn(doc)` rules a document in own/opponent terms."""
     if not colours:
         raise BadInput("before.colours", f"open, but under {ruleset_id} the colours are not set by the first "
                        "coin pocketed")
@@ -235,11 +224,11 @@ def _add_other_reading(ruling: dict, other: dict, ruleset_id: str, colours: dict
     _set(other, ruleset_id, colours, other_colour(chosen))
     note = {"clause": colours["clause"]}
     for lang, template in BOTH.items():
-        own_word = colour_name(ruleset_id, chosen, lang)
+        own_word = colour_name(colours, chosen, lang)
         note[lang] = template.format(
-            why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(ruleset_id, chosen, lang, True)),
-            own=colour_name(ruleset_id, chosen, lang, True),
-            other_word=colour_name(ruleset_id, other_colour(chosen), lang), other=other_colour(chosen))
+            why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(colours, chosen, lang, True)),
+            own=colour_name(colours, chosen, lang, True),
+            other_word=colour_name(colours, other_colour(chosen), lang), other=other_colour(chosen))
     ruling.setdefault("notes", []).insert(0, note)
     ruling["alternatives"] = [{k: other[k] for k in _READING}]
 
@@ -249,8 +238,8 @@ def _set(ruling: dict, ruleset_id: str, colours: dict, colour: str) -> None:
     ruling["after"]["striker_colour"] = colour
     if colours["clause"] not in ruling["clauses"]:
         ruling["clauses"].insert(0, colours["clause"])
-    _say(ruling, {lang: p["plays"].format(own=colour_name(ruleset_id, colour, lang, True),
-                                          other=colour_name(ruleset_id, other_colour(colour), lang, True))
+    _say(ruling, {lang: p["plays"].format(own=colour_name(colours, colour, lang, True),
+                                          other=colour_name(colours, other_colour(colour), lang, True))
                   for lang, p in PHRASES.items()})
 
 

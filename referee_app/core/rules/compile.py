@@ -5,12 +5,11 @@ rules the engine (engine.py) decides with. A broken rule is a problem named by i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from referee_app.core.errors import KnowledgeError
-from referee_app.core.knowledge.loader import default, entry_line
+from referee_app.core.knowledge.loader import entry_line
 from referee_app.core.knowledge.model import KnowledgeBase, Problem
-from referee_app.core.knowledge.rulesets import Ruleset, default_rulesets
+from referee_app.core.knowledge.rulesets import Ruleset
 from .conditions import ConditionError, compile_when
 from .engine import ASPECTS, CONTINUES, Board, CompiledRuleset, Rule
 from .parameters import check_entry, load_schema, missing
@@ -293,8 +292,3 @@ def _link_exceptions(rules: list[Rule], kb: KnowledgeBase, problems: list[Proble
                                     f"{r.id}: exceptions form a cycle back to this rule"))
             seen.discard(r.id)
         r.overrides = frozenset(seen)
-
-
-@lru_cache(maxsize=None)
-def compiled(ruleset_id: str) -> CompiledRuleset:
-    return compile_ruleset(default(), default_rulesets(), ruleset_id)

@@ -9,39 +9,72 @@ explanation are all read from those grounds.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.loader import default
 from . import colours
-from referee_app.core.knowledge.rulesets import default_rulesets
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
-from .compile import compiled
-from .engine import CONTINUES, Board, CompiledRuleset, Decision, relevance
+from .engine import CONTINUES, Board, CompiledRuleset, Conflict, Decision, NoRule, relevance
 from .explain import explain
 from .situation import COINS_PER_SIDE, Situation, parse
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 ASPECT_ORDER = ("board", "queen", "own", "opponent", "penalty", "turn", "break_made")
 
 
-def ruleset_of(doc, ruleset: str | None) -> str:
-    chosen = ruleset or (doc.get("ruleset") if isinstance(doc, dict) else None) or "icf"
+def ruleset_of(knowledge: Knowledge, doc, ruleset: str | None) -> str:
+    """The ruleset a situation is ruled under: the one asked for, else the document's, else the
+    knowledge base's default; refused when the two disagree or the ruleset is unknown."""
+    chosen = ruleset or (doc.get("ruleset") if isinstance(doc, dict) else None) or knowledge.default_ruleset
     if ruleset and isinstance(doc, dict) and doc.get("ruleset") not in (None, ruleset):
         raise BadInput("ruleset", f"the file says {doc.get('ruleset')!r} but --ruleset says {ruleset!r}")
-    if chosen not in default_rulesets():
-        raise BadInput("ruleset", f"unknown ruleset {chosen!r} (known: {', '.join(default_rulesets())})")
+    if chosen not in knowledge.rulesets:
+        raise BadInput("ruleset", f"unknown ruleset {chosen!r} (known: {', '.join(knowledge.rulesets)})")
     return chosen
 
 
-def rule(doc, ruleset: str | None = None, trace: bool = False) -> dict:
-    """The ruling for one situation document (parsed YAML/JSON); with `trace`, its derivation."""
-    ruleset_id = ruleset_of(doc, ruleset)
+def rule(knowledge: Knowledge, doc, ruleset: str | None = None, trace: bool = False) -> dict:
+    """The ruling for one situation document (parsed YAML/JSON), its colours open or set; with
+    `trace`, its derivation. The one way a stroke is ruled: the command line, the match (Game),
+    the window's preview and the quiz all come here. Raises BadInput for a situation that cannot
+    happen, NoRule or Conflict where the rules give no single ruling (`refusal` words them)."""
+    ruleset_id = ruleset_of(knowledge, doc, ruleset)
     if colours.is_open(doc):
-        return colours.rule_open(doc, ruleset_id, lambda side_doc: rule(side_doc, ruleset_id, trace))
-    doc = colours.without_colours(doc)
-    rs = compiled(ruleset_id)
+        return colours.rule_open(doc, ruleset_id, knowledge.colours(ruleset_id),
+                                 lambda side_doc: ruled(knowledge, side_doc, ruleset_id, trace).ruling)
+    return ruled(knowledge, colours.without_colours(doc), ruleset_id, trace).ruling
+
+
+class Ruled(NamedTuple):
+    """A stroke ruled, colours set, with what the engine decided on the way (the quiz asks why)."""
+
+    situation: Situation
+    facts: dict
+    decision: Decision
+    ruling: dict
+
+
+def ruled(knowledge: Knowledge, doc, ruleset_id: str, trace: bool = False) -> Ruled:
+    """`rule` for a situation whose colours are set (own and opponent coins), keeping the decision."""
+    rs = knowledge.compiled(ruleset_id)
+    if isinstance(doc, dict) and "ruleset" in doc:
+        doc = {k: v for k, v in doc.items() if k != "ruleset"}
     situation = parse(doc, rs.ruleset.id, set(rs.fouls), rs.allow_empty_side)
     check_for_ruleset(rs, situation)
-    return rule_situation(rs, situation, trace)
+    facts = situation.facts()
+    decision = rs.decide(facts)
+    return Ruled(situation, facts, decision, carry_out(knowledge, rs, situation, facts, decision, trace))
+
+
+def refusal(exc: NoRule | Conflict) -> BadInput:
+    """The rules leaving a situation open, or conflicting on it, as the bad input it is for the
+    one who asked: the command line's words, and rule_everywhere's `refused`."""
+    if isinstance(exc, NoRule):
+        return BadInput("situation", f"the rules leave this case open: no clause decides the {exc.aspect}")
+    return BadInput("situation", f"the rules conflict here: {exc}")
 
 
 def check_for_ruleset(rs: CompiledRuleset, s: Situation) -> None:
@@ -53,12 +86,6 @@ def check_for_ruleset(rs: CompiledRuleset, s: Situation) -> None:
     if tests and not matches(tests, s.facts() | {"foul": s.foul}):
         foul = rs.fouls[s.foul]
         raise BadInput("stroke.foul", f"{s.foul}: {foul.get('only_when_reason', 'not possible in this situation')}")
-
-
-def rule_situation(rs: CompiledRuleset, s: Situation, trace: bool = False) -> dict:
-    facts = s.facts()
-    decision = rs.decide(facts)
-    return carry_out(rs, s, facts, decision, trace)
 
 
 class Grounds:
@@ -127,7 +154,8 @@ def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
     return out
 
 
-def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision, trace: bool = False) -> dict:
+def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: dict, d: Decision,
+              trace: bool = False) -> dict:
     board: Board = d.values.get("board", CONTINUES)
     derivation = derive(d, facts)
     aspects = cited_aspects(d, facts, board.over)
@@ -138,13 +166,13 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision, trace
     outcome = _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
     if s.own_off or s.opponent_off or s.queen_off:
         grounds.mechanic("after.off_board", "off_board")
-    kb = default()
+    kb = knowledge.kb
     ruling = {"ruleset": rs.ruleset.id, **outcome,
               "break_made": bool(d.values.get("break_made", True)) if s.break_ else True,
               "clauses": grounds.clauses(kb), "rules": _deciding_rules(d, board.over)}
     ruling = {k: ruling[k] for k in ("ruleset", "turn", "break_made", "returned", "after", "board", "clauses",
                                      "rules")}
-    why, decision = explain(kb, s, ruling, derivation, aspects, lambda f, lang: _foul_name(rs, f, lang))
+    why, decision = explain(kb, s, ruling, derivation, aspects, lambda f, lang: knowledge.foul_name(rs.ruleset.id, f, lang))
     # the contract's explanation says why, then what; each half on its own for a view or a form
     ruling["explanation"] = {lang: f"{why[lang]} {decision[lang]}".strip() for lang in why}
     ruling["why"], ruling["decision"] = why, decision
@@ -159,11 +187,6 @@ def carry_out(rs: CompiledRuleset, s: Situation, facts: dict, d: Decision, trace
 def _deciding_rules(d: Decision, over: bool) -> list[str]:
     aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
     return list(dict.fromkeys(r.id for a in aspects for r in d.rules.get(a, [])))
-
-
-def _foul_name(rs: CompiledRuleset, foul: str, lang: str) -> str:
-    names = (rs.fouls.get(foul) or {}).get("name") or {}
-    return names.get(lang) or names.get("en") or foul
 
 
 def _board_over(rs, s: Situation, d: Decision, board: Board, grounds: Grounds) -> dict:

@@ -22,11 +22,14 @@ import time
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .conditions import matches
-from .compile import compiled
 from .engine import CompiledRuleset, Conflict, NoRule
 from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 GROUPS = ("own", "opponent", "queen", "striker", "break", "touch")
 
@@ -147,8 +150,8 @@ def fact_report(rs: CompiledRuleset, cuts: dict, groups: dict) -> dict:
     return out
 
 
-def verify(ruleset_id: str) -> Report:
-    return verify_compiled(compiled(ruleset_id))
+def verify(knowledge: Knowledge, ruleset_id: str) -> Report:
+    return verify_compiled(knowledge.compiled(ruleset_id))
 
 
 def _record_failure(report: Report, exc, facts: dict) -> None:

@@ -61,12 +61,15 @@ def stamp(kb, rulesets: dict) -> str:
 
 
 def load(kb):
-    """The knowledge base and its rulesets (the installed ones when kb is None)."""
-    from referee_app.core.knowledge.loader import default
-    from referee_app.core.knowledge.rulesets import default_rulesets, load_rulesets
+    """The knowledge base and its rulesets (the installed ones when kb is None: a search opened
+    without a knowledge base reads one only when its index must be checked or built)."""
+    from referee_app.core.knowledge.rulesets import load_rulesets
 
     if kb is None:
-        return default(), default_rulesets()
+        from referee_app.core.knowledge.root import Knowledge
+
+        installed = Knowledge.load()
+        return installed.kb, installed.rulesets
     return kb, load_rulesets(kb)
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit
                                QPushButton, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
 from referee_app.core.knowledge.citations import cite, parse
 from referee_app.i18n import gettext as _
 from .labels import label_text

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 from referee_app import i18n
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, SIDES, check_kind, disqualification_rules
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
+from referee_app.core.knowledge.rulesets import ruleset_name
 from .clause_picker import ClauseField
 from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
 from .labels import field_label, label_text
@@ -71,7 +72,7 @@ class FormEditor(QWidget):
         if "protester" in self.fields:
             self.fields["protester"].set_choices([(s, data.label(s, lang)) for s in SIDES])
         self.fields["ruleset"].optional = False   # no ruleset named means the default one, shown as such
-        self.fields["ruleset"].set_choices([(rid, rs.name.get(lang, rid)) for rid, rs in data.rulesets.items()])
+        self.fields["ruleset"].set_choices([(rid, ruleset_name(data.rulesets, rid, lang)) for rid in data.rulesets])
         self.fields["lang"].set_choices([(lg, i18n.LANGUAGE_NAMES.get(lg, lg)) for lg in i18n.LANGUAGES])
         if "ground" in self.fields:
             self.fill_grounds(self.fields["ruleset"].value())

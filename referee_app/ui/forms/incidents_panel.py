@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from referee_app.core.errors import BadInput
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
 from referee_app.i18n import gettext as _
 from .fields import ChoiceField, TextField
 from .labels import field_label, label_text, local_time

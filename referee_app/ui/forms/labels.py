@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from referee_app import i18n
 from referee_app.core.forms.fields import parse_time
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
 from referee_app.core.validation import local
 from referee_app.i18n import gettext as _
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushBu
 from referee_app import i18n
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, disqualification_rules, now, protest_rules
-from referee_app.core.forms.clauses import forms_data
+from referee_app.core.forms.installed import forms_data
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import tool_row
 from referee_app.core.storage.errors import StoreUnavailable, VersionConflict

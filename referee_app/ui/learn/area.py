@@ -64,10 +64,11 @@ class LearnArea(QWidget):
 
     open_clause = Signal(str)
 
-    def __init__(self, ruleset: str = "icf", parent=None, store_factory=None):
+    def __init__(self, knowledge, ruleset: str | None = None, parent=None, store_factory=None):
         super().__init__(parent)
         self.setObjectName("learn_area")
-        self.ruleset = ruleset
+        self.knowledge = knowledge
+        self.ruleset = ruleset or knowledge.default_ruleset
         self._store_factory = store_factory
         self._store = None
         self.questions: list[Question] = []
@@ -191,7 +192,7 @@ class LearnArea(QWidget):
         self.scope.addItem(_("Where rulesets differ"), DIFFER)
         self.scope.addItem(_("Due for review"), DUE)
         try:
-            for chapter in chapters(self.ruleset, i18n.current_language()):
+            for chapter in chapters(self.knowledge, self.ruleset, i18n.current_language()):
                 self.scope.addItem(_("Chapter: {title}").format(title=chapter["title"]), "chapter:" + chapter["id"])
         except BadInput:
             pass  # a ruleset the knowledge base does not have: the general selections only
@@ -223,9 +224,9 @@ class LearnArea(QWidget):
             if choice == DUE:
                 rng = random.Random(seed)
                 due = self.store().due(self.learner_name(), self.ruleset, limit=count)
-                questions = [q for q in (make_question(d["situation"], d["ruleset"], rng) for d in due) if q]
+                questions = [q for q in (make_question(self.knowledge, d["situation"], d["ruleset"], rng) for d in due) if q]
             else:
-                questions = generate(self._selection(), count, seed)
+                questions = generate(self.knowledge, self._selection(), count, seed)
         except BadInput as exc:
             self._message(str(exc))
             return
@@ -263,9 +264,9 @@ class LearnArea(QWidget):
         if not path:
             return None
         try:
-            exam = make_exam(self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
+            exam = make_exam(self.knowledge, self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
                              self.minutes.value(), self.pass_mark.value())
-            write_pdf(exam_html(exam, i18n.current_language()), path, title=_("Referee examination"))
+            write_pdf(exam_html(self.knowledge, exam, i18n.current_language()), path, title=_("Referee examination"))
         except (BadInput, OSError) as exc:
             self._message(_("The exam could not be printed: {problem}").format(problem=exc))
             return None
@@ -359,7 +360,7 @@ class LearnArea(QWidget):
         if q is None:
             self._show_end()
             return
-        shown = render(q, lang)
+        shown = render(self.knowledge, q, lang)
         answered = self.index in self.answers
         reveal = answered and not self.exam
         self.status.setText(_("Question {n} of {total}").format(n=self.index + 1, total=len(self.questions))
@@ -423,7 +424,7 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language()), str(c["seen"]), str(c["mastered"]),
+            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
                                     str(c["due"])])
             item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
             self.mastery.addTopLevelItem(item)

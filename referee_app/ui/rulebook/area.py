@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QSplitter, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
-from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from referee_app.ui import settings
 from .actions import RulebookActions
@@ -28,16 +27,18 @@ class RulebookView(QWidget):
     status_message = Signal(str)
     clause_shown = Signal(str)
 
-    def __init__(self, kb: KnowledgeBase, rulesets: dict, actions: RulebookActions | None = None, parent=None):
-        """`actions`: the window's (made with its menus); the area makes its own without them."""
+    def __init__(self, knowledge, actions: RulebookActions | None = None, parent=None):
+        """`knowledge`: the window's knowledge root; `actions`: the window's (made with its menus);
+        the area makes its own without them."""
         super().__init__(parent)
-        self.kb = kb
+        self.knowledge = knowledge
+        self.kb = kb = knowledge.kb
         self.setObjectName("rulebook_view")
         self.history = History()
         self.current_clause: str | None = None
 
         self.tree = ContentsTree(kb)
-        self.search = SearchPanel(kb, rulesets)
+        self.search = SearchPanel(knowledge)
         self.bookmarks = BookmarksList(kb)
         self.bookmarks_hint = QLabel(objectName="bookmarks_hint")
         self.bookmarks_hint.setWordWrap(True)
@@ -52,7 +53,7 @@ class RulebookView(QWidget):
         self.nav.addTab(self.search, "")
         self.nav.addTab(bookmarks_page, "")
 
-        self.view = ClauseView(kb)
+        self.view = ClauseView(knowledge)
         self.toolbar = QToolBar(objectName="clause_toolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self._take_actions(actions or RulebookActions(self, lambda: self))

@@ -73,11 +73,12 @@ def lit(text: str, spans, c: Colors) -> str:
     return "".join(out) + esc(text[pos:])
 
 
-def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmarked: bool = False,
+def clause_html(knowledge, clause: Clause, lang: str, c: Colors, bookmarked: bool = False,
                 found: dict | None = None) -> str:
     """The clause page. `found`: how a search found it ({"lang": the language of the text that
     matched, "marks": {language: [[start, end], ...]}}): that text comes first, and the matches
     are marked in every language shown."""
+    kb = knowledge.kb
     marks = (found or {}).get("marks") or {}
     first = (found or {}).get("lang")
     first = first if first in clause.texts else lang
@@ -105,16 +106,14 @@ def clause_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, bookmar
         parts.append("<h3>" + esc(_("Differences between the sources")) + "</h3>")
         parts.append(_differs_table(kb, clause, c, lang))
     parts.append(_translations_block(clause, first, c, marks))
-    return "".join(parts) + logic_html(kb, clause, lang, c)
+    return "".join(parts) + logic_html(knowledge, clause, lang, c)
 
 
-def logic_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, rulesets: dict | None = None) -> str:
+def logic_html(knowledge, clause: Clause, lang: str, c: Colors) -> str:
     """What the clause decides: its rules in plain words, its worked examples with the ruling each
     gives now, the clauses that make exceptions to it, the rulesets that apply it."""
-    from referee_app.core.knowledge.rulesets import default_rulesets
-
-    rulesets = rulesets if rulesets is not None else default_rulesets()
-    page = logic.clause_logic(kb, clause, rulesets)
+    kb = knowledge.kb
+    page = logic.clause_logic(knowledge, clause)
     parts = []
     if page["rules"]:
         items = []
@@ -133,7 +132,7 @@ def logic_html(kb: KnowledgeBase, clause: Clause, lang: str, c: Colors, rulesets
         links = ", ".join(_link(kb, t) for t in page["exceptions"])
         parts.append("<h3>" + esc(_("Exceptions to this clause")) + f"</h3><p>{links}</p>")
     if page["rulesets"]:
-        names = ", ".join(esc(rulesets[rid].name.get(lang, rid)) for rid in page["rulesets"])
+        names = ", ".join(esc(knowledge.ruleset_name(rid, lang)) for rid in page["rulesets"])
         parts.append("<h3>" + esc(_("Rulesets that apply it")) + f"</h3><p>{names}</p>")
     return "".join(parts)
 

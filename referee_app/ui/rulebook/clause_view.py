@@ -5,7 +5,6 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser
 
 from referee_app import i18n
-from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from . import clause_html
 from referee_app.ui.retranslate import follow_language
@@ -19,9 +18,10 @@ class ClauseView(QTextBrowser):
     clause_link = Signal(str)   # a `clause:` link was followed
     compare_link = Signal()     # the "compare side by side" link was followed
 
-    def __init__(self, kb: KnowledgeBase, parent=None):
+    def __init__(self, knowledge, parent=None):
         super().__init__(parent)
-        self.kb = kb
+        self.knowledge = knowledge
+        self.kb = knowledge.kb
         self.setObjectName("clause_view")
         self.setOpenLinks(False)  # links are ours: clause ids, not URLs to load
         self.anchorClicked.connect(self._anchor)
@@ -54,7 +54,7 @@ class ClauseView(QTextBrowser):
         lang, c = i18n.current_language(), colors(self.palette())
         scroll = self.verticalScrollBar().value()
         if self.mode == "clause":
-            html = clause_html.clause_html(self.kb, self.kb.clauses[self.key], lang, c, self.bookmarked, self.found)
+            html = clause_html.clause_html(self.knowledge, self.kb.clauses[self.key], lang, c, self.bookmarked, self.found)
         elif self.mode == "compare":
             html = clause_html.compare_html(self.kb, self.kb.clauses[self.key], lang, c)
         elif self.mode == "section":

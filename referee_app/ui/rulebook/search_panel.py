@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QListW
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.model import KnowledgeBase
 from referee_app.i18n import gettext as _
 from . import search_worker
 from referee_app.ui import settings
@@ -33,9 +32,10 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1  # "result" or "recent"
 class SearchPanel(QWidget):
     clause_requested = Signal(str, object)   # clause id, how the search found it: its marks (or None)
 
-    def __init__(self, kb: KnowledgeBase, rulesets: dict, parent=None):
+    def __init__(self, knowledge, parent=None):
         super().__init__(parent)
-        self.kb, self.rulesets = kb, rulesets
+        self.knowledge = knowledge
+        self.kb, self.rulesets = kb, rulesets = knowledge.kb, knowledge.rulesets
         self.setObjectName("search_panel")
         self._generation = 0
         self._results: list[dict] = []
@@ -116,7 +116,7 @@ class SearchPanel(QWidget):
         self.ruleset_filter.setItemText(0, _("All rulesets"))
         lang = i18n.current_language()
         for i, rs in enumerate(self.rulesets.values(), 1):
-            self.ruleset_filter.setItemText(i, rs.name.get(lang) or rs.id)
+            self.ruleset_filter.setItemText(i, self.knowledge.ruleset_name(rs.id, lang))
         self.ruleset_filter.setToolTip(_("Only the sources a ruleset applies"))
         for combo in (self.lang_filter, self.source_filter, self.ruleset_filter):
             combo.setAccessibleName(combo.toolTip())

@@ -14,7 +14,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
@@ -28,11 +27,11 @@ from .board_status import open_colour_names, status_text
 from .refusal_words import refusal_text
 
 
-def _open_records():
+def _open_records(knowledge):
     from referee_app.core.play.store import MatchStore
     from referee_app.ui.common.records_source import records_database
 
-    return MatchStore(records_database())
+    return MatchStore(knowledge, records_database())
 
 
 def _from_session(name: str) -> property:
@@ -44,14 +43,18 @@ class RulingsArea(QWidget):
     ruleset_in_force = Signal(str)  # the match's ruleset, whenever a match is opened or begun
     protest = Signal(dict)          # the fields of a protest form about a stroke of this match
 
-    def __init__(self, ruleset: str = "icf", store=None, parent=None, first_ruling_later: bool = False):
-        """`first_ruling_later`: the empty stroke is not ruled as the area is built, but by the first
-        `update_ruling()` (the window's, just after its first paint); until then the ruling says
-        to tick what happened. Any tick, and Record, rule at once as always."""
+    def __init__(self, knowledge, ruleset: str | None = None, store=None, parent=None,
+                 first_ruling_later: bool = False):
+        """`knowledge`: the window's knowledge root. `first_ruling_later`: the empty stroke is not
+        ruled as the area is built, but by the first `update_ruling()` (the window's, just after
+        its first paint); until then the ruling says to tick what happened. Any tick, and Record,
+        rule at once as always."""
         super().__init__(parent)
         self.setObjectName("rulings_area")
         self._ruling_now = not first_ruling_later
-        self.session = MatchSession(ruleset, store, open_store=_open_records)
+        self.knowledge = knowledge
+        self.session = MatchSession(knowledge, ruleset, store,
+                                    open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)
@@ -112,12 +115,12 @@ class RulingsArea(QWidget):
         Before the first stroke the match simply takes it. Once strokes are recorded, changing it
         is an explicit act: the referee confirms, every stroke is ruled again under the new rules
         (refused if one cannot happen under them), and the change stays in the match's history."""
-        if ruleset not in default_rulesets():
+        if ruleset not in self.knowledge.rulesets:
             return False
         if ruleset == self.match.ruleset:
             self.session.ruleset = ruleset
             return True
-        if self.match.strokes and not match_dialogs.confirm_ruleset_change(self, self.match.ruleset, ruleset):
+        if self.match.strokes and not match_dialogs.confirm_ruleset_change(self, self.knowledge, self.match.ruleset, ruleset):
             return False
         was_correcting = self.correcting
         try:
@@ -144,7 +147,7 @@ class RulingsArea(QWidget):
         stroke, brk = self.session.clock_seconds()
         self.stroke_clock.set_seconds(stroke)
         self.break_clock.set_seconds(brk)
-        self.form.set_fouls(self.session.fouls())
+        self.form.set_fouls(self.knowledge, self.match.ruleset)
 
     def _match_shown(self, was_correcting) -> None:
         """After a match is begun or opened: the board, the clocks and the toolbar follow it."""
@@ -192,8 +195,7 @@ class RulingsArea(QWidget):
         """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
         found = self.session.unfinished()
         if found:
-            rs = default_rulesets().get(found["ruleset"])
-            self.resume.offer(found, rs.name.get(current_language(), rs.id) if rs else found["ruleset"])
+            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -235,7 +237,7 @@ class RulingsArea(QWidget):
             self.ruling_view.show_error(_("the match is over"))
             return
         except (BadInput, NoRule, Conflict) as exc:
-            self.ruling_view.show_error(refusal_text(exc, self.match.ruleset, self.form.foul_id()))
+            self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
             return
         self.last_ruling = ruling
         self.ruling_view.show_ruling(ruling, self._striker_names())

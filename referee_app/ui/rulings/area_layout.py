@@ -37,7 +37,7 @@ def build(area) -> None:
     area.status.setWordWrap(True)
 
     area.form = StrokeForm()
-    area.ruling_view = RulingView()
+    area.ruling_view = RulingView(area.knowledge.kb)
     area.record_button = QPushButton(objectName="record_stroke")
     area.undo_button = QPushButton(objectName="undo_stroke")
     area.cancel_button = QPushButton(objectName="cancel_correction")
@@ -60,7 +60,7 @@ def build(area) -> None:
     area.break_clock = Countdown("break_clock", 0)
     clock = area.session.match_clock()
     area.match_clock = Countdown("match_clock", clock.minutes * 60, clock.extra_minutes * 60)
-    area.sheet = ScoreSheetView()
+    area.sheet = ScoreSheetView(area.knowledge)
 
     left = area._stroke_column = column("stroke_column", (area.form, 1), buttons)
     middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 1),

@@ -50,8 +50,8 @@ def open_colour_names(game) -> tuple[str, str] | None:
     """The light and dark coins as the ruleset's text names them, while the first coin is to set them."""
     if not game.colours_open():
         return None
-    lang = current_language()
-    return (colour_name(game.ruleset, "light", lang, True), colour_name(game.ruleset, "dark", lang, True))
+    lang, colours = current_language(), game.knowledge.colours(game.ruleset)
+    return colour_name(colours, "light", lang, True), colour_name(colours, "dark", lang, True)
 
 
 def colours_text(game, name: dict) -> str:
@@ -63,5 +63,5 @@ def colours_text(game, name: dict) -> str:
         return _("Colours set before the board (strokes recorded as own and opponent coins).")
     lang = current_language()
     return _("{a} plays the {ca} coins ({x} on the board), {b} the {cb} coins ({y}).").format(
-        a=name["first"], ca=colour_name(game.ruleset, st.colours["first"], lang, True), x=st.coins["first"],
-        b=name["second"], cb=colour_name(game.ruleset, st.colours["second"], lang, True), y=st.coins["second"])
+        a=name["first"], ca=colour_name(game.knowledge.colours(game.ruleset), st.colours["first"], lang, True), x=st.coins["first"],
+        b=name["second"], cb=colour_name(game.knowledge.colours(game.ruleset), st.colours["second"], lang, True), y=st.coins["second"])

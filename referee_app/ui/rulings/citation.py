@@ -2,22 +2,20 @@
 clause's text for a tooltip in the reader's language."""
 from __future__ import annotations
 
-from referee_app.core.knowledge.loader import default
 from referee_app.core.knowledge.citations import cite
 from referee_app.i18n import current_language
 from referee_app.ui.common.rich_text import escape
 
 
-def human_citation(clause_id: str) -> str:
-    return cite(clause_id, current_language())
+def human_citation(kb, clause_id: str) -> str:
+    return cite(clause_id, current_language(), kb)
 
 
-def clause_tooltip(clause_id: str) -> str:
+def clause_tooltip(kb, clause_id: str) -> str:
     """The clause's text in the interface language when the project translated it, else as printed."""
-    kb = default()
     clause = kb.clauses.get(clause_id)
     if clause is None:
-        return human_citation(clause_id)
+        return human_citation(kb, clause_id)
     text = clause.translations.get(current_language()) or clause.text
-    return f"<p><b>{escape(human_citation(clause_id))}</b> — {escape(clause.title or '')}</p>" \
+    return f"<p><b>{escape(human_citation(kb, clause_id))}</b> — {escape(clause.title or '')}</p>" \
            f"<p>{escape(text)}</p>"

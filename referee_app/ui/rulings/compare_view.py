@@ -7,52 +7,35 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
 
 from referee_app.core.rules import colours
-from referee_app.core.rules.engine import Conflict, NoRule
-from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.rulesets import default_rulesets
-from referee_app.core.rules.ruling import rule
+from referee_app.core.rules.compare import rule_everywhere
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
 from .ruling_view import queen_text
 
 
-def rulings_for_all(situation: dict) -> dict[str, dict | str]:
-    """Each ruleset's ruling for the situation, or the reason it cannot rule it.
+def rulings_for_all(knowledge, situation: dict) -> dict[str, dict | str]:
+    """Each ruleset's ruling for the situation, or the reason it cannot rule it (rule_everywhere).
 
     A stroke ticked while the colours are open is ruled so by the rulesets whose first coin sets
     the colours; the others see it with the striking side playing the colour those gave it."""
-    out = {}
-    doc = {k: v for k, v in situation.items() if k != "ruleset"}
-    is_open = colours.is_open(doc)
-    order = sorted(default_rulesets(), key=lambda rid: not (is_open and colours.spec(rid)))
-    striker_colour = "light"
-    for rid in order:
-        try:
-            if is_open and not colours.spec(rid):
-                out[rid] = rule(colours.in_sides(doc, striker_colour), rid)
-            else:
-                out[rid] = rule(doc, rid)
-                striker_colour = out[rid]["after"].get("striker_colour", striker_colour)
-        except (BadInput, NoRule, Conflict) as exc:
-            out[rid] = str(exc)
-    return {rid: out[rid] for rid in default_rulesets()}
+    return {r["ruleset"]: r.get("refused") or r for r in rule_everywhere(knowledge, situation, open_as_set=True)}
 
 
 ROWS = 8
 
 
-def _colour(ruling: dict, ruleset: str) -> str:
+def _colour(knowledge, ruling: dict, ruleset: str) -> str:
     after = ruling["after"]
     if after.get("colours") == "open":
         return _("not yet decided")
     if "striker_colour" in after:
-        return _("striker: {colour}").format(colour=colours.colour_name(ruleset, after["striker_colour"],
+        return _("striker: {colour}").format(colour=colours.colour_name(knowledge.colours(ruleset), after["striker_colour"],
                                                                          current_language()))
     return ""
 
 
-def _rows(ruling, ruleset: str = "") -> list[str]:
+def _rows(knowledge, ruling, ruleset: str = "") -> list[str]:
     if isinstance(ruling, str):
         return [ruling] + [""] * (ROWS - 1)
     s, o = _("striker"), _("opponent")
@@ -69,7 +52,7 @@ def _rows(ruling, ruleset: str = "") -> list[str]:
         queen_text(a["queen"], s, o),
         f"{a['dues']} / {a['opponent_dues']}",
         result,
-        _colour(ruling, ruleset),
+        _colour(knowledge, ruling, ruleset),
         ", ".join(ruling["clauses"]),
     ]
 
@@ -78,8 +61,9 @@ class CompareDialog(QDialog):
     """`reference`: the ruleset the others are compared with (the one being played); without
     it, a cell is marked where it differs from what most rulesets say."""
 
-    def __init__(self, situation: dict, parent=None, reference: str | None = None):
+    def __init__(self, knowledge, situation: dict, parent=None, reference: str | None = None):
         super().__init__(parent)
+        self.knowledge = knowledge
         self.setObjectName("compare_dialog")
         self.situation = situation
         self.reference = reference
@@ -93,11 +77,11 @@ class CompareDialog(QDialog):
         layout.addWidget(self.note)
         layout.addWidget(self.table)
         self.resize(900, 420)
-        self.rulings = rulings_for_all(situation)
+        self.rulings = rulings_for_all(knowledge, situation)
         self.retranslate()
 
     def columns(self) -> list[list[str]]:
-        return [_rows(r, rid) for rid, r in self.rulings.items()]
+        return [_rows(self.knowledge, r, rid) for rid, r in self.rulings.items()]
 
     def differing(self) -> set[tuple[int, int]]:
         """(row, column) cells whose value is not the reference ruleset's, or not the one most
@@ -114,9 +98,9 @@ class CompareDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(_("Compare rulesets"))
-        names = [default_rulesets()[rid].name.get(current_language(), rid) for rid in self.rulings]
+        names = [self.knowledge.ruleset_name(rid, current_language()) for rid in self.rulings]
         if self.reference in self.rulings:
-            ref = default_rulesets()[self.reference].name.get(current_language(), self.reference)
+            ref = self.knowledge.ruleset_name(self.reference, current_language())
             self.note.setText(_("The same stroke under every ruleset. Marked cells differ from {ruleset}, the "
                                 "ruleset being played.").format(ruleset=ref))
             names = [n + (" ★" if rid == self.reference else "") for rid, n in zip(self.rulings, names)]

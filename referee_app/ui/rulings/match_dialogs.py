@@ -5,19 +5,18 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.rulesets import default_rulesets
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from .ruling_view import ruling_differences
 
 
-def confirm_ruleset_change(parent, old: str, new: str) -> bool:
-    names, lang = default_rulesets(), current_language()
+def confirm_ruleset_change(parent, knowledge, old: str, new: str) -> bool:
+    lang = current_language()
     answer = QMessageBox.question(
         parent, _("Change the ruleset of this match?"),
         _("This match is played under {old}. Play it under {new} from now on? Every stroke "
           "recorded is ruled again under {new}, and the change is kept in the match's record.").format(
-            old=names[old].name.get(lang, old), new=names[new].name.get(lang, new)),
+            old=knowledge.ruleset_name(old, lang), new=knowledge.ruleset_name(new, lang)),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes
 

@@ -20,7 +20,7 @@ def compare(area) -> None:
         return
     from .compare_view import CompareDialog
 
-    dialog = CompareDialog(doc, area, reference=area.what_if_ruleset())
+    dialog = CompareDialog(area.knowledge, doc, area, reference=area.what_if_ruleset())
     follow_language(dialog)
     dialog.show()
     area.compare_dialog = dialog

@@ -3,13 +3,11 @@ command line, naming the field; the window says the same thing from that field, 
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
-from referee_app.core.play.foul_names import display_name
-from referee_app.core.rules.compile import compiled
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 
 
-def refusal_text(exc: Exception, ruleset: str, foul: str | None = None) -> str:
+def refusal_text(knowledge, exc: Exception, ruleset: str, foul: str | None = None) -> str:
     if not isinstance(exc, BadInput) or exc.problem.startswith("the rules leave this stroke undecided"):
         # NoRule or Conflict as the engine raises them; as the match's game says them (Game.preview)
         return _("The rules leave this stroke undecided: no clause, or two that disagree, decide it.")
@@ -29,8 +27,7 @@ def refusal_text(exc: Exception, ruleset: str, foul: str | None = None) -> str:
     if field == "stroke.touched_coin":
         return _("Coins were pocketed or knocked off, so the striker touched a coin: tick it.")
     if field == "stroke.foul" and foul:
-        info = compiled(ruleset).fouls.get(foul) or {}
-        name = display_name({"id": foul, "names": info.get("name") or {}}, current_language())
+        name = knowledge.foul_name(ruleset, foul, current_language())
         return _("“{foul}” cannot be called on this stroke as ticked: a foul outside the stroke, or one that "
                  "only happens on the break, is recorded on its own entry with nothing pocketed.").format(foul=name)
     if "deciding strokes" in problem:

@@ -19,8 +19,10 @@ from .citation import clause_tooltip, human_citation
 class RulingView(QWidget):
     open_clause = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, kb, parent=None):
+        """`kb`: the knowledge base whose clauses the rulings cite."""
         super().__init__(parent)
+        self.kb = kb
         self.setObjectName("ruling_view")
         self.headline = QLabel(objectName="ruling_headline")
         theme.keep_scaled(self.headline, 1.6, bold=True)  # large type enlarges the ruling too
@@ -92,7 +94,7 @@ class RulingView(QWidget):
 
     def _panel_html(self) -> str:
         said = self._why_not.get(self._clause, "") if self._answer else ""
-        return (f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(self._clause)
+        return (f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(self.kb, self._clause)
 
     def hide_clause(self) -> None:
         self._clause = None
@@ -102,7 +104,7 @@ class RulingView(QWidget):
     def _hovered(self, href: str) -> None:
         clause = href.removeprefix("clause:").removeprefix("whynot:")
         said = self._why_not.get(clause, "") if href.startswith("whynot:") else ""
-        self.details.setToolTip(((f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(clause))
+        self.details.setToolTip(((f"<p><b>{escape(said)}</b></p>" if said else "") + clause_tooltip(self.kb, clause))
                                 if href else "")
 
     def retranslate_panel(self) -> None:
@@ -141,21 +143,21 @@ class RulingView(QWidget):
                        f"<td>{escape(v)}</td></tr>" for k, v in rows)
         body += self._citations_html(r, striker, opponent, c)
         notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{escape(_('Note'))} "
-                        f"({escape(human_citation(n['clause']))}): {escape(n.get(lang) or n.get('en', ''))}</p>"
+                        f"({escape(human_citation(self.kb, n['clause']))}): {escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")
 
     def _citations_html(self, r: dict, striker: str, opponent: str, c) -> str:
         """The rows of the clauses cited and of the paragraphs set aside ("why not?")."""
         links = ", ".join(f"<a href='clause:{escape(cid)}' style='color:{c.link}'>"
-                          f"{escape(human_citation(cid))}</a>" for cid in r["clauses"])
+                          f"{escape(human_citation(self.kb, cid))}</a>" for cid in r["clauses"])
         body = f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(_('Clauses'))}</td><td>{links}</td></tr>"
         # "why not?": one short link per paragraph set aside; its answer opens with its text below
-        why_not = why_not_lines(r.get("trace") or {}, striker, opponent)
+        why_not = why_not_lines(self.kb, r.get("trace") or {}, striker, opponent)
         self._why_not = {other: f"{question} {answer}" for other, question, answer in why_not}
         if why_not:
             items = ", ".join(f"<a href='whynot:{escape(other)}' style='color:{c.link}'>"
-                              f"{escape(human_citation(other))}</a>" for other, _q, _a in why_not)
+                              f"{escape(human_citation(self.kb, other))}</a>" for other, _q, _a in why_not)
             body += (f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(_('Why not'))}</td>"
                      f"<td>{items}</td></tr>")
         return body
@@ -225,14 +227,11 @@ def _outcome(part: str, value, striker: str, opponent: str) -> str:
 WHY_NOT_PARTS = ("turn", "after.queen", "board.winner", "returned.own", "returned.opponent", "break_made")
 
 
-def why_not_lines(trace: dict, striker: str, opponent: str, most: int = 3) -> list[tuple[str, str, str]]:
+def why_not_lines(kb, trace: dict, striker: str, opponent: str, most: int = 3) -> list[tuple[str, str, str]]:
     """(clause set aside, "Why not ICF 3.6 a?", the answer) for each paragraph that also applied
     and would have ruled a part otherwise: an exception overrode it, or it is a base case that
     gave way to a more specific paragraph (core/rules/derivation.py). One line per paragraph,
     definitions left out, `most` lines at most."""
-    from referee_app.core.knowledge.loader import default
-
-    kb = default()
     out, seen = [], set()
     for part in WHY_NOT_PARTS:
         for entry in trace.get(part, []):
@@ -242,10 +241,10 @@ def why_not_lines(trace: dict, striker: str, opponent: str, most: int = 3) -> li
                         or (clause is not None and clause.kind == "definition")):
                     continue  # the same outcome, or said already, is no answer to "why not?"
                 seen.add(o["clause"])
-                by = human_citation(entry["clause"])
+                by = human_citation(kb, entry["clause"])
                 reason = (_("{clause} is an exception to it.") if o.get("how") == "exception"
                           else _("it gives way to the more specific {clause}.")).format(clause=by)
-                out.append((o["clause"], _("Why not {clause}?").format(clause=human_citation(o["clause"])),
+                out.append((o["clause"], _("Why not {clause}?").format(clause=human_citation(kb, o["clause"])),
                             _sentence(_outcome(part, o.get("value"), striker, opponent)) + "; " + reason))
     return out[:most]
 

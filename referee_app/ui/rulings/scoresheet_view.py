@@ -14,7 +14,7 @@ from .citation import clause_tooltip, human_citation
 class ScoreSheetView(QWidget):
     correct_stroke = Signal(int)  # 1-based stroke number
 
-    def __init__(self, parent=None):
+    def __init__(self, knowledge, parent=None):
         super().__init__(parent)
         self.setObjectName("scoresheet_view")
         self.boards = QTableWidget(0, 7, objectName="scoresheet_boards")
@@ -42,7 +42,8 @@ class ScoreSheetView(QWidget):
         layout.addWidget(self.boards, 1)
         layout.addWidget(self.strokes_label)
         layout.addWidget(self.strokes, 2)
-        self._data = ("icf", False, [], ("", ""))
+        self.knowledge = knowledge
+        self._data = (knowledge.default_ruleset, False, [], ("", ""))
         self.retranslate()
 
     def show_match(self, ruleset: str, doubles: bool, strokes: list, names: tuple[str, str]) -> None:
@@ -58,7 +59,7 @@ class ScoreSheetView(QWidget):
 
     def _fill(self) -> None:
         ruleset, doubles, strokes, _names = self._data
-        rows = board_rows(ruleset, doubles, strokes)
+        rows = board_rows(self.knowledge, ruleset, doubles, strokes)
         self.boards.setRowCount(len(rows))
         for i, row in enumerate(rows):
             values = [f"{row['game']}.{row['board']}", self._name(row["breaker"]), self._name(row["winner"]),
@@ -66,7 +67,7 @@ class ScoreSheetView(QWidget):
                       ", ".join(f"{self._name(s)}: {n}" for s, n in row["dues"].items() if n)]
             for j, v in enumerate(values):
                 self.boards.setItem(i, j, QTableWidgetItem(v))
-        entries = timeline(ruleset, doubles, strokes)
+        entries = timeline(self.knowledge, ruleset, doubles, strokes)
         self.strokes.setRowCount(len(entries))
         if entries:   # the sheet's wording is not imported for the empty sheet of the first paint
             from referee_app.core.play.sheet_document import explanation, stroke_summary
@@ -74,13 +75,13 @@ class ScoreSheetView(QWidget):
         for i, e in enumerate(entries):
             clauses = e["ruling"].get("clauses", [])
             values = [str(e["n"]), f"{e['game']}.{e['board']}", self._name(e["side"]),
-                      stroke_summary(e["stroke"], ruleset, lang),
+                      stroke_summary(self.knowledge, e["stroke"], ruleset, lang),
                       explanation(e["ruling"], lang),
-                      ", ".join(human_citation(c) for c in clauses)]
+                      ", ".join(human_citation(self.knowledge.kb, c) for c in clauses)]
             for j, v in enumerate(values):
                 item = QTableWidgetItem(v)
                 if j == 5 and clauses:
-                    item.setToolTip("".join(clause_tooltip(c) for c in clauses))
+                    item.setToolTip("".join(clause_tooltip(self.knowledge.kb, c) for c in clauses))
                 elif j in (3, 4):
                     item.setToolTip(v + "\n\n" + _("Double-click or press Enter to correct this stroke"))
                 else:
@@ -107,7 +108,7 @@ class ScoreSheetView(QWidget):
         meta = {**meta, "ruleset": ruleset, "doubles": doubles, "first_name": names[0], "second_name": names[1]}
         from referee_app.core.play.sheet_document import sheet_html
 
-        return sheet_html(meta, strokes, current_language(), meta.get("events"))[0]
+        return sheet_html(self.knowledge, meta, strokes, current_language(), meta.get("events"))[0]
 
     def save_pdf(self, path: str, meta: dict) -> None:
         from referee_app.printing.pdf import write_pdf

@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QCompleter, QGridLayout, QGroupBox, QLabel, QLineEdit,
                                QSpinBox, QVBoxLayout, QWidget)
 
-from referee_app.core.play.foul_names import display_name, foul_matches
+from referee_app.core.play.foul_names import foul_matches
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
@@ -45,6 +45,7 @@ class FoulField(QLineEdit):
         super().__init__(parent)
         self.setObjectName("foul")
         self._fouls: list[dict] = []
+        self._kb = None   # the knowledge base whose paragraphs the fouls cite (set_fouls)
         # The completer's list cites each foul's paragraphs, which reads the citation styles: it
         # is filled when the referee first comes to the field, not for the window's first paint.
         self._listed = False
@@ -59,15 +60,24 @@ class FoulField(QLineEdit):
         self.editingFinished.connect(self._tidy)
         self.textChanged.connect(self._mark)
 
-    def set_fouls(self, fouls: list[dict]) -> None:
+    def set_fouls(self, knowledge, ruleset: str) -> None:
+        """The fouls a referee can call under `ruleset`, each named in every language as the
+        knowledge root names it (Knowledge.foul_name)."""
+        from referee_app.languages import LANGUAGES
+
         current = self.foul_id()
-        self._fouls = list(fouls)
+        self._kb = knowledge.kb
+        self._fouls = [{"id": f["id"], "names": {lang: knowledge.foul_name(ruleset, f["id"], lang) for lang in LANGUAGES},
+                        "clauses": f.get("clauses", [])} for f in knowledge.compiled(ruleset).fouls.values()]
         self.retranslate()
         if current is not None:
             self.set_foul(current)
 
     def label_of(self, foul: dict) -> str:
-        return f"{display_name(foul, current_language())} ({', '.join(_human(c) for c in foul.get('clauses', []))})"
+        from referee_app.ui.rulings.citation import human_citation
+
+        cited = ", ".join(human_citation(self._kb, c) for c in foul.get("clauses", []))
+        return f"{foul['names'].get(current_language()) or foul['id']} ({cited})"
 
     def labels(self) -> list[str]:
         """What the completer offers: each foul's name and paragraphs, in the interface language."""
@@ -95,7 +105,7 @@ class FoulField(QLineEdit):
         self._mark()
 
     def _matches(self) -> list[str]:
-        return foul_matches(self.text(), self._fouls)
+        return foul_matches(self.text(), self._fouls, self._kb) if self._kb is not None else []
 
     def foul_id(self) -> str | None:
         """The foul named, or None when the field is empty or names no single foul (see `problem`)."""
@@ -148,12 +158,6 @@ def _grid_box(name: str, rows) -> QGroupBox:
         grid.addWidget(left, row, 0)
         grid.addWidget(right, row, 1)
     return box
-
-
-def _human(clause_id: str) -> str:
-    from referee_app.ui.rulings.citation import human_citation
-
-    return human_citation(clause_id)
 
 
 class StrokeForm(QWidget):
@@ -217,8 +221,8 @@ class StrokeForm(QWidget):
         self.retranslate()
         self._show_first_colour()
 
-    def set_fouls(self, fouls: list[dict]) -> None:
-        self.foul.set_fouls(fouls)
+    def set_fouls(self, knowledge, ruleset: str) -> None:
+        self.foul.set_fouls(knowledge, ruleset)
 
     def set_colours(self, names: tuple[str, str] | None) -> None:
         """Colours still open: the counts are the light and the dark coins, `names` as the text

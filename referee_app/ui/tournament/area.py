@@ -25,8 +25,12 @@ from .standings_view import StandingsView
 
 
 class TournamentArea(QWidget):
-    def __init__(self, store=None, matches=None, ruleset=lambda: "icf", parent=None):
+    def __init__(self, knowledge, store=None, matches=None, ruleset=None, parent=None):
+        """`ruleset`: a function giving the ruleset of a new tournament (default: the knowledge
+        base's default ruleset)."""
         super().__init__(parent)
+        self.knowledge = knowledge
+        ruleset = ruleset or (lambda: knowledge.default_ruleset)
         self.setObjectName("tournament_area")
         if store is None:
             from referee_app.core.tournament.store import TournamentStore
@@ -36,7 +40,7 @@ class TournamentArea(QWidget):
         if matches is None:
             from referee_app.core.play.store import MatchStore
 
-            matches = MatchStore(store.database)
+            matches = MatchStore(knowledge, store.database)
         self.store, self.matches, self.ruleset = store, matches, ruleset
 
         self.tournament_label = QLabel()

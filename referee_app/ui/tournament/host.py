@@ -6,17 +6,18 @@ from referee_app.ui.areas import AreaHost
 
 
 class TournamentHost(AreaHost):
-    def __init__(self, ruleset, open_match=None, parent=None):
-        """`ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches;
+    def __init__(self, knowledge, ruleset, open_match=None, parent=None):
+        """`knowledge`: the window's knowledge root; `ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches;
         `open_match`: called with a match id when a table's score sheet is opened."""
         super().__init__(self._make_area, "tournament_host", parent=parent)
+        self._knowledge = knowledge
         self._ruleset = ruleset
         self._open_match = open_match
 
     def _make_area(self):
         from .area import TournamentArea
 
-        area = TournamentArea(ruleset=self._ruleset)
+        area = TournamentArea(self._knowledge, ruleset=self._ruleset)
         if self._open_match is not None:
             area.rounds.match_opened.connect(self._open_match)
         return area

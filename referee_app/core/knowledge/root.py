@@ -1,0 +1,167 @@
+"""The knowledge root: one object for everything read from a knowledge folder, loaded once by
+the program that needs it (a command, the window, a test) and passed down, as Anki passes its
+collection. Nothing below it falls back on a process-wide copy of its own.
+
+Each part (the knowledge base, from the knowledge cache, cache.py; the rulesets, a ruleset
+compiled, the forms, the tournament rules, the equipment specifications) is read when first asked
+for, then kept: a command reads only what it uses, and one that uses none (a records command
+handed the root for its rulings) reads nothing.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee_app.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from referee_app.core.forms.clauses import FormsData
+    from referee_app.core.inspection.spec import Specs
+    from referee_app.core.rules.engine import CompiledRuleset
+    from .model import KnowledgeBase
+    from .rulesets import Ruleset
+
+
+class Knowledge:
+    """The knowledge folder `root`, its knowledge base `kb`, and what is made from them."""
+
+    def __init__(self, kb: KnowledgeBase | None = None, rulesets: dict[str, Ruleset] | None = None, *,
+                 root: Path | None = None, strict: bool = True):
+        """`kb`, loaded and checked, with `rulesets` when already read from it; or the folder
+        `root`, whose knowledge base is read when first asked for (`strict`: a broken one raises
+        KnowledgeError then)."""
+        if kb is None and root is None:
+            raise ValueError("a knowledge root needs its knowledge base or its folder")
+        self._kb = kb
+        self.root = Path(kb.root) if kb is not None else Path(root)  # type: ignore[arg-type]
+        self._strict = strict
+        self.problems: list = []
+        self._rulesets = rulesets
+        self._compiled: dict[str, CompiledRuleset] = {}
+        self._parts: dict = {}
+
+    @classmethod
+    def load(cls, root: Path | None = None, strict: bool = True) -> Knowledge:
+        """The knowledge folder `root`, or the installed one (loader.knowledge_root, which reads
+        $CARROM_REFEREE_KNOWLEDGE): the one place a program chooses its knowledge. Its knowledge
+        base is read when first used (`kb`)."""
+        from .loader import knowledge_root
+
+        return cls(root=Path(root) if root else knowledge_root(), strict=strict)
+
+    def read(self, *parts: str) -> Knowledge:
+        """Reads the named parts (`kb`, `rulesets`, `default_ruleset`, `tournament`...) now rather
+        than when first used: the window reads what its first paint needs before Qt is imported."""
+        for part in parts:
+            getattr(self, part)
+        return self
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base, loaded and checked (KnowledgeError when broken and strict; else
+        its problems are in `problems`)."""
+        if self._kb is None:
+            from .loader import load
+
+            self._kb, self.problems = load(self.root, strict=self._strict)
+        return self._kb
+
+    # --- rulesets -----------------------------------------------------------------------------
+    @property
+    def rulesets(self) -> dict[str, Ruleset]:
+        """Every playable ruleset (knowledge/rulesets/), in the order `rulesets` lists them."""
+        if self._rulesets is None:
+            from .rulesets import load_rulesets
+
+            self._rulesets = load_rulesets(self.kb)
+        return self._rulesets
+
+    def ruleset(self, ruleset_id, field: str = "ruleset") -> Ruleset:
+        """The ruleset `ruleset_id`; BadInput naming `field` when there is none of that id."""
+        rulesets = self.rulesets
+        if not isinstance(ruleset_id, str) or ruleset_id not in rulesets:
+            from referee_app.core.validation import shown
+
+            raise BadInput(field, f"unknown ruleset '{shown(ruleset_id)}' (known: {', '.join(rulesets)})")
+        return rulesets[ruleset_id]
+
+    @property
+    def default_ruleset(self) -> str:
+        """The ruleset of whatever names none: forms.yaml's `default_ruleset`."""
+        if "default_ruleset" not in self._parts:
+            from .files import load_file
+
+            chosen = (load_file(self.root / "forms.yaml", "forms.yaml") or {}).get("default_ruleset")
+            self._parts["default_ruleset"] = self.ruleset(chosen, "forms.yaml: default_ruleset").id
+        return self._parts["default_ruleset"]
+
+    def compiled(self, ruleset_id: str) -> CompiledRuleset:
+        """The ruleset ready to rule, compiled the first time it is asked for."""
+        found = self._compiled.get(ruleset_id)
+        if found is None:
+            from referee_app.core.rules.compile import compile_ruleset
+
+            found = self._compiled[ruleset_id] = compile_ruleset(self.kb, self.rulesets,
+                                                                 self.ruleset(ruleset_id).id)
+        return found
+
+    def colours(self, ruleset_id: str) -> dict | None:
+        """The ruleset's `colours` entry (its own or the one it extends): how the first coin
+        pocketed sets the colours; None where the colours are set from the start."""
+        rulesets = self.rulesets
+        rs = rulesets.get(ruleset_id)
+        while rs is not None:
+            if rs.raw.get("colours"):
+                return rs.raw["colours"]
+            rs = rulesets.get(rs.extends) if rs.extends else None
+        return None
+
+    # --- names --------------------------------------------------------------------------------
+    def ruleset_name(self, ruleset_id: str, lang: str) -> str:
+        """The ruleset's name in `lang`, else in English, else its id (one that is no longer known
+        keeps its id: an old record may name it)."""
+        from .rulesets import ruleset_name
+
+        return ruleset_name(self.rulesets, ruleset_id, lang)
+
+    def foul_name(self, ruleset_id: str, foul_id: str, lang: str) -> str:
+        """The foul's name under the ruleset, in `lang`, else in English, else its id."""
+        foul = (self.compiled(ruleset_id).fouls.get(foul_id) or {}) if ruleset_id in self.rulesets else {}
+        names = foul.get("name") or {}
+        return names.get(lang) or names.get("en") or foul_id
+
+    def kept(self, key: tuple, make):
+        """What `make()` makes from this knowledge, made once and kept with it (a quiz's
+        situation space, a ruleset's examples): never kept for the process, so an edited copy
+        of the knowledge base never sees what was made from another."""
+        if key not in self._parts:
+            self._parts[key] = make()
+        return self._parts[key]
+
+    # --- the other parts, each read when first asked for -----------------------------------------
+    @property
+    def forms(self) -> FormsData:
+        """forms.yaml: what each ruleset says about protests and disqualifications."""
+        if "forms" not in self._parts:
+            from referee_app.core.forms.clauses import FormsData
+
+            self._parts["forms"] = FormsData(self.kb, self.rulesets)
+        return self._parts["forms"]
+
+    @property
+    def tournament(self) -> dict:
+        """tournament.yaml, as read: the match clock, the FFC's Swiss system."""
+        if "tournament" not in self._parts:
+            from .files import load_file
+
+            self._parts["tournament"] = load_file(self.root / "tournament.yaml", "tournament.yaml")
+        return self._parts["tournament"]
+
+    @property
+    def equipment(self) -> Specs:
+        """The equipment specifications (equipment/)."""
+        if "equipment" not in self._parts:
+            from referee_app.core.inspection.spec import load_specs
+
+            self._parts["equipment"] = load_specs(self.root / "equipment")[0]
+        return self._parts["equipment"]
