@@ -129,7 +129,7 @@ def test_every_writing_command_refused_changes_no_row(kept, tmp_path):
     from referee_app.core.play.store import MatchStore
 
     other = tmp_path / "other.sqlite3"   # another machine's records, numbered as this one's
-    with MatchStore(other) as elsewhere:
+    with MatchStore(installed(), other) as elsewhere:
         elsewhere.add_stroke(elsewhere.create(first_name="Elsewhere"), GOOD)
     before = rows(kept)
     copies = [["db", "copy", "--from", str(other), "--to", str(kept)],
