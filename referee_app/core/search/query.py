@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-from . import numbers
+from . import numbers, senses
 from .analysis import LANGS, analyse_all, fold, is_stopword, stem, tokens, word_key
 from .backend import levenshtein_dfa
 from .terms import LOOSE_FACTOR, PHRASE_SLOP, Terms, max_edits
@@ -46,6 +46,8 @@ class Concept:
     dimension: str | None = None   # a unit named alone (`grammi`): the measurements in that unit
     concepts: tuple = ()      # thesaurus concept indexes
     positions: tuple = ()     # the query words it stands for
+    sense: str | None = None  # a word of two senses read in one (senses.py): the kind of text it fits
+    ambiguous: frozenset = frozenset()   # its leaves that say the word of two senses itself
 
     def add(self, lang: str, stems, weight: float = 1.0, typed: bool = False) -> None:
         stems = tuple(stems)
@@ -88,6 +90,7 @@ class Understanding:
         self._citations = citations
         self._source_of = source_of   # document -> its source, if it is an official text
         self._usual: dict[int, frozenset] = {}
+        self._concept_index = {c["id"]: i for i, c in enumerate(terms.concepts)}
         # "qu'est-ce qu'un …", "what does … mean": (prefix words, suffix words), longest first
         forms = []
         for phrases in questions.values():
@@ -149,6 +152,9 @@ class Understanding:
         for positions, concept_ids, langs in self._thesaurus_groups(words):
             covered.update(positions)
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
+            sense = self._sense(words, positions, guessed)
+            if sense is not None:
+                concept_ids = [self._concept_index[senses.CONCEPT[sense]]]
             fuzzy = not guessed.isdisjoint(positions)
             concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy,
                               positions=tuple(positions))
@@ -161,6 +167,10 @@ class Understanding:
             if not fuzzy:
                 concept.typed.update(langs)
                 self._add_as_typed(concept, [words[p] for p in positions])
+            if sense is not None:
+                concept.sense = sense
+                concept.ambiguous = frozenset(k for k in concept.leaves if len(k[1]) == 1 and
+                                              k[1][0] in _ambiguous_stems(k[0][-2:]))
             q.concepts.append(concept)
         for i, word in enumerate(words):
             if i in covered or is_stopword(word):
@@ -174,6 +184,14 @@ class Understanding:
         q.words = list(words)
         self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    def _sense(self, words: list[str], positions: list[int], guessed: set[int]) -> str | None:
+        """The sense a lone word of two senses is typed in, when its neighbours say it and the
+        thesaurus has the concept that sense names."""
+        if len(positions) != 1 or positions[0] in guessed:
+            return None
+        found = senses.sense(words, positions[0])
+        return found if found is not None and senses.CONCEPT[found] in self._concept_index else None
 
     def _usual_words(self, cid: int) -> frozenset:
         """(lang, stems) of the words each source's official texts use most for a concept: the
@@ -317,6 +335,12 @@ class Understanding:
         near = set(_automaton_matches(_typo_automaton(s, k), self._index.lexicon(fname)))
         near.update(t for t in _transpositions(s) if self._index.doc_frequency(fname, t))
         return near
+
+
+@lru_cache(maxsize=None)
+def _ambiguous_stems(lang: str) -> frozenset:
+    """The stems, in `lang`, of the words of two senses (senses.SENSES)."""
+    return frozenset(s for w in senses.SENSES if (s := stem(lang, w)))
 
 
 # The words that join two terms a question sets side by side, in every language.

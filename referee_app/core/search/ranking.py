@@ -45,6 +45,7 @@ ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other,
 COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
 ASKED_BONUS = 1.0         # a text stating the kind of number a query asks for (`how long`: a duration)
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
+OFF_SENSE_FACTOR = 0.3    # a word of two senses, read in one, where a text of the other kind says it
 
 
 class Candidate:
@@ -63,7 +64,8 @@ class Ranker:
 
     def __init__(self, index, ids: list[str], translations: frozenset, summaries: frozenset,
                  definitions: frozenset, links: dict[str, list[str]], measures: dict[str, list],
-                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None, stated=None):
+                 docs_of: dict[str, list[int]], doc_langs: list[str], keys=None, stated=None,
+                 tournament: frozenset = frozenset()):
         self._index = index
         self._ids = ids                    # document -> clause id
         self._translations = translations  # documents that are the project's translations
@@ -75,6 +77,7 @@ class Ranker:
         self._doc_langs = doc_langs        # document -> its language
         self._keys = keys                  # document -> its words' stems (stop words: analysis.word_key)
         self._stated = stated              # document -> the kinds of number its text states (numbers.stated)
+        self._tournament = tournament      # documents of the tournament's clauses (a round's texts, not a turn's)
         self._positions: dict[int, dict[str, list[int]]] = {}   # document -> stem -> its places
 
     def collect(self, concepts) -> dict[int, Candidate]:
@@ -92,7 +95,12 @@ class Ranker:
             for (fname, stems), weight in concept.leaves.items():
                 lang = fname[-2:]
                 bit = 1 << ci if lang in concept.typed else 0
+                # `tour` read as a round says little in a playing rule, read as a turn little in
+                # a tournament clause: the source a sense fits (senses.py)
+                off = None if (fname, stems) not in concept.ambiguous else concept.sense == "tournament"
                 for doc, score in self._scores(fname, stems):
+                    if off is not None and (doc in self._tournament) != off:
+                        score *= OFF_SENSE_FACTOR
                     cand = out.get(doc)
                     if cand is None:
                         cand = out[doc] = Candidate([0.0] * n, lang, exact, bit)

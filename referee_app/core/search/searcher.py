@@ -108,7 +108,7 @@ class Searcher:
                           for cid, ms in aux["measures"].items()}
         self._ranker = Ranker(index, ids, self._translations, summaries, self._docs("kind", "definition"),
                               aux["links"], self._measures, self._docs_of, index.column("lang"),
-                              self._keys, self._numbers_stated)
+                              self._keys, self._numbers_stated, self._docs("kind", "tournament"))
         # Opening has just made tens of thousands of objects that live as long as the index: the
         # full collection they call for is made now, not in the middle of one of the first
         # searches (measured: a pause of 15-20 ms among the first 25); a command that searches

@@ -1,0 +1,56 @@
+"""Words with two carrom senses, told apart by the words around them (issue 33, class 3).
+
+`tour` (and Italian `turno`) is a player's turn in the playing rules and a round in the
+tournament's texts (`7 tours de 40 à 59 joueurs`, `les appariements du deuxième tour`). Typed
+alone, it stays both (the thesaurus reads it as the turn, its usual sense); typed beside a word
+that only one sense goes with, it is read in that sense: the concept the sense names, and, in
+the texts of the other kind (a tournament clause for a turn, a playing rule for a round), the
+ambiguous word itself counts for less (`Ranker`: the source a sense fits).
+
+The neighbours are written out as folded words (no stemming: `tour` and `tournoi` share a
+French stem's first letters, and a handful of forms says what is meant more surely).
+"""
+from __future__ import annotations
+
+from .analysis import fold
+
+TOURNAMENT, PLAY = "tournament", "play"
+CONCEPT = {TOURNAMENT: "round", PLAY: "turn"}   # the thesaurus concept each sense names
+
+_ROUND_FR = ("tournoi", "tournois", "appariement", "appariements", "apparier", "apparie", "apparies",
+             "ronde", "rondes", "suisse", "classement", "qualification", "qualifies", "poule", "poules",
+             "participants", "inscrits", "exempt", "exempte", "fantome", "deuxieme", "troisieme",
+             "quatrieme", "cinquieme", "sixieme", "septieme", "competition", "elimination")
+_TURN_FR = ("jouer", "joue", "jouent", "frappe", "frapper", "tir", "tirer", "coup", "main", "perd", "perdre",
+            "perdu", "garde", "garder", "passe", "passer", "rejouer", "rejoue", "avant", "hors", "son", "mon",
+            "ton", "reine", "pion", "pions", "jeton", "jetons", "percuteur", "striker", "faute", "penalite",
+            "casse", "empoche", "rentre")
+_ROUND_IT = ("torneo", "tornei", "accoppiamento", "accoppiamenti", "abbinamento", "abbinamenti", "svizzero",
+             "classifica", "girone", "gironi", "partecipanti", "iscritti", "terzo", "quarto", "quinto",
+             "eliminazione", "competizione")
+_TURN_IT = ("giocare", "gioca", "giocato", "tiro", "tirare", "colpo", "perde", "perdere", "mantiene", "passa",
+            "fuori", "prima", "suo", "mio", "tuo", "regina", "pedina", "pedine", "striker", "fallo",
+            "penalita", "spaccata", "imbucata", "imbucato")
+
+# a word with two senses (folded) -> each sense's neighbours (folded)
+SENSES: dict[str, dict[str, frozenset[str]]] = {
+    **{w: {TOURNAMENT: frozenset(_ROUND_FR), PLAY: frozenset(_TURN_FR)} for w in ("tour", "tours")},
+    **{w: {TOURNAMENT: frozenset(_ROUND_IT), PLAY: frozenset(_TURN_IT)} for w in ("turno", "turni")},
+}
+
+
+def sense(words: list[str], at: int) -> str | None:
+    """The sense in which the query's word at `at` is meant, when its neighbours say it: the
+    sense more of the other words go with (none when no word, or as many, go with each)."""
+    senses = SENSES.get(fold(words[at]))
+    if not senses:
+        return None
+    others = {fold(w) for i, w in enumerate(words) if i != at}
+    said = {name: len(others & context) for name, context in senses.items()}
+    best = max(said.values())
+    chosen = [name for name, n in said.items() if n == best]
+    return chosen[0] if best and len(chosen) == 1 else None
+
+
+def ambiguous(word: str) -> bool:
+    return fold(word) in SENSES
