@@ -115,6 +115,7 @@ class Understanding:
             rest = rest[:m.start] + " " + rest[m.end:]
         typed = tokens(rest)[:MAX_WORDS]
         q.asks, interrogative = numbers.asked([fold(w) for w in typed])
+        interrogative |= _frames([fold(w) for w in typed])
         words = []
         for i, w in enumerate(typed):
             if i in interrogative and len(interrogative) < len(typed):
@@ -341,6 +342,30 @@ class Understanding:
 def _ambiguous_stems(lang: str) -> frozenset:
     """The stems, in `lang`, of the words of two senses (senses.SENSES)."""
     return frozenset(s for w in senses.SENSES if (s := stem(lang, w)))
+
+
+# How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
+# `cosa succede se`, `what happens if`. Their verbs are rule words elsewhere (`passe la main`, `en
+# droit de remplacer`) and found the rules that say them, not the rule asked for. (`peut-on`, `can I`
+# stay: a question of what is allowed is answered by the rules saying what one may do.)
+QUESTION_FRAMES = tuple(sorted({tuple(tokens(fold(p))) for p in (
+    "que se passe-t-il si", "que se passe-t-il quand", "qu'est-ce qui se passe si", "qu'est ce qui se passe si",
+    "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
+    "a-t-on le droit d'", "ai-je le droit de", "ai-je le droit d'", "on a le droit de", "on a le droit d'",
+    "a le droit de", "a le droit d'", "est-ce que", "est ce que",
+    "cosa succede se", "che succede se", "cosa succede quando", "cosa succede", "che cosa succede se",
+    "what happens if", "what happens when", "what happens")}, key=lambda f: -len(f)))
+
+
+def _frames(folded: list[str]) -> set[int]:
+    """The positions of the words that only put the question (QUESTION_FRAMES), longest frame first."""
+    out: set[int] = set()
+    for frame in QUESTION_FRAMES:
+        n = len(frame)
+        for i in range(len(folded) - n + 1):
+            if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
+                out.update(range(i, i + n))
+    return out
 
 
 # The words that join two terms a question sets side by side, in every language.
