@@ -155,7 +155,7 @@ class Understanding:
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
             sense = self._sense(words, positions, guessed)
             if sense is not None:
-                concept_ids = [self._concept_index[senses.CONCEPT[sense]]]
+                concept_ids = [self._concept_index[sense]]
             fuzzy = not guessed.isdisjoint(positions)
             concept = Concept(" ".join(words[p] for p in positions), concepts=tuple(concept_ids), fuzzy=fuzzy,
                               positions=tuple(positions))
@@ -168,8 +168,8 @@ class Understanding:
             if not fuzzy:
                 concept.typed.update(langs)
                 self._add_as_typed(concept, [words[p] for p in positions])
-            if sense is not None:
-                concept.sense = sense
+            if sense in senses.FITS:
+                concept.sense = senses.FITS[sense]
                 concept.ambiguous = frozenset(k for k in concept.leaves if len(k[1]) == 1 and
                                               k[1][0] in _ambiguous_stems(k[0][-2:]))
             q.concepts.append(concept)
@@ -192,7 +192,7 @@ class Understanding:
         if len(positions) != 1 or positions[0] in guessed:
             return None
         found = senses.sense(words, positions[0])
-        return found if found is not None and senses.CONCEPT[found] in self._concept_index else None
+        return found if found in self._concept_index else None
 
     def _usual_words(self, cid: int) -> frozenset:
         """(lang, stems) of the words each source's official texts use most for a concept: the
@@ -340,8 +340,9 @@ class Understanding:
 
 @lru_cache(maxsize=None)
 def _ambiguous_stems(lang: str) -> frozenset:
-    """The stems, in `lang`, of the words of two senses (senses.SENSES)."""
-    return frozenset(s for w in senses.SENSES if (s := stem(lang, w)))
+    """The stems, in `lang`, of the words whose sense fits a kind of text (senses.SENSES)."""
+    return frozenset(s for w, named in senses.SENSES.items() if not named.keys().isdisjoint(senses.FITS)
+                     if (s := stem(lang, w)))
 
 
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,

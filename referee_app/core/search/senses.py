@@ -15,7 +15,7 @@ from __future__ import annotations
 from .analysis import fold
 
 TOURNAMENT, PLAY = "tournament", "play"
-CONCEPT = {TOURNAMENT: "round", PLAY: "turn"}   # the thesaurus concept each sense names
+FITS = {"round": TOURNAMENT, "turn": PLAY}   # the kind of text in which a sense's concept is said
 
 _ROUND_FR = ("tournoi", "tournois", "appariement", "appariements", "apparier", "apparie", "apparies",
              "ronde", "rondes", "suisse", "classement", "qualification", "qualifies", "poule", "poules",
@@ -32,17 +32,30 @@ _TURN_IT = ("giocare", "gioca", "giocato", "tiro", "tirare", "colpo", "perde", "
             "fuori", "prima", "suo", "mio", "tuo", "regina", "pedina", "pedine", "striker", "fallo",
             "penalita", "spaccata", "imbucata", "imbucato")
 
-# a word with two senses (folded) -> each sense's neighbours (folded)
+# `main` is the hand, and in jargon the turn (`garder la main`, which the thesaurus reads as a
+# phrase): beside what a hand does or touches it is the hand; `mains`, in the plural, always is.
+_HAND_FR = ("deux", "seule", "une", "toucher", "touche", "touchent", "poser", "pose", "coude", "bras", "doigt",
+            "doigts", "pouce", "surface", "gauche", "droite", "utiliser", "utilise", "autre", "plat", "paume",
+            "poignet")
+_TURN_HAND_FR = ("garde", "garder", "perd", "perdre", "passe", "passer", "reprend", "reprendre", "rend",
+                 "qui", "adversaire")
+
+# a word with two senses (folded) -> each sense's concept (a thesaurus id) -> its neighbours (folded)
 SENSES: dict[str, dict[str, frozenset[str]]] = {
-    **{w: {TOURNAMENT: frozenset(_ROUND_FR), PLAY: frozenset(_TURN_FR)} for w in ("tour", "tours")},
-    **{w: {TOURNAMENT: frozenset(_ROUND_IT), PLAY: frozenset(_TURN_IT)} for w in ("turno", "turni")},
+    **{w: {"round": frozenset(_ROUND_FR), "turn": frozenset(_TURN_FR)} for w in ("tour", "tours")},
+    **{w: {"round": frozenset(_ROUND_IT), "turn": frozenset(_TURN_IT)} for w in ("turno", "turni")},
+    "main": {"hand": frozenset(_HAND_FR), "turn": frozenset(_TURN_HAND_FR)},
 }
+ALWAYS = {"mains": "hand"}   # a word of one sense in this form
 
 
 def sense(words: list[str], at: int) -> str | None:
-    """The sense in which the query's word at `at` is meant, when its neighbours say it: the
+    """The concept (a thesaurus id) in which the query's word at `at` is meant, when its neighbours say it: the
     sense more of the other words go with (none when no word, or as many, go with each)."""
-    senses = SENSES.get(fold(words[at]))
+    word = fold(words[at])
+    if word in ALWAYS:
+        return ALWAYS[word]
+    senses = SENSES.get(word)
     if not senses:
         return None
     others = {fold(w) for i, w in enumerate(words) if i != at}
@@ -52,5 +65,3 @@ def sense(words: list[str], at: int) -> str | None:
     return chosen[0] if best and len(chosen) == 1 else None
 
 
-def ambiguous(word: str) -> bool:
-    return fold(word) in SENSES
