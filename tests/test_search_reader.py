@@ -146,3 +146,71 @@ def test_the_clause_whose_range_holds_the_number_typed_ranks_first(searcher):
 ])
 def test_a_player_s_word_finds_the_rule_saying_it_formally(searcher, query, expected):
     assert expected & {h["id"] for h in searcher.search(query, limit=3)}
+
+
+# --- Words with two carrom senses, read by their neighbours ---------------------------------------
+
+@pytest.mark.parametrize("query,word,meant", [
+    ("classement apres le troisieme tour du tournoi", "tour", "round"),
+    ("il a joue avant son tour", "tour", "turn"),
+    ("abbinamenti del terzo turno", "turno", "round"),
+    ("perdere il turno dopo un fallo", "turno", "turn"),
+    ("jouer avec les deux mains", "mains", "hand"),
+    ("poser la main a plat", "main", "hand"),
+    ("qui reprend la main", "main", "turn"),
+])
+def test_a_word_of_two_senses_is_read_in_the_sense_its_neighbours_say(query, word, meant):
+    from referee_app.core.search.senses import sense
+
+    words = query.split()
+    assert sense(words, words.index(word)) == meant
+
+
+@pytest.mark.parametrize("query", ["tour", "le tour", "tour et tournoi de jouer"])
+def test_without_neighbours_or_with_both_kinds_a_word_keeps_both_senses(query):
+    from referee_app.core.search.senses import sense
+
+    words = query.split()
+    assert sense(words, words.index("tour")) is None
+
+
+@pytest.mark.parametrize("query,tournament", [
+    ("classement apres le troisieme tour du tournoi", True),
+    ("abbinamenti del terzo turno del torneo", True),
+    ("il perd son tour apres une faute", False),
+    ("perdere il turno dopo un fallo", False),
+])
+def test_a_round_finds_the_tournament_s_clauses_and_a_turn_the_playing_rules(searcher, kb, query, tournament):
+    kinds = [kb.clauses[h["id"]].kind == "tournament" for h in searcher.search(query, limit=3)]
+    assert kinds[0] == tournament and kinds.count(tournament) >= 2, kinds
+
+
+# --- How a question is put is not what it asks ----------------------------------------------------
+
+@pytest.mark.parametrize("framed,bare", [
+    ("que se passe-t-il si la reine tombe avec le percuteur", "la reine tombe avec le percuteur"),
+    ("a-t-on le droit de parler pendant le match", "parler pendant le match"),
+    ("cosa succede se la regina cade con lo striker", "la regina cade con lo striker"),
+    ("what happens if the queen falls with the striker", "the queen falls with the striker"),
+])
+def test_a_question_s_frame_finds_what_its_subject_alone_finds(searcher, framed, bare):
+    found = searcher.search_detailed(framed, limit=5)
+    assert [h["id"] for h in found["hits"]] == [h["id"] for h in searcher.search(bare, limit=5)]
+    assert not found["unmatched"]
+    assert not any("**passe**" in h["snippet"] or "**droit**" in h["snippet"] for h in found["hits"])
+
+
+# --- Players' words: playing before one's turn, playing a stroke ---------------------------------
+
+@pytest.mark.parametrize("query", ["il a joue avant son tour", "ha giocato prima del suo turno",
+                                   "he played before his turn"])
+def test_playing_before_one_s_turn_finds_the_out_of_turn_rules(searcher, query):
+    hits = [h["id"] for h in searcher.search(query, limit=3)]
+    out_of_turn = {"it:30", "icf-fr:4.1.1", "aicf-2009:22"}
+    assert hits[0] in out_of_turn and len(out_of_turn.intersection(hits)) >= 2, hits
+
+
+def test_a_stroke_played_is_the_stroke_the_rules_make(searcher):
+    """`jouer un coup` is a stroke: the rules giving the seconds to make one, not those on playing matches."""
+    hits = searcher.search("combien de secondes pour jouer un coup", limit=2)
+    assert {h["id"] for h in hits} == {"icf-fr:3.6.b", "aicf-2009:6"}
