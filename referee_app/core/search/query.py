@@ -170,8 +170,8 @@ class Understanding:
                 self._add_as_typed(concept, [words[p] for p in positions])
             if sense in senses.FITS:
                 concept.sense = senses.FITS[sense]
-                concept.ambiguous = frozenset(k for k in concept.leaves if len(k[1]) == 1 and
-                                              k[1][0] in _ambiguous_stems(k[0][-2:]))
+                said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, words[positions[0]]))}
+                concept.ambiguous = frozenset(said & concept.leaves.keys())
             q.concepts.append(concept)
         for i, word in enumerate(words):
             if i in covered or is_stopword(word):
@@ -338,30 +338,30 @@ class Understanding:
         return near
 
 
-@lru_cache(maxsize=None)
-def _ambiguous_stems(lang: str) -> frozenset:
-    """The stems, in `lang`, of the words whose sense fits a kind of text (senses.SENSES)."""
-    return frozenset(s for w, named in senses.SENSES.items() if not named.keys().isdisjoint(senses.FITS)
-                     if (s := stem(lang, w)))
-
-
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
 # `cosa succede se`, `what happens if`. Their verbs are rule words elsewhere (`passe la main`, `en
 # droit de remplacer`) and found the rules that say them, not the rule asked for. (`peut-on`, `can I`
 # stay: a question of what is allowed is answered by the rules saying what one may do.)
-QUESTION_FRAMES = tuple(sorted({tuple(tokens(fold(p))) for p in (
+QUESTION_FRAMES = (
     "que se passe-t-il si", "que se passe-t-il quand", "qu'est-ce qui se passe si", "qu'est ce qui se passe si",
     "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
     "a-t-on le droit d'", "ai-je le droit de", "ai-je le droit d'", "on a le droit de", "on a le droit d'",
     "a le droit de", "a le droit d'", "est-ce que", "est ce que",
     "cosa succede se", "che succede se", "cosa succede quando", "cosa succede", "che cosa succede se",
-    "what happens if", "what happens when", "what happens")}, key=lambda f: -len(f)))
+    "what happens if", "what happens when", "what happens")
+
+
+@lru_cache(maxsize=None)
+def _folded_frames() -> tuple[tuple[str, ...], ...]:
+    """QUESTION_FRAMES as folded words, the longest first (folded on first use: the folding table
+    is the index snapshot's, not there when this module is imported)."""
+    return tuple(sorted({tuple(tokens(fold(p))) for p in QUESTION_FRAMES}, key=lambda f: -len(f)))
 
 
 def _frames(folded: list[str]) -> set[int]:
     """The positions of the words that only put the question (QUESTION_FRAMES), longest frame first."""
     out: set[int] = set()
-    for frame in QUESTION_FRAMES:
+    for frame in _folded_frames():
         n = len(frame)
         for i in range(len(folded) - n + 1):
             if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
