@@ -214,3 +214,17 @@ def test_a_stroke_played_is_the_stroke_the_rules_make(searcher):
     """`jouer un coup` is a stroke: the rules giving the seconds to make one, not those on playing matches."""
     hits = searcher.search("combien de secondes pour jouer un coup", limit=2)
     assert {h["id"] for h in hits} == {"icf-fr:3.6.b", "aicf-2009:6"}
+
+
+@pytest.mark.parametrize("query", ["temps maximum pour jouer un coup", "limite de temps pour la casse",
+                                   "tempo massimo per il tiro", "time limit for a stroke"])
+def test_a_limit_of_time_asks_for_a_duration(query):
+    from referee_app.core.search.numbers import asked
+
+    assert asked(query.split()) == ("duration", set())   # the words stay searched: the rules say them
+
+
+def test_time_alone_asks_for_no_number():
+    from referee_app.core.search.numbers import asked
+
+    assert asked("jouer a temps".split()) == (None, set())

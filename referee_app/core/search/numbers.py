@@ -165,8 +165,12 @@ _WORD = re.compile(r"\w+")
 DURATION_QUESTIONS = ("combien de temps", "en combien de temps", "pendant combien de temps", "quanto dura",
                       "quanto tempo", "entro quanto tempo", "per quanto tempo", "how long", "how much time",
                       "for how long")
-# (not `last`, `dure`, `dura`: the last coin, hard)
-DURATION_WORDS = ("duree", "delai", "durer", "durata", "duration")
+# (not `last`, `dure`, `dura`: the last coin, hard; nor `temps`, `tempo`, `time` alone: the time of
+# a stroke, the break's tempo, at any time; but a limit or a maximum of time is a duration)
+DURATION_WORDS = ("duree", "delai", "durer", "durata", "duration", "temps max", "temps maximum",
+                  "temps limite", "limite de temps", "temps imparti", "temps accorde", "temps maximal",
+                  "tempo massimo", "tempo limite", "limite di tempo", "tempo concesso", "time limit",
+                  "maximum time", "max time", "time allowed")
 COUNT_QUESTIONS = ("combien de fois", "combien de", "combien d", "combien", "quante volte", "quanti", "quante",
                    "quanto", "how many times", "how many", "how much")
 COUNT_WORDS = ("maximum", "minimum", "max", "limite", "nombre", "massimo", "minimo", "numero", "limit", "number")
