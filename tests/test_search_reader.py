@@ -228,3 +228,13 @@ def test_time_alone_asks_for_no_number():
     from referee_app.core.search.numbers import asked
 
     assert asked("jouer a temps".split()) == (None, set())
+
+
+@pytest.mark.parametrize("query", ["aller aux toilettes pendant un game", "posso andare in bagno durante la partita",
+                                   "can I go to the toilet during a game"])
+def test_going_to_the_toilet_is_leaving_the_table(searcher, query):
+    assert searcher.search(query, limit=1)[0]["id"] in {"it:122", "icf-fr:4.2.b", "aicf-2009:4"}
+
+
+def test_the_equipment_s_homologation_finds_the_rules_on_approved_equipment(searcher):
+    assert {"icf-fr:4.b", "it:125", "icf-fr:4.2.f"} & {h["id"] for h in searcher.search("homologation du materiel", limit=3)}
