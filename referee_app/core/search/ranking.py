@@ -43,7 +43,7 @@ PROXIMITY_BONUS = 1.0     # a text saying the query's concepts in as few words a
 PROXIMITY_DEPTH = 30      # looked at in the best texts only (it reads their words)
 ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other, stop words too, up to half as much again
 COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
-ASKED_BONUS = 1.0         # a text stating the kind of number a query asks for (`how long`: a duration)
+ASKED_BONUS = 2.0         # a text stating the kind of number a query asks for (`how long`: a duration), three times as much
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
 OFF_SENSE_FACTOR = 0.3    # a word of two senses, read in one, where a text of the other kind says it
 
