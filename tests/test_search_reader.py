@@ -155,6 +155,8 @@ def test_a_player_s_word_finds_the_rule_saying_it_formally(searcher, query, expe
     ("il a joue avant son tour", "tour", "turn"),
     ("abbinamenti del terzo turno", "turno", "round"),
     ("perdere il turno dopo un fallo", "turno", "turn"),
+    ("pairings for the third turn", "turn", "round"),
+    ("he played out of his turn", "turn", "turn"),
     ("jouer avec les deux mains", "mains", "hand"),
     ("poser la main a plat", "main", "hand"),
     ("qui reprend la main", "main", "turn"),

@@ -1,6 +1,7 @@
 """Words with two carrom senses, told apart by the words around them (issue 33, class 3).
 
-`tour` (and Italian `turno`) is a player's turn in the playing rules and a round in the
+`tour` (and Italian `turno`, and `turn` as a player says it for a round) is a player's turn in the
+playing rules and a round in the
 tournament's texts (`7 tours de 40 à 59 joueurs`, `les appariements du deuxième tour`). Typed
 alone, it stays both (the thesaurus reads it as the turn, its usual sense); typed beside a word
 that only one sense goes with, it is read in that sense: the concept the sense names, and, in
@@ -32,6 +33,12 @@ _TURN_IT = ("giocare", "gioca", "giocato", "tiro", "tirare", "colpo", "perde", "
             "fuori", "prima", "suo", "mio", "tuo", "regina", "pedina", "pedine", "striker", "fallo",
             "penalita", "spaccata", "imbucata", "imbucato")
 
+_ROUND_EN = ("tournament", "tournaments", "pairing", "pairings", "paired", "swiss", "standings", "ranking",
+             "bye", "third", "fourth", "fifth", "participants", "entrants", "qualification", "knockout")
+_TURN_EN = ("play", "plays", "played", "playing", "shot", "stroke", "strike", "lose", "loses", "lost", "keep",
+            "keeps", "pass", "passes", "before", "out", "his", "her", "my", "your", "their", "queen", "coin",
+            "coins", "striker", "foul", "penalty", "pocket", "pocketed", "whose")
+
 # `main` is the hand, and in jargon the turn (`garder la main`, which the thesaurus reads as a
 # phrase): beside what a hand does or touches it is the hand; `mains`, in the plural, always is.
 _HAND_FR = ("deux", "seule", "une", "toucher", "touche", "touchent", "poser", "pose", "coude", "bras", "doigt",
@@ -44,6 +51,7 @@ _TURN_HAND_FR = ("garde", "garder", "perd", "perdre", "passe", "passer", "repren
 SENSES: dict[str, dict[str, frozenset[str]]] = {
     **{w: {"round": frozenset(_ROUND_FR), "turn": frozenset(_TURN_FR)} for w in ("tour", "tours")},
     **{w: {"round": frozenset(_ROUND_IT), "turn": frozenset(_TURN_IT)} for w in ("turno", "turni")},
+    **{w: {"round": frozenset(_ROUND_EN), "turn": frozenset(_TURN_EN)} for w in ("turn", "turns")},
     "main": {"hand": frozenset(_HAND_FR), "turn": frozenset(_TURN_HAND_FR)},
 }
 ALWAYS = {"mains": "hand"}   # a word of one sense in this form
