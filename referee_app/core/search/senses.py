@@ -1,16 +1,15 @@
 """Words with two carrom senses, told apart by the words around them (issue 33, class 3).
 
-`tour` (and Italian `turno`, and `turn` as a player says it for a round) is a player's turn in the
-playing rules and a round in the
-tournament's texts (`7 tours de 40 à 59 joueurs`, `les appariements du deuxième tour`). Typed
-alone, it stays both (the thesaurus reads it as the turn, its usual sense); typed beside a word
-that only one sense goes with, it is read in that sense: the concept the sense names, and, in
+`tour` (Italian `turno`; `turn` too, as players say it for a round) is a player's turn in the
+playing rules and a round in the tournament's texts (`7 tours de 40 à 59 joueurs`, `les
+appariements du deuxième tour`); `main` is the hand, and in jargon the turn. Typed alone, such a
+word stays both (the thesaurus's reading); typed beside words that go with one sense only, it is
+read in that sense: the concept (a thesaurus id) the sense names; and for a round or a turn, in
 the texts of the other kind (a tournament clause for a turn, a playing rule for a round), the
 ambiguous word itself counts for less (`Ranker`: the source a sense fits).
 
-The neighbours are written out as folded words (no stemming: `tour` and `tournoi` share a
-French stem's first letters, and a handful of forms says what is meant more surely).
-"""
+The neighbours are written out as folded words (no stemming: `tour` and `tournoi` share a French
+stem, and a handful of forms says what is meant more surely)."""
 from __future__ import annotations
 
 from .analysis import fold
