@@ -240,3 +240,12 @@ def test_going_to_the_toilet_is_leaving_the_table(searcher, query):
 
 def test_the_equipment_s_homologation_finds_the_rules_on_approved_equipment(searcher):
     assert {"icf-fr:4.b", "it:125", "icf-fr:4.2.f"} & {h["id"] for h in searcher.search("homologation du materiel", limit=3)}
+
+
+@pytest.mark.parametrize("query", ["combien de temps pour casser", "quanto tempo per spaccare", "how long for the break shot"])
+def test_a_question_for_the_duration_of_one_thing_is_no_question_of_what_it_is(searcher, kb, query):
+    """One concept and a question for a number: the rule stating the seconds, not the glossary's break."""
+    from referee_app.core.search import numbers
+
+    hit = searcher.search(query, limit=1)[0]
+    assert kb.clauses[hit["id"]].kind != "definition" and "duration" in numbers.stated(hit["snippet"]), hit["id"]

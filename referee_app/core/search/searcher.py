@@ -206,7 +206,9 @@ class Searcher:
         ranked = []
         if q.concepts:
             candidates = self._ranker.collect(q.concepts)
-            one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts)
+            # a query naming one concept and nothing else asks what it is, unless it asks for a
+            # number (`combien de temps pour casser`: the seconds the break takes, not what it is)
+            one_concept = len(q.concepts) == 1 and bool(q.concepts[0].concepts) and q.asks is None
             ranked = self._ranker.rank(candidates, q.concepts, allowed, limit + len(q.cited), q.definition,
                                        tuple(q.defined) if q.definition or one_concept else (), q.keys, q.asks, tuple(q.counts))
         hits = []
