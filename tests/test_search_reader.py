@@ -168,6 +168,18 @@ def test_a_word_of_two_senses_is_read_in_the_sense_its_neighbours_say(query, wor
     assert sense(words, words.index(word)) == meant
 
 
+def test_a_number_asked_of_a_word_of_two_senses_asks_for_rounds():
+    """`combien de tours`: rounds are counted, turns not (the interrogative is no longer a word)."""
+    from referee_app.core.search.senses import sense
+
+    assert sense(["tours", "faut"], 0, counted=True) == "round"
+    assert sense(["tours", "faut"], 0) is None
+
+
+def test_how_many_rounds_finds_the_rule_giving_them(searcher):
+    assert searcher.search("combien de tours faut-il", limit=1)[0]["id"] == "ffc-tournament:1.13"
+
+
 @pytest.mark.parametrize("query", ["tour", "le tour", "tour et tournoi de jouer"])
 def test_without_neighbours_or_with_both_kinds_a_word_keeps_both_senses(query):
     from referee_app.core.search.senses import sense
@@ -192,6 +204,7 @@ def test_a_round_finds_the_tournament_s_clauses_and_a_turn_the_playing_rules(sea
 @pytest.mark.parametrize("framed,bare", [
     ("que se passe-t-il si la reine tombe avec le percuteur", "la reine tombe avec le percuteur"),
     ("a-t-on le droit de parler pendant le match", "parler pendant le match"),
+    ("faut-il confirmer la reine", "confirmer la reine"),
     ("cosa succede se la regina cade con lo striker", "la regina cade con lo striker"),
     ("what happens if the queen falls with the striker", "the queen falls with the striker"),
 ])
@@ -199,7 +212,7 @@ def test_a_question_s_frame_finds_what_its_subject_alone_finds(searcher, framed,
     found = searcher.search_detailed(framed, limit=5)
     assert [h["id"] for h in found["hits"]] == [h["id"] for h in searcher.search(bare, limit=5)]
     assert not found["unmatched"]
-    assert not any("**passe**" in h["snippet"] or "**droit**" in h["snippet"] for h in found["hits"])
+    assert not any(f"**{w}**" in h["snippet"].lower() for w in ("passe", "droit", "faute") for h in found["hits"])
 
 
 # --- Players' words: playing before one's turn, playing a stroke ---------------------------------

@@ -153,7 +153,7 @@ class Understanding:
         for positions, concept_ids, langs in self._thesaurus_groups(words):
             covered.update(positions)
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
-            sense = self._sense(words, positions, guessed)
+            sense = self._sense(words, positions, guessed, q.asks == "count")
             if sense is not None:
                 concept_ids = [self._concept_index[sense]]
             fuzzy = not guessed.isdisjoint(positions)
@@ -186,12 +186,12 @@ class Understanding:
         self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
 
-    def _sense(self, words: list[str], positions: list[int], guessed: set[int]) -> str | None:
+    def _sense(self, words: list[str], positions: list[int], guessed: set[int], counted: bool) -> str | None:
         """The sense a lone word of two senses is typed in, when its neighbours say it and the
         thesaurus has the concept that sense names."""
         if len(positions) != 1 or positions[0] in guessed:
             return None
-        found = senses.sense(words, positions[0])
+        found = senses.sense(words, positions[0], counted)
         return found if found in self._concept_index else None
 
     def _usual_words(self, cid: int) -> frozenset:
@@ -340,13 +340,15 @@ class Understanding:
 
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
 # `cosa succede se`, `what happens if`. Their verbs are rule words elsewhere (`passe la main`, `en
-# droit de remplacer`) and found the rules that say them, not the rule asked for. (`peut-on`, `can I`
-# stay: a question of what is allowed is answered by the rules saying what one may do.)
+# droit de remplacer`; `faut`, of `falloir`, stems as `faute` does) and found the rules that say
+# them, not the rule asked for. (`peut-on`, `can I` stay: a question of what is allowed is
+# answered by the rules saying what one may do.)
 QUESTION_FRAMES = (
     "que se passe-t-il si", "que se passe-t-il quand", "qu'est-ce qui se passe si", "qu'est ce qui se passe si",
     "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
     "a-t-on le droit d'", "ai-je le droit de", "ai-je le droit d'", "on a le droit de", "on a le droit d'",
-    "a le droit de", "a le droit d'", "est-ce que", "est ce que",
+    "a le droit de", "a le droit d'", "est-ce que", "est ce que", "faut-il", "faut il", "il faut", "faudra-t-il",
+    "il faudra",
     "cosa succede se", "che succede se", "cosa succede quando", "cosa succede", "che cosa succede se",
     "what happens if", "what happens when", "what happens")
 

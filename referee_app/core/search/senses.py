@@ -20,20 +20,21 @@ FITS = {"round": TOURNAMENT, "turn": PLAY}   # the kind of text in which a sense
 _ROUND_FR = ("tournoi", "tournois", "appariement", "appariements", "apparier", "apparie", "apparies",
              "ronde", "rondes", "suisse", "classement", "qualification", "qualifies", "poule", "poules",
              "participants", "inscrits", "exempt", "exempte", "fantome", "deuxieme", "troisieme",
-             "quatrieme", "cinquieme", "sixieme", "septieme", "competition", "elimination")
+             "quatrieme", "cinquieme", "sixieme", "septieme", "competition", "elimination",
+             "nombre")
 _TURN_FR = ("jouer", "joue", "jouent", "frappe", "frapper", "tir", "tirer", "coup", "main", "perd", "perdre",
             "perdu", "garde", "garder", "passe", "passer", "rejouer", "rejoue", "avant", "hors", "son", "mon",
             "ton", "reine", "pion", "pions", "jeton", "jetons", "percuteur", "striker", "faute", "penalite",
             "casse", "empoche", "rentre")
 _ROUND_IT = ("torneo", "tornei", "accoppiamento", "accoppiamenti", "abbinamento", "abbinamenti", "svizzero",
              "classifica", "girone", "gironi", "partecipanti", "iscritti", "terzo", "quarto", "quinto",
-             "eliminazione", "competizione")
+             "eliminazione", "competizione", "numero")
 _TURN_IT = ("giocare", "gioca", "giocato", "tiro", "tirare", "colpo", "perde", "perdere", "mantiene", "passa",
             "fuori", "prima", "suo", "mio", "tuo", "regina", "pedina", "pedine", "striker", "fallo",
             "penalita", "spaccata", "imbucata", "imbucato")
 
 _ROUND_EN = ("tournament", "tournaments", "pairing", "pairings", "paired", "swiss", "standings", "ranking",
-             "bye", "third", "fourth", "fifth", "participants", "entrants", "qualification", "knockout")
+             "bye", "third", "fourth", "fifth", "participants", "entrants", "qualification", "knockout", "number")
 _TURN_EN = ("play", "plays", "played", "playing", "shot", "stroke", "strike", "lose", "loses", "lost", "keep",
             "keeps", "pass", "passes", "before", "out", "his", "her", "my", "your", "their", "queen", "coin",
             "coins", "striker", "foul", "penalty", "pocket", "pocketed", "whose")
@@ -54,11 +55,13 @@ SENSES: dict[str, dict[str, frozenset[str]]] = {
     "main": {"hand": frozenset(_HAND_FR), "turn": frozenset(_TURN_HAND_FR)},
 }
 ALWAYS = {"mains": "hand"}   # a word of one sense in this form
+COUNTED = frozenset({"round"})   # the senses a question for a number goes with: rounds are counted, turns not
 
 
-def sense(words: list[str], at: int) -> str | None:
+def sense(words: list[str], at: int, counted: bool = False) -> str | None:
     """The concept (a thesaurus id) in which the query's word at `at` is meant, when its neighbours say it: the
-    sense more of the other words go with (none when no word, or as many, go with each)."""
+    sense more of the other words go with (none when no word, or as many, go with each); `counted`:
+    the query asks how many (`combien de tours`, its interrogative no longer among the words)."""
     word = fold(words[at])
     if word in ALWAYS:
         return ALWAYS[word]
@@ -66,7 +69,7 @@ def sense(words: list[str], at: int) -> str | None:
     if not senses:
         return None
     others = {fold(w) for i, w in enumerate(words) if i != at}
-    said = {name: len(others & context) for name, context in senses.items()}
+    said = {name: len(others & context) + (counted and name in COUNTED) for name, context in senses.items()}
     best = max(said.values())
     chosen = [name for name, n in said.items() if n == best]
     return chosen[0] if best and len(chosen) == 1 else None
