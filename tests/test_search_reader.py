@@ -262,3 +262,8 @@ def test_a_question_for_the_duration_of_one_thing_is_no_question_of_what_it_is(s
 
     hit = searcher.search(query, limit=1)[0]
     assert kb.clauses[hit["id"]].kind != "definition" and "duration" in numbers.stated(hit["snippet"]), hit["id"]
+
+
+@pytest.mark.parametrize("query", ["la reine a ete rentree au dernier coup", "il palet e piu vicino", "le meme pion"])
+def test_a_stop_word_typed_without_its_accents_is_no_unknown_word(searcher, query):
+    assert searcher.search_detailed(query)["unmatched"] == []

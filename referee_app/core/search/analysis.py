@@ -7,6 +7,7 @@ a decimal point). Then lower case, the language's stop words, accents folded (`p
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from referee_app.languages import LANGUAGES
@@ -116,10 +117,21 @@ def word_key(word: str) -> str:
     return "=" + fold(word)
 
 
+def _unaccented(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+
+
+# The stop words that have accents, as typed without them (`ete`, `meme`, `piu`, `perche`): a query
+# typed unaccented says them so, and they matched nothing and were reported as unknown words.
+UNACCENTED_STOPWORDS = frozenset(u for lang in LANGS for w in STOPWORDS[lang] if (u := _unaccented(w)) != w)
+
+
 def is_stopword(word: str) -> bool:
-    """A stop word in any of the languages (`la`, `the`, `di`), as written (`du` is one, `dû` not)."""
+    """A stop word in any of the languages (`la`, `the`, `di`), as written (`du` is one, `dû` not),
+    or one written with accents typed without them (`ete`, `piu`)."""
     w = word.lower()
-    return any(w in STOPWORDS[lang] for lang in LANGS) and not any(w in MEANINGFUL[lang] for lang in LANGS)
+    return (any(w in STOPWORDS[lang] for lang in LANGS) or w in UNACCENTED_STOPWORDS) and \
+        not any(w in MEANINGFUL[lang] for lang in LANGS)
 
 
 def tokens(text: str) -> list[str]:
