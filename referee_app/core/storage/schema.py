@@ -1,6 +1,6 @@
 """Every table of the records database at this version's schema (the migrations' head), as one
 SQLAlchemy MetaData: for copying records between databases, counting rows and checking that the
-migrations build what the stores use (tests/test_migrations.py compares the two).
+migrations build what the stores use (tests/core/storage/test_migrations.py compares the two).
 
 `version` is on the rows two machines may edit: a writer gives the version it read.
 """
