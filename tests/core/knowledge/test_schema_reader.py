@@ -189,12 +189,12 @@ def _readers(kb, tmp_path):
     from referee_app.core.errors import KnowledgeError
     from referee_app.core.inspection.spec import load_specs
     from referee_app.core.knowledge import thesaurus
-    from referee_app.core.knowledge.rulesets import default_rulesets, load_rulesets
+    from referee_app.core.knowledge.rulesets import load_rulesets
 
     def forms(text):
         (tmp_path / "forms.yaml").write_text(text, encoding="utf-8")
         return forms_problems(SimpleNamespace(root=tmp_path, clauses=kb.clauses, languages=kb.languages),
-                              default_rulesets())
+                              load_rulesets(kb))
 
     def thes(text):
         (tmp_path / "thesaurus.yaml").write_text(text, encoding="utf-8")
