@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
 from typing import Callable
@@ -52,9 +53,16 @@ def _compiled(lang: str, po: bytes) -> bytes:
     path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + po).hexdigest()[:24]}.mo"
     mo = read_checked(path)
     if mo is None:
+        from babel.messages import catalog as babel_catalog
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po
 
+        try:
+            datetime.now(babel_catalog.LOCALTZ)
+        except ValueError:
+            # a valid zone a day off UTC (TZ=UTC+24) is beyond Python's offsets, and babel stamps
+            # every catalog it reads with the local time: the stamp, unused here, is taken in UTC
+            babel_catalog.LOCALTZ = timezone.utc
         buf = io.BytesIO()
         write_mo(buf, read_po(io.BytesIO(po), locale=lang))
         mo = buf.getvalue()

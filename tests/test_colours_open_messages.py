@@ -70,9 +70,12 @@ def test_both_colours_at_once_say_why_the_colour_was_taken(pocketed, first, chos
     ruling = rule(installed(), {"before": OPEN, "stroke": stroke}, "fr-house")
     assert ruling["after"]["striker_colour"] == chosen
     named = installed().colours("fr-house")
-    own_word = colours.colour_name(named, chosen, "en")
-    assert colours.WHY[why]["en"].format(own_word=own_word, own_words=colours.colour_name(named, chosen, "en", True)) \
-        in ruling["notes"][0]["en"]
+    for lang in ("en", "fr", "it"):   # each language's reason, from its catalog, in its note
+        own_word = colours.colour_name(named, chosen, lang)
+        reason = colours.why_taken(why, lang).format(own_word=own_word,
+                                                     own_words=colours.colour_name(named, chosen, lang, True))
+        assert reason in ruling["notes"][0][lang]
+    assert "l'arbitre" in colours.why_taken("first", "fr") and "l'arbitro" in colours.why_taken("first", "it")
     assert ruling["alternatives"][0]["after"]["striker_colour"] == colours.other_colour(chosen)
 
 

@@ -126,8 +126,15 @@ def bad_inputs(tmp_path) -> list[list[str]]:
 
 
 def test_every_writing_command_refused_changes_no_row(kept, tmp_path):
+    from referee_app.core.play.store import MatchStore
+
+    other = tmp_path / "other.sqlite3"   # another machine's records, numbered as this one's
+    with MatchStore(installed(), other) as elsewhere:
+        elsewhere.add_stroke(elsewhere.create(first_name="Elsewhere"), GOOD)
     before = rows(kept)
-    for argv in bad_inputs(tmp_path):
+    copies = [["db", "copy", "--from", str(other), "--to", str(kept)],
+              ["db", "copy", "--from", str(tmp_path / "bad.json"), "--to", str(kept), "--renumber"]]
+    for argv in bad_inputs(tmp_path) + copies:
         code, _out, err = run(*argv)
         assert code == 2, (argv, code, err)
         assert err.count("\n") == 1 and "internal error" not in err, (argv, err)
@@ -319,3 +326,89 @@ def test_the_window_closes_its_records_without_journal_files(records_file):
     close_records()
     assert [p.name for p in records_file.parent.iterdir() if p.name.startswith(records_file.name)] == \
         [records_file.name]
+
+
+def test_names_have_one_limit_in_a_match_header_and_a_form(records_file, tmp_path):
+    from referee_app.core import validation
+
+    name = "x" * (validation.MAX_NAME + 1)
+    before = rows(records_file) if records_file.exists() else None
+    for argv in (["matches", "new", "--first-name", name],
+                 ["forms", "new", "protest", write(tmp_path / "p.json", {**PROTEST, "referee": name})],
+                 ["forms", "new", "protest", write(tmp_path / "q.json", {**PROTEST, "players": {"first": name,
+                                                                                               "second": "B"}})]):
+        code, _out, err = run(*argv)
+        assert code == 2 and f"at most {validation.MAX_NAME}" in err, (argv, err)
+    assert before is None or rows(records_file) == before
+    assert json.loads(ok("forms", "list", "--json")) == [] and json.loads(ok("matches", "list", "--json")) == []
+
+
+def test_the_window_offers_to_try_again_never_to_set_aside_a_busy_file(records_file, monkeypatch, qapp):
+    from referee_app.ui.common import records, records_source
+
+    assert run_cli("matches", "new").returncode == 0   # in another process: this one holds no connection
+    records_source.forget()
+    p = hold(records_file, "all")
+    asked, offered = [], []
+    monkeypatch.setattr(records, "ask_new_store", lambda exc, parent=None: offered.append(exc.reason) or True)
+
+    def retry_once_then_quit(exc, parent=None):
+        asked.append(exc.reason)
+        return len(asked) < 2
+
+    monkeypatch.setattr(records, "ask_retry_open", retry_once_then_quit)
+    try:
+        assert records.ensure_records() is False
+    finally:
+        p.kill()
+        p.wait()
+        records_source.forget()
+    assert asked == ["busy", "busy"] and offered == []
+    assert [f.name for f in records_file.parent.iterdir() if "-busy-" in f.name or "set-aside" in f.name] == []
+
+
+def test_a_full_disk_with_the_app_closed_still_reads_every_record(small_disk, tmp_path):
+    path = small_disk / "records.sqlite3"
+    env = {"CARROM_REFEREE_DATABASE": str(path)}
+    # in other processes, closed as a user's commands are: no journal is left beside the file
+    assert run_cli("matches", "new", env=env).returncode == 0
+    assert run_cli("matches", "play", "1", write(tmp_path / "two.json", [GOOD, GOOD]), env=env).returncode == 0
+    assert sorted(p.name for p in small_disk.iterdir()) == ["records.sqlite3"]
+    before = rows(path)
+    fd = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    with contextlib.suppress(OSError):
+        while True:
+            os.write(fd, b"\0" * 4096)
+    os.close(fd)
+    assert json.loads(ok("matches", "list", "--json"))[0]["strokes"] == 2
+    assert json.loads(ok("matches", "show", "1", "--json"))["meta"]["id"] == 1
+    code, _out, err = run("matches", "new")
+    assert code == 2 and "no space on" in err and "damaged" not in err, err
+    code, _out, err = run("records", "new-store", "--force")
+    assert code == 2 and "no space on" in err, err
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "records.sqlite3"]   # no stub left
+    (small_disk / "filler").unlink()
+    assert rows(path) == before
+
+
+@pytest.fixture
+def a_day_behind_utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC+24")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_zone_a_day_off_utc_in_this_process_the_window_field_too(a_day_behind_utc, qapp):
+    from datetime import datetime, timezone
+
+    from referee_app.core.forms.fields import parse_time
+    from referee_app.core.storage.db import local_now
+    from referee_app.ui.forms.fields import TimeField   # the window's date and time field
+
+    assert abs((local_now() - datetime.now(timezone.utc)).total_seconds()) < 5
+    assert parse_time("2026-05-14T15:42:00", "at") == datetime(2026, 5, 15, 15, 42, tzinfo=timezone.utc)
+    field = TimeField(local_now)
+    field.set_value("2026-05-14T15:42:00+02:00")   # shown on the wall clock, read back the same moment
+    assert parse_time(field.value(), "at") == datetime(2026, 5, 14, 13, 42, tzinfo=timezone.utc)

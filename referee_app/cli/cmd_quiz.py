@@ -63,6 +63,11 @@ def add_parsers(sub) -> None:
 
 def _scope(args):
     from referee_app.core.learn.questions import Scope
+    from referee_app.core.validation import MAX_QUESTIONS
+
+    # a thousand questions already take seconds: a typed 99999999 is a slip, never a long run
+    if args.count > MAX_QUESTIONS:
+        raise BadInput("count", f"{args.count}: at most {MAX_QUESTIONS} questions at a time")
 
     return Scope(args.ruleset, chapter=args.chapter, clause=args.clause, differ=args.differ, endings=args.endings)
 

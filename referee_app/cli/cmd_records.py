@@ -59,21 +59,7 @@ def run_new_store(args) -> int:
         raise problem
     if problem is None and not args.force:
         raise BadInput("records", f"{path} is sound: nothing to set aside (--force starts a new file anyway)")
-    moved = db.move_aside(path, problem.reason if problem else "set-aside") if path.exists() else None
-    try:
-        db.connect(path).close()
-    except BaseException:
-        # a new file that could not be made (a full disk) is never left in the old one's place:
-        # the empty file would list no records once space is freed
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            path.with_name(path.name + suffix).unlink(missing_ok=True)
-        if moved is not None:
-            for suffix in ("-wal", "-shm"):
-                side = moved.with_name(moved.name + suffix)
-                if side.exists():
-                    side.replace(path.with_name(path.name + suffix))
-            moved.replace(path)
-        raise
+    moved = db.start_anew(path, problem.reason if problem else "set-aside")
     if args.json:
         print_json({"path": str(path), "moved_to": str(moved) if moved else None})
     else:

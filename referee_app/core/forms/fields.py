@@ -119,6 +119,15 @@ def _text(value, name):
     return text or None
 
 
+# Fields that hold a person's name: one length limit for names, in a form as at the desk.
+NAMES = frozenset({"player", "referee", "director"})
+
+
+def _name(value, name):
+    text = _text(value, name)
+    return validation.name_length(text, name) if text else text
+
+
 def _label(value, name):
     # A round or table is usually a number but may be a name ("final"); digits become a number so
     # that "3" typed in the window and 3 in a YAML file are the same round.
@@ -162,7 +171,8 @@ def normalize(kind: str, name: str, value):
     if value is None or value == "":
         return None
     if f.type in ("text", "clause"):
-        return _text(value, name)
+        stored = _text(value, name)
+        return validation.name_length(stored, name) if stored and name in NAMES else stored
     if f.type == "ruleset":  # a closed choice, checked at once: the deadline of even a draft depends on it
         return forms_data().ruleset(_text(value, name), name)
     if f.type == "label":
@@ -172,7 +182,7 @@ def normalize(kind: str, name: str, value):
     if f.type == "time":
         return iso(parse_time(value, name))
     if f.type == "pair":
-        return _pair(value, name, _text)
+        return _pair(value, name, _name)
     if f.type == "score":
         return _pair(value, name, _count)
     if f.type == "side":

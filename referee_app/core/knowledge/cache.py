@@ -29,7 +29,7 @@ data and the loader's own records.
 """
 from __future__ import annotations
 
-import _pickle   # the C pickler, without pickle.py around it: see cache_entries.py
+import _pickle   # the C pickler, without pickle.py: docs/architecture.md, Start-up
 import contextlib
 import gc
 import io

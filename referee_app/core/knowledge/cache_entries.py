@@ -13,10 +13,7 @@ then the entries, at those offsets from the index's end.
 from __future__ import annotations
 
 import os
-# The C pickler, without pickle.py around it: that module (its pure-Python Pickler and Unpickler,
-# which the cache never uses) cost every start 0.85 ms, and nothing else the window's start
-# imports needs it.
-import _pickle
+import _pickle   # the C pickler, without pickle.py: docs/architecture.md, Start-up
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 

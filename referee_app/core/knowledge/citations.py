@@ -39,7 +39,7 @@ UNITS = ("mm", "cm", "m", "g", "gr", "kg", "w", "watt", "watts", "in", "inch", "
 NUMBER_SIGNS = r"(?:(?:n|no|nr|num|numero|numéro|number)\b\.?\s*|n°\s*|#\s*|§\s*)?"
 
 
-class Citation(NamedTuple):   # not a frozen dataclass: see loader.Problem
+class Citation(NamedTuple):   # not a frozen dataclass: docs/architecture.md, Start-up
     """A citation found in a text: where it stands (start, end) and the clauses it names, best first."""
 
     start: int

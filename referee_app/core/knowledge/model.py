@@ -101,9 +101,7 @@ class Term(NamedTuple):
         return self.words[lang][0]
 
 
-# Compared by nobody, and its repr would be the whole base: each method dataclass() generates
-# is an exec at every start (0.05-0.1 ms), so __eq__ and __repr__ are left to object.
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class KnowledgeBase:
     """Everything the knowledge folder holds, loaded and checked: sources, clauses, glossary."""
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
+from referee_app.core.validation import MAX_MINUTES
 from referee_app.core.printing import esc, pt
 from .questions import Question, Scope, generate
 from .render import render
@@ -44,8 +45,6 @@ def make_exam(knowledge: Knowledge, scope: Scope, count: int, seed: int, minutes
         raise BadInput("pass_mark", f"{pass_percent:g}%: give a percentage above 0 and at most 100")
     if minutes is not None and minutes < 1:
         raise BadInput("minutes", f"{minutes}: give at least one minute")
-    from referee_app.core.validation import MAX_MINUTES
-
     if minutes is not None and minutes > MAX_MINUTES:
         raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
     questions = generate(knowledge, scope, count, seed)

@@ -27,7 +27,7 @@ def other(side: str) -> str:
     return "second" if side == "first" else "first"
 
 
-@dataclass(eq=False)   # compared by nobody: see loader.KnowledgeBase
+@dataclass(eq=False)   # compared by nobody: docs/architecture.md, Start-up
 class BoardState:
     """Where a board stands between strokes: whose turn, coins, dues, the queen, colours."""
 
@@ -59,7 +59,7 @@ class BoardState:
         return f"{'awaiting_cover' if self.queen == 'awaiting_cover' else 'covered'}_by_{self.queen_side}"
 
 
-@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class BoardRecord:
     """One board as played: its strokes, their rulings, its winner and points."""
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
 
 
-@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class Match:
     """A match's strokes as entered and their rulings, replayed into its games."""
 

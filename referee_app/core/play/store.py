@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from referee_app.core import validation
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .match import Match, replayed
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
 META = ("ruleset", "doubles", "first_name", "second_name", "tournament", "round", "table_no", "referee")
 # The header of the sheet: what the referee may write or mend at any time, saved at once.
 HEADER = ("first_name", "second_name", "tournament", "round", "table_no", "referee")
+
+
+def _header_value(field: str, value) -> str:
+    """A header field as stored: text, on one limit of names (a 30,000-character name is a slip)."""
+    return validation.name_length(validation.text(str(value), field), field)
 
 
 def now() -> str:
@@ -51,7 +57,7 @@ class MatchStore(db.Store):
         # refused before anything is written; none named: the knowledge base's default
         ruleset = self.knowledge.ruleset(ruleset or self.knowledge.default_ruleset, "ruleset").id
         values = {"created_at": now(), "ruleset": ruleset, "doubles": int(doubles),
-                  **{k: str(v) for k, v in meta.items()}}
+                  **{k: _header_value(k, v) for k, v in meta.items()}}
         return self.write(f"INSERT INTO matches ({', '.join(values)}) VALUES ({', '.join(':' + k for k in values)}) "
                           "RETURNING id", values)
 
@@ -68,7 +74,7 @@ class MatchStore(db.Store):
         unknown = set(fields) - set(HEADER)
         if unknown:
             raise BadInput(sorted(unknown)[0], f"not a header field (known: {', '.join(HEADER)})")
-        values = {k: str(v).strip() for k, v in fields.items()}
+        values = {k: _header_value(k, v).strip() for k, v in fields.items()}
         with self.transaction():
             meta = self.meta(match_id, lock=True)  # refuses a match that does not exist
             self._check_version(meta, expected_version, values)

@@ -16,45 +16,39 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from referee_app.core.errors import BadInput
+from referee_app.i18n import translations
+from referee_app.languages import LANGUAGES
 from .situation import COINS_PER_SIDE
 
 COLOURS = ("light", "dark")
 _PIECES = {"light", "dark", "queen", "striker"}
 
-PHRASES = {
-    "en": {"plays": "The striking side plays {own}, the opponent {other}: the colour of the first coin pocketed.",
-           "open": "No coin has been pocketed: the colours are not yet decided."},
-    "fr": {"plays": "Le camp qui joue prend les {own}, l'adversaire les {other} : la couleur du premier pion rentré.",
-           "open": "Aucun pion n'est rentré : les couleurs ne sont pas encore décidées."},
-    "it": {"plays": "Il giocatore di turno prende le {own}, l'avversario le {other}: il colore della prima pedina "
-                    "imbucata.",
-           "open": "Nessuna pedina imbucata: i colori non sono ancora decisi."},
-}
-BOTH = {
-    "en": "Coins of both colours fell in the stroke that decides the colours. The text gives each side the colour "
-          "of the first coin pocketed but does not say which counts when both fall together: {why}, so the "
-          "striking side plays {own}. The referee who saw a {other_word} coin go in first gives the other colour "
-          "(stroke.first_colour: {other}).",
-    "fr": "Des pions des deux couleurs sont tombés dans le tir qui décide des couleurs. Le texte donne à chaque "
-          "camp la couleur du premier pion rentré, sans dire laquelle compte quand les deux tombent ensemble : "
-          "{why}, le camp qui joue prend donc les {own}. L'arbitre qui a vu un pion {other_word} rentrer le "
-          "premier donne l'autre couleur (stroke.first_colour: {other}).",
-    "it": "Nel tiro che decide i colori sono cadute pedine di entrambi i colori. Il testo dà a ciascun lato il "
-          "colore della prima pedina imbucata, ma non dice quale conta quando cadono insieme: {why}, quindi il "
-          "giocatore di turno prende le {own}. L'arbitro che ha visto entrare per prima una pedina {other_word} "
-          "indica l'altro colore (stroke.first_colour: {other}).",
-}
-WHY = {
-    "first": {"en": "the referee says the first coin in was {own_word}",
-              "fr": "l'arbitre indique que le premier pion rentré était {own_word}",
-              "it": "l'arbitro indica che la prima pedina imbucata era {own_word}"},
-    "more": {"en": "more {own_words} coins fell, and that reading is taken",
-             "fr": "il est tombé plus de pions {own_words}, et cette lecture est retenue",
-             "it": "sono cadute più pedine {own_words}, e si adotta questa lettura"},
-    "tie": {"en": "as many coins of each colour fell, and the light colour is taken",
-            "fr": "il est tombé autant de pions de chaque couleur, et la couleur claire est retenue",
-            "it": "sono cadute tante pedine di un colore quante dell'altro, e si adotta il colore chiaro"},
-}
+# The sentences a ruling on colours adds, in each language through the catalogs (translations/):
+# the colour words put in them are the ruleset's own (colour_name).
+def _plays(lang: str) -> str:
+    return translations(lang).gettext(
+        "The striking side plays {own}, the opponent {other}: the colour of the first coin pocketed.")
+
+
+def _open(lang: str) -> str:
+    return translations(lang).gettext("No coin has been pocketed: the colours are not yet decided.")
+
+
+def _both(lang: str) -> str:
+    return translations(lang).gettext(
+        "Coins of both colours fell in the stroke that decides the colours. The text gives each side the colour "
+        "of the first coin pocketed but does not say which counts when both fall together: {why}, so the "
+        "striking side plays {own}. The referee who saw a {other_word} coin go in first gives the other colour "
+        "(stroke.first_colour: {other}).")
+
+
+def why_taken(reason: str, lang: str) -> str:
+    _ = translations(lang).gettext
+    if reason == "first":
+        return _("the referee says the first coin in was {own_word}")
+    if reason == "more":
+        return _("more {own_words} coins fell, and that reading is taken")
+    return _("as many coins of each colour fell, and the light colour is taken")
 
 
 def other_colour(colour: str) -> str:
@@ -215,7 +209,7 @@ def _still_open(ruled, colours: dict) -> dict:
                        "is decided yet")
     ruling["after"]["colours"] = "open"
     ruling["clauses"].append(colours["clause"])   # it keeps them open until a coin falls
-    _say(ruling, {lang: p["open"] for lang, p in PHRASES.items()})
+    _say(ruling, {lang: _open(lang) for lang in LANGUAGES})
     return ruling
 
 
@@ -223,10 +217,10 @@ def _add_other_reading(ruling: dict, other: dict, ruleset_id: str, colours: dict
     """Coins of both colours fell: a note saying why `chosen` was taken, and the ruling had the other been."""
     _set(other, ruleset_id, colours, other_colour(chosen))
     note = {"clause": colours["clause"]}
-    for lang, template in BOTH.items():
+    for lang in LANGUAGES:
         own_word = colour_name(colours, chosen, lang)
-        note[lang] = template.format(
-            why=WHY[why][lang].format(own_word=own_word, own_words=colour_name(colours, chosen, lang, True)),
+        note[lang] = _both(lang).format(
+            why=why_taken(why, lang).format(own_word=own_word, own_words=colour_name(colours, chosen, lang, True)),
             own=colour_name(colours, chosen, lang, True),
             other_word=colour_name(colours, other_colour(chosen), lang), other=other_colour(chosen))
     ruling.setdefault("notes", []).insert(0, note)
@@ -238,9 +232,9 @@ def _set(ruling: dict, ruleset_id: str, colours: dict, colour: str) -> None:
     ruling["after"]["striker_colour"] = colour
     if colours["clause"] not in ruling["clauses"]:
         ruling["clauses"].insert(0, colours["clause"])
-    _say(ruling, {lang: p["plays"].format(own=colour_name(colours, colour, lang, True),
-                                          other=colour_name(colours, other_colour(colour), lang, True))
-                  for lang, p in PHRASES.items()})
+    _say(ruling, {lang: _plays(lang).format(own=colour_name(colours, colour, lang, True),
+                                            other=colour_name(colours, other_colour(colour), lang, True))
+                  for lang in LANGUAGES})
 
 
 def _say(ruling: dict, sentence: dict) -> None:

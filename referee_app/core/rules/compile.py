@@ -63,7 +63,7 @@ def _compile_then(then, where) -> dict:
     return out
 
 
-@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class _Settings:
     """What a ruleset file and those it extends say besides the rules: the extended ruleset's,
     replaced by this one's."""

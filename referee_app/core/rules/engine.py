@@ -30,7 +30,7 @@ ASPECTS = {
 ORDER = ("break_made", "queen", "own", "opponent", "penalty", "turn", "board")
 
 
-class Board(NamedTuple):   # not a frozen dataclass: see loader.Problem
+class Board(NamedTuple):   # not a frozen dataclass: docs/architecture.md, Start-up
     """A decided board result: over with a winner and each side's point terms, or going on."""
 
     over: bool
@@ -77,7 +77,7 @@ class Conflict(Exception):
         super().__init__(f"rules {', '.join(r.id for r in rules)} decide the {aspect} differently: {values}")
 
 
-@dataclass(eq=False)   # compared by nobody: see loader.KnowledgeBase
+@dataclass(eq=False)   # compared by nobody: docs/architecture.md, Start-up
 class Decision:
     """What the rules decided for a situation, aspect by aspect, and which rules did."""
 
@@ -91,7 +91,7 @@ class Decision:
         return self.board if aspect == "board" else self.first
 
 
-@dataclass(eq=False, repr=False)   # compared and printed by nobody: see loader.KnowledgeBase
+@dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class CompiledRuleset:
     """A ruleset ready to rule: its parameters, rules, fouls and mechanics, each with its clause."""
 

@@ -21,7 +21,7 @@ TYPES = ("int", "choice", "bool")
 LANGS = LANGUAGES
 
 
-class ParameterSpec(NamedTuple):   # not a frozen dataclass: see loader.Problem
+class ParameterSpec(NamedTuple):   # not a frozen dataclass: docs/architecture.md, Start-up
     """One parameter of knowledge/parameters.yaml: its type, meaning and legal values."""
 
     name: str

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import urllib.parse
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -120,10 +121,27 @@ def check_file(path: Path) -> None:
         raise StoreError(path, "unwritable", "its folder is read-only")
 
 
-def check_sqlite(path: Path) -> None:
-    """Refuses a foreign, damaged or newer file; marks an unmarked one of ours (or a new file)."""
+def _read_only_uri(path: Path) -> str:
+    """The file opened read-only and as immutable: SQLite then needs no -shm beside it, so a file
+    closed cleanly (no journal beside it) can still be read when its disk has no room for one."""
+    return "file:" + urllib.parse.quote(str(path)) + "?mode=ro&immutable=1"
+
+
+def _closed_cleanly(path: Path) -> bool:
+    """No journal beside the file (-wal, -shm): the last connection folded it in, nobody has it
+    open, and the file alone holds every record."""
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        return not any(path.with_name(path.name + s).exists() for s in ("-wal", "-shm", "-journal"))
+    except OSError:
+        return False
+
+
+def check_sqlite(path: Path, read_only: bool = False) -> None:
+    """Refuses a foreign, damaged or newer file; marks an unmarked one of ours (or a new file).
+    `read_only`: the checks only, on the file opened immutable (a full disk)."""
+    try:
+        conn = (sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None) if read_only else
+                sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000))
     except sqlite3.Error as exc:
         raise StoreError(path, "unwritable", f"cannot be opened ({exc})") from None
     try:
@@ -132,7 +150,7 @@ def check_sqlite(path: Path) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         tables.discard("sqlite_sequence")
-        if app_id == 0 and version == 0 and (not tables or tables & UNMARKED_TABLES):
+        if app_id == 0 and version == 0 and (not tables or tables & UNMARKED_TABLES) and not read_only:
             conn.execute("BEGIN IMMEDIATE")
             # re-read under the write lock: another process may have marked it meanwhile
             if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
@@ -300,17 +318,32 @@ class Database:
         self.dialect = self.url.get_backend_name()
         self.shown = self.url.render_as_string(hide_password=True)
         self.path = Path(self.url.database) if self.dialect == "sqlite" and self.url.database else None
+        self.full: StoreError | None = None   # a SQLite file opened read-only: its disk is full
         if self.dialect == "sqlite":
             if self.path is None or str(self.path) == ":memory:":
                 raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
             check_file(self.path)
-            check_sqlite(self.path)
+            if self.path.exists() and _closed_cleanly(self.path) and _no_space(self.path):
+                # no room on its disk for a journal (-wal, -shm), and none beside the file: the
+                # file alone holds every record, so it is read as it is and every write says full
+                # (opened as usual, SQLite would leave journal stubs and read nothing)
+                self.full = StoreError(self.path, "full", f"no space on {mount_point(self.path)}")
+                try:
+                    check_sqlite(self.path, read_only=True)
+                except StoreError:
+                    raise self.full from None   # whatever else it finds, the answer stays "full"
+            else:
+                check_sqlite(self.path)
             # the file opened, by device and inode: a file restored over it or moved away while the
             # records are open would take every later write into a file no longer at the path
             self.identity = file_identity(self.path)
-            self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False,
-                                                                   "timeout": BUSY_TIMEOUT_MS / 1000})
-            event.listen(self.engine, "connect", _sqlite_connected)
+            if self.full is not None:
+                self.engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(
+                    _read_only_uri(self.path), uri=True, check_same_thread=False, isolation_level=None))
+            else:
+                self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False,
+                                                                       "timeout": BUSY_TIMEOUT_MS / 1000})
+                event.listen(self.engine, "connect", _sqlite_connected)
             event.listen(self.engine, "begin", _sqlite_begin)
         elif self.dialect == "postgresql":
             self.engine = sa.create_engine(
@@ -335,6 +368,8 @@ class Database:
     @contextmanager
     def begin(self, write: bool = True):
         """A connection in one transaction, committed when the block ends, rolled back on error."""
+        if write and self.full is not None:
+            raise self.full   # read as it is, never written: its disk has no room
         with self.translated():
             with self.engine.connect() as conn:
                 if write:

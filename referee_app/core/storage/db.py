@@ -47,6 +47,28 @@ def move_aside(path: Path | str | None = None, reason: str = "set-aside") -> Pat
     return target
 
 
+def start_anew(path: Path | str | None = None, reason: str = "set-aside") -> Path | None:
+    """Moves the records file at `path` aside (`move_aside`) and starts a new one there; returns
+    where the old one is (None when there was none). A new file that cannot be made (a full disk)
+    is never left in the old one's place: the empty file would list no records once space is
+    freed, so the old file is put back and the error raised."""
+    path = Path(path) if path else default_path()
+    moved = move_aside(path, reason) if path.exists() else None
+    try:
+        connect(path).close()
+    except BaseException:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            path.with_name(path.name + suffix).unlink(missing_ok=True)
+        if moved is not None:
+            for suffix in ("-wal", "-shm"):
+                side = moved.with_name(moved.name + suffix)
+                if side.exists():
+                    os.replace(side, path.with_name(path.name + suffix))
+            os.replace(moved, path)
+        raise
+    return moved
+
+
 UNREADABLE = "(unreadable stored value)"
 
 

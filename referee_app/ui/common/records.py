@@ -109,9 +109,16 @@ def _choose_database(parent) -> bool:
 def _start_new_file(exc: StoreError, parent) -> bool:
     if not exc.can_move_aside or not ask_new_store(exc, parent):
         return False
-    from referee_app.core.storage.db import move_aside
+    from referee_app.core.storage.db import start_anew
 
-    moved = move_aside(exc.path, exc.reason)
+    from .records_source import forget
+
+    forget()
+    try:
+        moved = start_anew(exc.path, exc.reason)   # the old file back in place if the new one fails
+    except StoreError as failed:
+        QMessageBox.warning(parent, _("Records"), _reason(failed) + "\n\n" + str(failed))
+        return False
     records_database()
     QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "
                                                     "{path}.").format(path=str(moved)))

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateTimeEdit, QHBoxLayout,
                                QPushButton, QWidget)
 
 from referee_app.core.forms.fields import SIDES, parse_time
-from referee_app.core.validation import FIRST_YEAR, LAST_YEAR
+from referee_app.core.validation import FIRST_YEAR, LAST_YEAR, local  # local: any TZ, even a day off UTC
 from referee_app.i18n import gettext as _
 
 
@@ -142,9 +142,10 @@ class TimeField(QWidget):
         self.set_value(None)
 
     def _show(self, moment: datetime) -> None:
-        """Shows `moment` in this computer's zone, without it counting as an edit."""
+        """Shows `moment` in this computer's zone, without it counting as an edit (the wall clock's
+        time from the system, so that a zone a day off UTC, TZ=UTC+24, shows and reads back alike)."""
         self.edit.blockSignals(True)
-        self.edit.setDateTime(QDateTime(moment.astimezone().replace(tzinfo=None)))
+        self.edit.setDateTime(QDateTime(datetime.fromtimestamp(moment.timestamp())))
         self.edit.blockSignals(False)
 
     def _toggled(self, on: bool) -> None:
@@ -164,7 +165,7 @@ class TimeField(QWidget):
     def value(self):
         if not self.known.isChecked():
             return None
-        return self.edit.dateTime().toPython().astimezone().isoformat(timespec="seconds")
+        return local(self.edit.dateTime().toPython()).isoformat(timespec="seconds")
 
     def set_value(self, value) -> None:
         self._loading = True

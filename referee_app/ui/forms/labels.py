@@ -9,6 +9,7 @@ from __future__ import annotations
 from referee_app import i18n
 from referee_app.core.forms.fields import parse_time
 from referee_app.core.forms.installed import forms_data
+from referee_app.core.validation import local
 from referee_app.i18n import gettext as _
 
 
@@ -22,7 +23,7 @@ def field_label(kind: str, name: str) -> str:
 
 def local_time(value, format: str = "short") -> str:
     """A stored time as the interface language writes the time of day, in this computer's zone."""
-    return i18n.format_time(parse_time(value, "time").astimezone(), format)
+    return i18n.format_time(local(parse_time(value, "time")), format)
 
 
 def outcome_text(kind: str, outcome: str) -> str:

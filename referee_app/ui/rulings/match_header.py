@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from referee_app.i18n import gettext as _
+from referee_app.core.validation import MAX_NAME
 
 # (field, object name, stretch): the stored field names of core/play/store.py's HEADER
 FIELDS = (("first_name", "first_name", 4), ("second_name", "second_name", 4), ("tournament", "tournament", 4),
@@ -27,6 +28,7 @@ class MatchHeader(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         for field, name, stretch in FIELDS:
             edit = QLineEdit(objectName=name)
+            edit.setMaxLength(MAX_NAME)   # the store's one limit of names: never a refused autosave
             edit.textEdited.connect(lambda text, f=field: self.edited.emit(f, text))
             self.fields[field] = edit
             if field == "second_name":
