@@ -108,7 +108,7 @@ def cold_worker(folder: str, seed: int, count: int) -> int:
     queries = [c["q"] for c in yaml.safe_load(EVAL.read_text(encoding="utf-8"))]
     random.Random(seed).shuffle(queries)
     queries = queries[:count]
-    searcher = Searcher(folder=Path(folder) / "whoosh")
+    searcher = Searcher(Knowledge.load(), folder=Path(folder) / "whoosh")
     _, opening = timed(searcher.open)
     ours = [measured(searcher.search, q) for q in queries]
     fts = Fts5(Path(folder) / "fts5.db")
@@ -212,7 +212,7 @@ def quality(searcher, fts, sets: dict, qlangs: dict) -> tuple[list, dict]:
 
 def speed(folder: Path, kb, fts, queries: list[str], args) -> list:
     """Rows of latencies (ms) side by side, with their ratios."""
-    searcher = Searcher(kb, folder / "whoosh")  # fresh from opening: nothing of the quality runs cached
+    searcher = Searcher(Knowledge(kb), folder / "whoosh")  # fresh from opening: nothing of the quality runs cached
     searcher.open()
     w_cold, w = latencies(searcher.search, queries, args.repeat)
     f_cold, f = latencies(fts.search, queries, args.repeat)
@@ -259,8 +259,8 @@ def main() -> int:
     queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        _, ours_build = timed(index_cache.build, folder / "whoosh", kb)
-        searcher = Searcher(kb, folder / "whoosh")
+        _, ours_build = timed(index_cache.build, folder / "whoosh", installed)
+        searcher = Searcher(Knowledge(kb), folder / "whoosh")
         _, ours_open = timed(searcher.open)
         fts = Fts5(folder / "fts5.db")
         _, fts_build = timed(fts.build, docs)

@@ -105,9 +105,10 @@ def records_file(tmp_path, monkeypatch) -> Path:
 def searcher(tmp_path_factory):
     """One searcher over the installed knowledge per test module, its index in a temporary folder
     (never the user's cache)."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.search import Searcher
 
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s = Searcher(Knowledge.load(), folder=tmp_path_factory.mktemp("search-index"))
     s.open()
     yield s
     s.close()

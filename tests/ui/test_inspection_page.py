@@ -10,19 +10,19 @@ from PySide6.QtCore import Qt
 
 from referee_app import i18n
 from referee_app.core.inspection import wording as fmt
-from referee_app.core.inspection.spec import default_specs
 from referee_app.core.inspection.store import InspectionStore
 from referee_app.ui.inspection.page import InspectionPage
+from support.kbcopy import installed
 from support.gui import shown, type_text
 
-SPECS = default_specs()
+SPECS = installed().equipment
 
 
 @pytest.fixture
 def page(qtbot, user_dirs, monkeypatch):
     monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
     i18n.set_language("en")
-    yield shown(qtbot, InspectionPage(), (1400, 900))
+    yield shown(qtbot, InspectionPage(installed()), (1400, 900))
     i18n.set_language("en")
 
 

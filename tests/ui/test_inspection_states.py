@@ -9,7 +9,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.inspection.entry import EntryError, reading_typed
 from referee_app.core.inspection.store import InspectionStore
 from referee_app.core.inspection.verdict import inspect
-from test_inspection_page import page, row  # noqa: F401
+from test_inspection_page import SPECS, page, row  # noqa: F401
 from support.gui import type_text
 
 
@@ -21,7 +21,7 @@ from support.gui import type_text
     ({"diameter": {"value": 4.1, "unit": "cm"}, "weight": {"value": 16, "unit": "g"}}, "not_compliant"),
 ])
 def test_three_states(measurements, status):
-    result = inspect({"item": "striker", "measurements": measurements})
+    result = inspect({"item": "striker", "measurements": measurements}, SPECS)
     assert result["status"] == status
     if status == "incomplete":
         assert result["missing"] == ["weight"]
@@ -31,9 +31,9 @@ def test_an_incomplete_inspection_is_not_saved_as_a_failure(user_dirs):
     store = InspectionStore()
     for measurements in ({}, {"diameter": {"value": 4.1, "unit": "cm"}}):
         with pytest.raises(BadInput, match="not measured yet"):
-            store.save({"item": "striker", "measurements": measurements}, inspector="C. Martin", label="striker 1")
+            store.save({"item": "striker", "measurements": measurements}, SPECS, inspector="C. Martin", label="striker 1")
     assert store.list() == []
-    failed = store.save({"item": "striker", "measurements": {"diameter": {"value": 4.5, "unit": "cm"}}},
+    failed = store.save({"item": "striker", "measurements": {"diameter": {"value": 4.5, "unit": "cm"}}}, SPECS,
                         inspector="C. Martin", label="striker 2")
     assert failed.compliant is False  # a measured failure is recorded, missing weight or not
 

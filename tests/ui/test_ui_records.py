@@ -62,7 +62,7 @@ def worst_inspections(path):
     from referee_app.core.inspection.store import InspectionStore
 
     with InspectionStore(db.connect(path)) as store:
-        good = store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}},
+        good = store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}}, installed().equipment,
                           inspector="I. Lemaire", label="chair 1").id
     conn = sqlite3.connect(path)
     with conn:

@@ -8,6 +8,7 @@ import time
 import pytest
 from PySide6.QtCore import QTimer
 
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.search import Searcher
 from referee_app.ui.rulebook import search_panel
 from referee_app.ui.rulebook import search_worker
@@ -177,7 +178,8 @@ def test_window_keeps_working_while_the_index_is_built(mini_window, qtbot, fake)
 
 def test_first_real_search_builds_the_index_in_the_worker(mini_window, qtbot, tmp_path, mini_kb):
     previous = search_worker._backend
-    search_worker.set_backend(search_worker.SearchBackend(lambda: Searcher(kb=mini_kb, folder=tmp_path / "ix"), kb=mini_kb))
+    search_worker.set_backend(search_worker.SearchBackend(lambda: Searcher(Knowledge(mini_kb), folder=tmp_path / "ix"),
+                                                          kb=mini_kb))
     try:
         key(mini_window, "Ctrl+F")
         type_text(focused(), "reine")

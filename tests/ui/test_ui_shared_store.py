@@ -434,7 +434,7 @@ def test_an_inspection_saved_while_the_server_is_away_keeps_its_readings_and_is_
     from referee_app.ui.inspection.page import InspectionPage
 
     server_state().backoff = (0.2,)
-    page = InspectionPage()
+    page = InspectionPage(installed())
     page._store = store = Outage(InspectionStore(records_database()), everything=False)
     store.WRITES = ("save",)
     qtbot.addWidget(page)

@@ -61,6 +61,9 @@ inspections = Table(
     _text("notes", ""), _text("photo", ""), Column("previous_id", Integer, ForeignKey("inspections.id")),
     _text("carried_over", "[]"), _text("spec", ""), _version(), sqlite_autoincrement=True)
 
+# The ruleset's 'icf' default is the first migration's (r0001), kept so that this description
+# matches the databases it made; no code relies on it: the store always writes the ruleset its
+# caller chose (the knowledge's default_ruleset when the user named none).
 tournaments = Table(
     "tournaments", metadata, _id(), _text("name"), _text("ruleset", "icf"), _text("created_at"),
     Column("seed", BigInteger), _text("choices", nullable=True))

@@ -12,12 +12,19 @@ import pytest
 import yaml
 
 from support.cli import run_cli
+from support.kbcopy import installed
 from referee_app.core.errors import BadInput, KnowledgeError
-from referee_app.core.inspection.verdict import ReadingRefused, inspect
-from referee_app.core.inspection.spec import dangling_clauses, default_specs, load_specs
+from referee_app.core.inspection import verdict
+from referee_app.core.inspection.verdict import ReadingRefused
+from referee_app.core.inspection.spec import dangling_clauses, load_specs
 from referee_app.core.inspection.units import FACTORS, convert
 
-SPECS = default_specs()
+SPECS = installed().equipment
+
+
+def inspect(document):
+    """The verdict against the installed specifications."""
+    return verdict.inspect(document, SPECS)
 
 # The smallest step each unit's instrument shows: "just inside" and "just outside" are one step away.
 STEP = {"cm": Decimal("0.001"), "mm": Decimal("0.01"), "in": Decimal("0.0001"), "g": Decimal("0.01"),

@@ -11,11 +11,13 @@ import pytest
 import yaml
 
 from support.cli import run_cli
+from support.kbcopy import installed
 from referee_app.core.storage import db
 from referee_app.core.storage.database import Database
 from referee_app.core.errors import BadInput
 from referee_app.core.inspection.store import InspectionStore
 
+SPECS = installed().equipment
 STRIKER_OK = {"item": "striker", "measurements": {"diameter": {"value": 4.0, "unit": "cm"},
                                                   "weight": {"value": 14.2, "unit": "g"}, "metal_visible": False}}
 STRIKER_WIDE = {"item": "striker", "measurements": {"diameter": {"value": 4.2, "unit": "cm"},
@@ -40,7 +42,7 @@ def test_the_database_lives_in_the_user_data_folder(user_dirs, monkeypatch):
 
 
 def test_an_inspection_is_saved_with_everything_the_inspector_gave(records):
-    rec = records.save(STRIKER_OK, inspector="Élodie Mercier", label="striker of A. Rossi", tournament="Open de Cannes",
+    rec = records.save(STRIKER_OK, SPECS, inspector="Élodie Mercier", label="striker of A. Rossi", tournament="Open de Cannes",
                        notes="Ébène, léger éclat", photo="/photos/rossi.jpg")
     again = records.get(rec.id)
     assert (again.inspector, again.label, again.item, again.tournament) == (
@@ -53,12 +55,12 @@ def test_an_inspection_is_saved_with_everything_the_inspector_gave(records):
 
 
 def test_a_failing_inspection_is_saved_with_its_failures(records):
-    rec = records.save(STRIKER_WIDE, inspector="C. Martin", label="striker of B. Dubois")
+    rec = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="striker of B. Dubois")
     assert rec.compliant is False and rec.failed == ["striker.diameter"]
 
 
 def test_the_record_fields_may_come_from_the_document(records):
-    rec = records.save(dict(STRIKER_OK, inspector="C. Martin", label="striker 3", notes="ok"))
+    rec = records.save(dict(STRIKER_OK, inspector="C. Martin", label="striker 3", notes="ok"), SPECS)
     assert (rec.inspector, rec.label, rec.notes) == ("C. Martin", "striker 3", "ok")
     assert "inspector" not in rec.readings
 
@@ -67,7 +69,7 @@ def test_the_record_fields_may_come_from_the_document(records):
 def test_who_and_which_are_required(records, missing):
     details = {"inspector": "C. Martin", "label": "board 7", missing: "  "}
     with pytest.raises(BadInput) as info:
-        records.save(STRIKER_OK, **details)
+        records.save(STRIKER_OK, SPECS, **details)
     assert info.value.field == missing
     assert records.list() == []
 
@@ -75,12 +77,12 @@ def test_who_and_which_are_required(records, missing):
 def test_bad_readings_are_refused_before_anything_is_written(records):
     bad = {"item": "striker", "measurements": {"weight": {"value": "heavy", "unit": "g"}}}
     with pytest.raises(BadInput):
-        records.save(bad, inspector="C. Martin", label="x")
+        records.save(bad, SPECS, inspector="C. Martin", label="x")
     assert records.list() == []
 
 
 def test_a_record_is_never_rewritten_nor_deleted(records):
-    rec = records.save(STRIKER_WIDE, inspector="C. Martin", label="striker 1")
+    rec = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="striker 1")
     with pytest.raises(db.StoreError, match="never rewritten"):
         records.write("UPDATE inspections SET compliant = 1 WHERE id = :id", {"id": rec.id})
     with pytest.raises(db.StoreError, match="never deleted"):
@@ -88,13 +90,13 @@ def test_a_record_is_never_rewritten_nor_deleted(records):
 
 
 def test_a_saved_record_is_on_disk_at_once(records):
-    rec = records.save(STRIKER_OK, inspector="C. Martin", label="striker 1")
+    rec = records.save(STRIKER_OK, SPECS, inspector="C. Martin", label="striker 1")
     with InspectionStore(Database(records.database.url)) as other:   # another connection, as a restart
         assert other.get(rec.id).label == "striker 1"
 
 
 def test_reinspection_links_and_carries_over_the_failed_items(records):
-    first = records.save(STRIKER_WIDE, inspector="C. Martin", label="striker of B. Dubois", tournament="Open")
+    first = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="striker of B. Dubois", tournament="Open")
     draft = records.reinspection_draft(first.id)
     assert draft["previous_id"] == first.id and draft["carried_over"] == ["striker.diameter"]
     assert draft["to_remeasure"] == ["diameter"]
@@ -102,7 +104,7 @@ def test_reinspection_links_and_carries_over_the_failed_items(records):
     assert draft["document"]["measurements"]["weight"] == {"value": 14.2, "unit": "g"}   # kept
     # The inspector measures the failed item again and saves: label and tournament follow.
     draft["document"]["measurements"]["diameter"] = {"value": 41, "unit": "mm"}
-    second = records.save(draft["document"], inspector="C. Martin")
+    second = records.save(draft["document"], SPECS, inspector="C. Martin")
     assert second.previous_id == first.id and second.label == "striker of B. Dubois" and second.tournament == "Open"
     assert second.carried_over == ["striker.diameter"] and second.compliant is True
     entry = second.result["reinspection"]["carried_over"][0]
@@ -112,39 +114,39 @@ def test_reinspection_links_and_carries_over_the_failed_items(records):
 
 
 def test_a_reinspection_that_still_fails_says_so(records):
-    first = records.save(STRIKER_WIDE, inspector="C. Martin", label="s")
-    second = records.save(STRIKER_WIDE, inspector="C. Martin", previous_id=first.id)
+    first = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="s")
+    second = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", previous_id=first.id)
     assert second.result["reinspection"]["outstanding"] == 1 and second.compliant is False
 
 
 def test_a_reinspection_must_be_of_the_same_kind_of_item(records):
-    first = records.save(STRIKER_WIDE, inspector="C. Martin", label="s")
+    first = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="s")
     chair = {"item": "chair", "measurements": {"seat_height": {"value": 45, "unit": "cm"}, "armrests": False}}
     with pytest.raises(BadInput, match="striker"):
-        records.save(chair, inspector="C. Martin", previous_id=first.id)
+        records.save(chair, SPECS, inspector="C. Martin", previous_id=first.id)
     with pytest.raises(BadInput, match="no inspection 99"):
-        records.save(STRIKER_OK, inspector="C. Martin", label="s", previous_id=99)
+        records.save(STRIKER_OK, SPECS, inspector="C. Martin", label="s", previous_id=99)
 
 
 def test_reinspection_draft_of_a_coin_set_clears_only_the_failed_coins_readings(records):
     coins = [{"colour": colour, "diameter": {"value": 3.0, "unit": "cm"}, "thickness": {"value": 0.8, "unit": "cm"},
               "weight": {"value": 5.5, "unit": "g"}} for colour in ["white"] * 9 + ["black"] * 9 + ["red"]]
     coins[3]["weight"] = {"value": 6.4, "unit": "g"}
-    first = records.save({"item": "coin_set", "coins": coins}, inspector="C. Martin", label="set of board 7")
+    first = records.save({"item": "coin_set", "coins": coins}, SPECS, inspector="C. Martin", label="set of board 7")
     draft = records.reinspection_draft(first.id)
     assert draft["to_remeasure"] == ["coins[3].weight"]
     assert "weight" not in draft["document"]["coins"][3] and "weight" in draft["document"]["coins"][4]
 
 
 def test_approved_strikers_are_those_whose_latest_inspection_passed(records):
-    records.save(STRIKER_OK, inspector="C. Martin", label="striker of A. Rossi", tournament="Open de Cannes")
-    failed_later = records.save(STRIKER_OK, inspector="C. Martin", label="striker of B. Dubois", tournament="Open de Cannes")
-    records.save(STRIKER_WIDE, inspector="C. Martin", label="Striker of B. Dubois", tournament="Open de Cannes",
+    records.save(STRIKER_OK, SPECS, inspector="C. Martin", label="striker of A. Rossi", tournament="Open de Cannes")
+    failed_later = records.save(STRIKER_OK, SPECS, inspector="C. Martin", label="striker of B. Dubois", tournament="Open de Cannes")
+    records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="Striker of B. Dubois", tournament="Open de Cannes",
                  previous_id=failed_later.id)
-    wide_then_fixed = records.save(STRIKER_WIDE, inspector="C. Martin", label="striker of C. Ndiaye", tournament="Open de Cannes")
-    records.save(STRIKER_OK, inspector="C. Martin", previous_id=wide_then_fixed.id)
-    records.save(STRIKER_OK, inspector="C. Martin", label="striker of D. Evans", tournament="Coupe de Lyon")
-    records.save({"item": "chair", "measurements": {"seat_height": {"value": 45, "unit": "cm"}, "armrests": False}},
+    wide_then_fixed = records.save(STRIKER_WIDE, SPECS, inspector="C. Martin", label="striker of C. Ndiaye", tournament="Open de Cannes")
+    records.save(STRIKER_OK, SPECS, inspector="C. Martin", previous_id=wide_then_fixed.id)
+    records.save(STRIKER_OK, SPECS, inspector="C. Martin", label="striker of D. Evans", tournament="Coupe de Lyon")
+    records.save({"item": "chair", "measurements": {"seat_height": {"value": 45, "unit": "cm"}, "armrests": False}}, SPECS,
                  inspector="C. Martin", label="chair 1", tournament="Open de Cannes")
     approved = records.approved_strikers("open de cannes")
     assert [r.label for r in approved] == ["striker of A. Rossi", "striker of C. Ndiaye"]

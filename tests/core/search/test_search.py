@@ -13,6 +13,7 @@ import pytest
 from referee_app.core.search import Searcher, analysis, backend, documents, index_cache, searcher as searcher_module
 from referee_app.core.search.snippets import SNIPPET_CHARS, snippet
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.root import Knowledge
 
 
 def ids(hits):
@@ -232,12 +233,12 @@ def test_a_clause_belongs_to_every_ruleset_that_applies_its_source(kb):
 # --- The index cache ---------------------------------------------------------------------------
 
 def test_the_index_lives_in_the_user_cache(user_dirs):
-    assert index_cache.ensure_index() is True
+    assert index_cache.ensure_index(Knowledge.load()) is True
     folder = index_cache.cache_dir()
     assert folder.is_relative_to(user_dirs / "cache")
     current = json.loads((folder / index_cache.CURRENT).read_text())
     assert (folder / current["dir"]).is_dir()
-    assert index_cache.ensure_index() is False  # fresh: reused, not rebuilt
+    assert index_cache.ensure_index(Knowledge.load()) is False  # fresh: reused, not rebuilt
 
 
 def test_the_index_is_never_written_inside_the_package(user_dirs):
@@ -245,30 +246,34 @@ def test_the_index_is_never_written_inside_the_package(user_dirs):
 
     package = Path(referee_app.__file__).resolve().parent
     before = {p for p in package.rglob("*") if "__pycache__" not in p.parts}
-    index_cache.ensure_index()
-    Searcher().search("reine")
+    index_cache.ensure_index(Knowledge.load())
+    Searcher(Knowledge.load()).search("reine")
     assert {p for p in package.rglob("*") if "__pycache__" not in p.parts} == before
 
 
 def test_a_stale_stamp_triggers_a_rebuild(user_dirs):
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     path = index_cache.cache_dir() / index_cache.CURRENT
     current = json.loads(path.read_text())
     path.write_text(json.dumps(dict(current, stamp="0" * 16)))
-    assert index_cache.ensure_index() is True
+    assert index_cache.ensure_index(Knowledge.load()) is True
     rebuilt = json.loads(path.read_text())
     assert rebuilt["stamp"] == current["stamp"] and rebuilt["dir"] != current["dir"]
-    assert index_cache.ensure_index() is False
+    assert index_cache.ensure_index(Knowledge.load()) is False
 
 
 def test_a_fresh_index_opens_without_parsing_the_knowledge(user_dirs, monkeypatch):
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
 
-    def no_yaml(kb):
+    from referee_app.core.knowledge import loader
+
+    def no_yaml(*args, **kwargs):
         raise AssertionError("the knowledge base was loaded")
 
-    monkeypatch.setattr(index_cache, "load", no_yaml)
-    assert index_cache.ensure_index() is False
+    monkeypatch.setattr(loader, "load", no_yaml)
+    knowledge = Knowledge.load()
+    assert index_cache.ensure_index(knowledge) is False
+    assert not knowledge.kb_read
 
 
 def test_a_fresh_index_is_vouched_for_by_the_knowledge_files_stat_without_hashing_them(user_dirs, monkeypatch):
@@ -279,14 +284,14 @@ def test_a_fresh_index_is_vouched_for_by_the_knowledge_files_stat_without_hashin
     if not knowledge_cache.STAMPS_TRUSTED:
         pytest.skip("no change time (ctime) to trust a stamp by")
     monkeypatch.setattr(knowledge_cache, "SETTLED_NS", 0)   # a fresh clone's files are seconds old
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     hashed = []
     contents = knowledge_cache._contents
     monkeypatch.setattr(knowledge_cache, "_contents", lambda root: hashed.append(root) or contents(root))
-    assert index_cache.ensure_index() is False   # may hash the files once, and keep their stamp
+    assert index_cache.ensure_index(Knowledge.load()) is False   # may hash the files once, and keep their stamp
     hashed.clear()
     monkeypatch.setitem(sys.modules, "hashlib", None)   # importing it now fails
-    assert index_cache.ensure_index() is False and hashed == []
+    assert index_cache.ensure_index(Knowledge.load()) is False and hashed == []
 
 
 def test_the_knowledge_fingerprint_sees_an_edit_at_once(user_dirs, tmp_path, kb, monkeypatch):
@@ -305,21 +310,23 @@ def test_the_knowledge_fingerprint_sees_an_edit_at_once(user_dirs, tmp_path, kb,
 def test_an_index_another_version_of_the_code_built_is_rebuilt(user_dirs, monkeypatch):
     """Same knowledge files, but the analysis or the index's layout changed with the code: the
     quick check that spares parsing the knowledge must not vouch for the old index."""
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     monkeypatch.setattr(index_cache, "SCHEMA_VERSION", index_cache.SCHEMA_VERSION + 1)
-    assert index_cache.ensure_index() is True
-    assert index_cache.ensure_index() is False
+    assert index_cache.ensure_index(Knowledge.load()) is True
+    assert index_cache.ensure_index(Knowledge.load()) is False
 
 
 def test_files_changed_but_not_what_the_index_holds_is_no_rebuild(user_dirs, monkeypatch):
     """A knowledge file the index does not read changed (say an equipment limit): the stamp is
     compared once, found equal, and remembered."""
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     real = index_cache.fingerprint
     monkeypatch.setattr(index_cache, "fingerprint", lambda root: "changed:" + real(root))
-    assert index_cache.ensure_index() is False
-    monkeypatch.setattr(index_cache, "load", lambda kb: pytest.fail("the stamp was compared again"))
-    assert index_cache.ensure_index() is False
+    assert index_cache.ensure_index(Knowledge.load()) is False
+    monkeypatch.setattr(index_cache, "stamp", lambda kb, rulesets: pytest.fail("the stamp was compared again"))
+    knowledge = Knowledge.load()
+    assert index_cache.ensure_index(knowledge) is False
+    assert not knowledge.kb_read
 
 
 def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs, tmp_path, kb):
@@ -328,8 +335,8 @@ def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs
     root = tmp_path / "knowledge"
     shutil.copytree(kb.root, root)
     first, _ = load(root, strict=False)
-    assert index_cache.ensure_index(first) is True
-    assert index_cache.ensure_index(first) is False
+    assert index_cache.ensure_index(Knowledge(first)) is True
+    assert index_cache.ensure_index(Knowledge(first)) is False
     clause = next(iter(first.clauses.values()))
     path = root / clause.file
     text = path.read_text(encoding="utf-8")
@@ -337,7 +344,7 @@ def test_a_changed_knowledge_base_triggers_a_rebuild_and_is_searchable(user_dirs
     path.write_text(text.replace(word, "Xylophonique " + word, 1), encoding="utf-8")
     second, _ = load(root, strict=False)
     assert second.stamp != first.stamp
-    searcher = Searcher(second)
+    searcher = Searcher(Knowledge(second))
     hits = searcher.search("xylophonique")
     assert searcher.built and ids(hits) == [clause.id]
 
@@ -360,41 +367,41 @@ def _scramble(path: Path) -> None:
 
 @pytest.mark.parametrize("damage", ["truncate", "scramble", "delete", "empty"])
 def test_a_damaged_index_is_rebuilt_not_crashed_on(user_dirs, damage):
-    expected = Searcher().search("reine confirmer")
+    expected = Searcher(Knowledge.load()).search("reine confirmer")
     folder = index_cache.cache_dir()
     for path in _index_files(folder):
         {"truncate": _truncate, "scramble": _scramble, "delete": Path.unlink,
          "empty": lambda p: p.write_bytes(b"")}[damage](path)
-    searcher = Searcher()
+    searcher = Searcher(Knowledge.load())
     assert searcher.search("reine confirmer") == expected
     assert searcher.built
 
 
 @pytest.mark.parametrize("content", [None, "", "{not json", "[]", '{"dir": "idx-gone"}', '{"dir": "../.."}'])
 def test_a_missing_or_garbled_pointer_is_rebuilt(user_dirs, content):
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     path = index_cache.cache_dir() / index_cache.CURRENT
     if content is None:
         path.unlink()
     else:
         path.write_text(content)
-    assert index_cache.ensure_index() is True
-    assert Searcher().search("filet")
+    assert index_cache.ensure_index(Knowledge.load()) is True
+    assert Searcher(Knowledge.load()).search("filet")
 
 
 def test_a_half_written_build_is_ignored(user_dirs):
-    index_cache.ensure_index()
+    index_cache.ensure_index(Knowledge.load())
     folder = index_cache.cache_dir()
     current = json.loads((folder / index_cache.CURRENT).read_text())
     half = folder / "build-crashed"
     shutil.copytree(folder / current["dir"], half)
     _truncate(half / backend.SNAPSHOT)
-    assert index_cache.ensure_index() is False
-    assert Searcher().search("filet")
+    assert index_cache.ensure_index(Knowledge.load()) is False
+    assert Searcher(Knowledge.load()).search("filet")
 
 
 def test_a_searcher_reopened_over_a_damaged_index_rebuilds_it(user_dirs):
-    searcher = Searcher()
+    searcher = Searcher(Knowledge.load())
     expected = searcher.search("regina")
     searcher.close()
     for path in _index_files(index_cache.cache_dir()):
@@ -405,7 +412,7 @@ def test_a_searcher_reopened_over_a_damaged_index_rebuilds_it(user_dirs):
 def test_an_index_failing_while_open_is_rebuilt_once(user_dirs, monkeypatch):
     from referee_app.core.search.ranking import Ranker
 
-    searcher = Searcher()
+    searcher = Searcher(Knowledge.load())
     expected = searcher.search("regina")
     real, calls = Ranker.collect, []
 
@@ -444,6 +451,6 @@ def test_searching_from_several_threads_at_once(searcher):
 
 def test_the_module_search_uses_one_shared_searcher(user_dirs, monkeypatch):
     monkeypatch.setattr(searcher_module, "_shared", None)
-    assert searcher_module.search("reine") == Searcher().search("reine")
+    assert searcher_module.search("reine") == Searcher(Knowledge.load()).search("reine")
     assert searcher_module.searcher() is searcher_module.searcher()
     searcher_module.searcher().close()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.search import Searcher
 from referee_app.core.search.evaluation import evaluate
 
@@ -59,7 +60,7 @@ def test_no_blind_query_is_in_the_evaluation_set():
 
 @pytest.fixture(scope="module")
 def searcher_for_sets(tmp_path_factory):
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s = Searcher(Knowledge.load(), folder=tmp_path_factory.mktemp("search-index"))
     yield s
     s.close()
 

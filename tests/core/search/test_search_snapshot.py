@@ -16,6 +16,7 @@ import pytest
 from whoosh.analysis import CharsetFilter, Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.support.charset import accent_map
 
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.search import Searcher, analysis, backend, index_cache
 from referee_app.core.search.documents import analyzers, aux_data, documents, vocabulary
 
@@ -217,8 +218,9 @@ def test_a_word_without_letters_is_its_own_stem():
 
 SEARCH_WITHOUT_WHOOSH = """
 import json, sys
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.search import Searcher
-searcher = Searcher(folder=sys.argv[1])
+searcher = Searcher(Knowledge.load(), folder=sys.argv[1])
 for query in ("reine confirmer", "dernier jeton de l'adversaire", "queen as the last coin", "pedina rotta"):
     hits = searcher.search(query)
     assert hits and hits[0]["snippet"], query
@@ -229,7 +231,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "whoosh")))
 def test_a_search_over_a_built_index_imports_no_whoosh_machinery(tmp_path):
     """Phrases typed (`dernier jeton`, `last coin`) that the thesaurus's table does not hold
     included: they are looked up in the words each document keeps in order."""
-    index_cache.ensure_index(folder=tmp_path)
+    index_cache.ensure_index(Knowledge.load(), folder=tmp_path)
     done = subprocess.run([sys.executable, "-c", SEARCH_WITHOUT_WHOOSH, str(tmp_path)], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -261,12 +263,12 @@ class _Shout:
 @pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps([1, 2, 3]), pickle.dumps({"version": "0"}),
                                      pickle.dumps(_Shout()), "truncated"])
 def test_a_snapshot_damaged_behind_its_checksum_is_rebuilt(user_dirs, content, capsys):
-    expected = Searcher().search("reine confirmer")
+    expected = Searcher(Knowledge.load()).search("reine confirmer")
     path, current_path, current = _snapshot_path()
     path.write_bytes(path.read_bytes()[:len(path.read_bytes()) // 2] if content == "truncated" else content)
     _vouch_for(current_path, current, path)
-    assert index_cache.fresh(index_cache.cache_dir(), None)  # the checksums cannot tell
-    searcher = Searcher()
+    assert index_cache.fresh(index_cache.cache_dir(), Knowledge.load())  # the checksums cannot tell
+    searcher = Searcher(Knowledge.load())
     assert searcher.search("reine confirmer") == expected
     assert searcher.built
     assert "ran code" not in capsys.readouterr().out
@@ -274,19 +276,19 @@ def test_a_snapshot_damaged_behind_its_checksum_is_rebuilt(user_dirs, content, c
 
 
 def test_a_damaged_snapshot_is_rebuilt(user_dirs):
-    expected = Searcher().search("reine confirmer")
+    expected = Searcher(Knowledge.load()).search("reine confirmer")
     path, _, current = _snapshot_path()
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert not index_cache.fresh(index_cache.cache_dir(), None)
-    searcher = Searcher()
+    assert not index_cache.fresh(index_cache.cache_dir(), Knowledge.load())
+    searcher = Searcher(Knowledge.load())
     assert searcher.search("reine confirmer") == expected
     assert searcher.built and _snapshot_path()[2]["dir"] != current["dir"]
 
 
 def test_a_snapshot_another_whoosh_made_is_stale(user_dirs, monkeypatch):
-    assert index_cache.ensure_index() is True
+    assert index_cache.ensure_index(Knowledge.load()) is True
     monkeypatch.setattr(backend, "VERSION", "0.0.0")
-    assert index_cache.ensure_index() is True
-    assert index_cache.ensure_index() is False
+    assert index_cache.ensure_index(Knowledge.load()) is True
+    assert index_cache.ensure_index(Knowledge.load()) is False

@@ -10,6 +10,7 @@ import tracemalloc
 
 import pytest
 
+from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.search import Searcher, numbers
 
 
@@ -379,7 +380,7 @@ def test_one_huge_word_costs_neither_seconds_nor_memory(searcher):
 def test_a_cache_folder_that_is_a_file_falls_back_to_memory(tmp_path):
     blocker = tmp_path / "search"
     blocker.write_text("not a folder")
-    s = Searcher(folder=blocker)
+    s = Searcher(Knowledge.load(), folder=blocker)
     assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
     assert s.in_memory and blocker.read_text() == "not a folder"
 
@@ -391,7 +392,7 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_memory(tmp_path, mo
         raise PermissionError(13, "Permission denied", str(tmp_path))
 
     monkeypatch.setattr(tempfile, "mkdtemp", refuse)
-    s = Searcher(folder=tmp_path / "search")
+    s = Searcher(Knowledge.load(), folder=tmp_path / "search")
     assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
     assert s.in_memory
 
@@ -406,7 +407,7 @@ def test_an_index_in_memory_needs_no_system_temp_folder(tmp_path, monkeypatch):
     unusable.write_text("a file where the temp folder should be")
     monkeypatch.setattr(tempfile, "tempdir", str(unusable))
     (tmp_path / "cache").write_text("a file where the cache folder should be")
-    s = Searcher(folder=tmp_path / "cache" / "search")
+    s = Searcher(Knowledge.load(), folder=tmp_path / "cache" / "search")
     assert ids(s.search("filet", limit=1)) == ["icf-fr:2.7"]
     assert s.in_memory
 

@@ -66,10 +66,11 @@ def fill(url) -> None:
     forms.create("disqualification", DISQUALIFICATION)
     forms.record_incident({"tournament": "Open de Cannes", "round": 1, "table": 2, "player": "P3",
                            "kind": "disturbance", "at": "2026-05-14T16:00:00+02:00", "referee": "C. Martin"})
-    failed = inspections.save(STRIKER_WIDE, inspector="É. Mercier", label="striker of P1", tournament="Open de Cannes")
+    failed = inspections.save(STRIKER_WIDE, installed().equipment, inspector="É. Mercier", label="striker of P1",
+                              tournament="Open de Cannes")
     draft = inspections.reinspection_draft(failed.id)
     draft["document"]["measurements"]["diameter"] = {"value": 4.1, "unit": "cm"}
-    inspections.save(draft["document"], inspector="É. Mercier", previous_id=failed.id)
+    inspections.save(draft["document"], installed().equipment, inspector="É. Mercier", previous_id=failed.id)
     for n, q in enumerate(generate(installed(), Scope("icf"), 3, seed=4)):
         progress.record("ada", q, correct=n != 1)
     progress.record("bruno", q, correct=True)

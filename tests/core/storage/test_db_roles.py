@@ -189,7 +189,7 @@ def test_the_table_role_records_a_match_files_a_form_and_saves_an_inspection(clu
     matches.update_header(match, referee="C. Martin")
     table_t.link_match(tid, 1, 1, match)
     form = FormsStore(club.table).create("protest", {**PROTEST, "match": str(match)}, file=True)
-    record = InspectionStore(club.table).save(STRIKER, inspector="É. Mercier", label="striker of P1")
+    record = InspectionStore(club.table).save(STRIKER, installed().equipment, inspector="É. Mercier", label="striker of P1")
     assert len(MatchStore(installed(), club.desk).strokes(match)) == 2
     assert FormsStore(club.desk).get(form.id).status == "filed"
     assert InspectionStore(club.desk).get(record.id).compliant

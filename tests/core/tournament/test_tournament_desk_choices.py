@@ -19,7 +19,7 @@ def store(records_url):
 
 
 def test_choices_set_at_creation_then_changed_with_a_reason_before_their_round(store):
-    tid = store.create("Open", ["A", "B", "C", "D", "E"], choices={"ghost_points": 10, "rounds_total": 3})
+    tid = store.create("Open", ["A", "B", "C", "D", "E"], "icf", choices={"ghost_points": 10, "rounds_total": 3})
     t = store.load(tid)
     assert (t.ghost_points, t.rounds_total) == (10, 3)
     store.set_choice(tid, "avoid_rematches", True, "")            # nothing paired yet: no reason asked
@@ -49,7 +49,7 @@ def test_choices_set_at_creation_then_changed_with_a_reason_before_their_round(s
 
 
 def test_each_players_opponent_now_and_a_game_moved_to_another_table(store):
-    tid = store.create("Open", ["A", "B", "C", "D"])
+    tid = store.create("Open", ["A", "B", "C", "D"], "icf")
     pairing = store.pair(tid, seed=1)
     now = store.opponents_now(tid)
     first = pairing["tables"][0]
