@@ -4,11 +4,11 @@
     python benchmarks/bench_search.py [--repeat N] [--cold N] [--count N] [--misses]
 
 Both engines index the same documents (every clause, once per language text it has) in the same
-run. Quality, on the evaluation set (tests/search_eval.yaml: queries as users type them, each
-with its judged relevant clauses), on the blind set (tests/search_blind.yaml: queries written by
+run. Quality, on the evaluation set (tests/core/search/search_eval.yaml: queries as users type them, each
+with its judged relevant clauses), on the blind set (tests/core/search/search_blind.yaml: queries written by
 someone who never ran the search, which it is not tuned on) and on the public cases
 (../shared/cases/search.yaml): MRR@10 and recall@10, by language and kind; and for issue 33
-(tests/search_reader.yaml: queries by failure class, a tuning part and a held-out part never tuned
+(tests/core/search/search_reader.yaml: queries by failure class, a tuning part and a held-out part never tuned
 on), the share of hits shown in the query's language without --lang, and any clause listed twice.
 Speed: p50 and p95 latency of the evaluation queries, snippets included, each run --repeat times
 after a warm-up; each query's first run in the same process; the first --count queries of --cold
@@ -41,9 +41,9 @@ from referee_app.core.search import Searcher, index_cache  # noqa: E402
 from referee_app.core.search.documents import documents  # noqa: E402
 from referee_app.core.search.evaluation import evaluate  # noqa: E402
 
-EVAL = REPO / "tests" / "search_eval.yaml"
-BLIND = REPO / "tests" / "search_blind.yaml"   # written blind, never tuned on
-READER = REPO / "tests" / "search_reader.yaml"  # issue 33's classes: a tuning part and a held-out part
+EVAL = REPO / "tests" / "core" / "search" / "search_eval.yaml"
+BLIND = REPO / "tests" / "core" / "search" / "search_blind.yaml"   # written blind, never tuned on
+READER = REPO / "tests" / "core" / "search" / "search_reader.yaml"  # issue 33's classes: a tuning part and a held-out part
 PUBLIC = REPO.parent / "shared" / "cases" / "search.yaml"
 
 
@@ -108,7 +108,7 @@ def cold_worker(folder: str, seed: int, count: int) -> int:
     queries = [c["q"] for c in yaml.safe_load(EVAL.read_text(encoding="utf-8"))]
     random.Random(seed).shuffle(queries)
     queries = queries[:count]
-    searcher = Searcher(folder=Path(folder) / "whoosh")
+    searcher = Searcher(Knowledge.load(), folder=Path(folder) / "whoosh")
     _, opening = timed(searcher.open)
     ours = [measured(searcher.search, q) for q in queries]
     fts = Fts5(Path(folder) / "fts5.db")
@@ -212,7 +212,7 @@ def quality(searcher, fts, sets: dict, qlangs: dict) -> tuple[list, dict]:
 
 def speed(folder: Path, kb, fts, queries: list[str], args) -> list:
     """Rows of latencies (ms) side by side, with their ratios."""
-    searcher = Searcher(kb, folder / "whoosh")  # fresh from opening: nothing of the quality runs cached
+    searcher = Searcher(Knowledge(kb), folder / "whoosh")  # fresh from opening: nothing of the quality runs cached
     searcher.open()
     w_cold, w = latencies(searcher.search, queries, args.repeat)
     f_cold, f = latencies(fts.search, queries, args.repeat)
@@ -259,8 +259,8 @@ def main() -> int:
     queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        _, ours_build = timed(index_cache.build, folder / "whoosh", kb)
-        searcher = Searcher(kb, folder / "whoosh")
+        _, ours_build = timed(index_cache.build, folder / "whoosh", installed)
+        searcher = Searcher(Knowledge(kb), folder / "whoosh")
         _, ours_open = timed(searcher.open)
         fts = Fts5(folder / "fts5.db")
         _, fts_build = timed(fts.build, docs)

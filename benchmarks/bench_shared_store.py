@@ -7,7 +7,7 @@ on SQLite, side by side in one run.
 
 Each table is its own process, as each would be its own machine, and goes through the stores'
 public API (MatchStore, TournamentStore, FormsStore). PostgreSQL is a throwaway local cluster
-(tests/pg_cluster.py) with fsync and synchronous commit on, as a real server has them, set up by
+(tests/support/pg_cluster.py) with fsync and synchronous commit on, as a real server has them, set up by
 `db init` with one login per table in the table role and one for the desk in the desk role; SQLite
 is one records file on the same disk, with the app's WAL and synchronous=FULL. Afterwards every
 stroke sent is stored exactly once, in order, each result is the one its table entered, and the
@@ -190,7 +190,7 @@ def check(engine: str, url: str, tid: int, answers: list[dict], desk_answer: dic
 # --- the two engines ----------------------------------------------------------------------------
 
 def on_postgresql(tables: int, strokes: int) -> dict:
-    from pg_cluster import Cluster
+    from support.pg_cluster import Cluster
 
     with Cluster(durable=True) as cluster:
         name = cluster.create_database(prefix="load")

@@ -7,7 +7,6 @@ import inspect
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,21 +32,7 @@ for _var, _sub in _HOMES.items():
 
 import pytest  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-
-
-def under_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def shared_path() -> Path:
-    """The ../shared folder, or a skip (a failure under CI) when it is absent."""
-    if (SHARED / "sources").is_dir():
-        return SHARED
-    if under_ci():
-        pytest.fail(f"{SHARED} is absent, and CI must run every shared case and source check")
-    pytest.skip(f"{SHARED} is absent (a lone clone): the source and public-case checks need it")
+from support.cli import REPO, SHARED, cli_command, run_cli, shared_path, under_ci  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")
@@ -55,25 +40,10 @@ def shared_dir() -> Path:
     return shared_path()
 
 
-def cli_command() -> list[str]:
-    exe = Path(sys.executable).parent / "carrom-referee"
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("carrom-referee")
-    return [found] if found else [sys.executable, "-m", "referee_app"]
-
-
-def run_cli(*args: str, input: str | None = None, cwd: Path | None = None, timeout: float = 60,
-            env: dict | None = None):
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(env or {}))
-    return subprocess.run(cli_command() + list(args), input=input, capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd)
-
-
 @pytest.fixture(scope="session")
 def knowledge():
-    """The installed knowledge root (tests/kbcopy.py): one per run, as a program loads one."""
-    from kbcopy import installed
+    """The installed knowledge root (tests/support/kbcopy.py): one per run, as a program loads one."""
+    from support.kbcopy import installed
 
     return installed()
 
@@ -135,15 +105,16 @@ def records_file(tmp_path, monkeypatch) -> Path:
 def searcher(tmp_path_factory):
     """One searcher over the installed knowledge per test module, its index in a temporary folder
     (never the user's cache)."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.search import Searcher
 
-    s = Searcher(folder=tmp_path_factory.mktemp("search-index"))
+    s = Searcher(Knowledge.load(), folder=tmp_path_factory.mktemp("search-index"))
     s.open()
     yield s
     s.close()
 
 
-# PostgreSQL: one throwaway cluster per test session (tests/pg_cluster.py), started when a test
+# PostgreSQL: one throwaway cluster per test session (tests/support/pg_cluster.py), started when a test
 # first needs it, and a fresh database per test copied from a template.
 
 def postgresql_required() -> bool:
@@ -153,7 +124,7 @@ def postgresql_required() -> bool:
 
 @pytest.fixture(scope="session")
 def pg_cluster():
-    from pg_cluster import Cluster, Unavailable
+    from support.pg_cluster import Cluster, Unavailable
 
     cluster = None
     try:

@@ -4,7 +4,7 @@
     .venv/bin/python tools/learn_diagrams.py [--lang en]
 
 The SVG comes from the core (referee_app/core/learn/diagram.py), ruled by the engine; the PNG is
-the same SVG rendered by Qt, as the window shows it. tests/test_learn_diagrams.py checks every
+the same SVG rendered by Qt, as the window shows it. tests/core/learn/test_learn_diagrams.py checks every
 SVG here against its situation's pieces and the engine's ruling.
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ translations/carrom_referee.pot; fr.po and it.po gain the new entries with an em
 for a translator to fill (a changed string keeps its old translation marked fuzzy, which counts
 as missing until someone checks it); en.po is the source language, so it is filled with the
 English strings themselves. Locations are written without line numbers, so that moving code
-does not rewrite the catalogs. tests/test_i18n_catalogs.py fails while anything is missing.
+does not rewrite the catalogs. tests/i18n/test_i18n_catalogs.py fails while anything is missing.
 
 The files to read come from babel.cfg, as for `pybabel extract -F babel.cfg`; but the Python
 files are read with `extract_python_ast` below rather than Babel's tokenizer, which on Python

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from referee_app.core.errors import BadInput
-from .io import print_json, read_document
+from .io import knowledge_of, print_json, read_document
 
 
 def add_parsers(sub) -> None:
@@ -42,17 +42,18 @@ def run_inspect(args) -> int:
     from referee_app.core.inspection.verdict import inspect
 
     document = read_document(args.file)
+    specs = knowledge_of(args).equipment
     saved = None
     if args.save:
         from referee_app.core.inspection.store import InspectionStore
 
         with InspectionStore() as store:
-            saved = store.save(document, **_record_options(args, document))
+            saved = store.save(document, specs, **_record_options(args, document))
         answer = saved.result
     else:
         if args.reinspect is not None:
             raise BadInput("--reinspect", "only meaningful with --save")
-        answer = inspect(document)
+        answer = inspect(document, specs)
     if saved is not None:
         answer = dict(answer, record={"id": saved.id, "previous_id": saved.previous_id,
                                       "inspected_at": saved.inspected_at})

@@ -13,7 +13,7 @@ import sys
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .cmd_inspect import print_verdict
-from .io import print_json, print_rows
+from .io import knowledge_of, print_json, print_rows
 from .parsers import ID, JSON, arg, command
 
 
@@ -98,6 +98,7 @@ def run_certificate(args) -> int:
 
     with _store() as store:
         record = store.get(args.id)
-    path = write_pdf(certificate_html(record, args.lang), args.pdf, title=certificate_title(record, args.lang))
+    html = certificate_html(record, args.lang, knowledge_of(args).equipment)
+    path = write_pdf(html, args.pdf, title=certificate_title(record, args.lang))
     print(path)
     return 0

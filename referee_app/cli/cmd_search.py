@@ -7,7 +7,7 @@ import textwrap
 
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
-from .io import print_json
+from .io import knowledge_of, print_json
 
 
 
@@ -32,8 +32,8 @@ def run_search(args) -> int:
     from referee_app.core.search import Searcher
 
     try:
-        found = Searcher(settle=False).search_detailed(" ".join(args.query), lang=args.lang, ruleset=args.ruleset,
-                                                       source=args.source, limit=args.limit)
+        found = Searcher(knowledge_of(args), settle=False).search_detailed(
+            " ".join(args.query), lang=args.lang, ruleset=args.ruleset, source=args.source, limit=args.limit)
     except BadInput as exc:  # the core names its parameter; the user typed an option
         if exc.field in ("lang", "ruleset", "source", "limit"):
             raise BadInput(f"--{exc.field}", exc.problem) from None

@@ -33,12 +33,12 @@ HEARTBEAT_MS = 5000
 FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
 
 
-def _inspection_page():
+def _inspection_page(knowledge):
     # Imported when the Equipment area is first shown: a referee opening the app for a ruling
     # does not wait for the inspection and forms modules (benchmarks/bench_startup.py).
     from referee_app.ui.inspection.page import InspectionPage
 
-    return InspectionPage()
+    return InspectionPage(knowledge)
 
 
 def _forms_page():
@@ -47,7 +47,10 @@ def _forms_page():
     return FormsPage()
 
 
-EQUIPMENT_PAGES = ((_inspection_page, lambda: _("Equipment inspection")), (_forms_page, lambda: _("Forms")))
+def equipment_pages(knowledge):
+    """The Equipment area's pages, each built when first shown, with the window's knowledge."""
+    return ((lambda: _inspection_page(knowledge), lambda: _("Equipment inspection")),
+            (_forms_page, lambda: _("Forms")))
 
 
 class MainWindow(QMainWindow):
@@ -95,7 +98,7 @@ class MainWindow(QMainWindow):
         self.rulings_area.ruleset_in_force.connect(self._match_ruleset)
         self.rulings_area.protest.connect(self.open_protest)
         self.rulebook_host = AreaHost(self._make_rulebook, "rulebook_host")
-        self.equipment = EquipmentArea(EQUIPMENT_PAGES)
+        self.equipment = EquipmentArea(equipment_pages(knowledge))
         self.equipment_tabs = self.equipment.tabs
         self.learn_host = AreaHost(self._make_learn, "learn_host", scroll=True)
         self.stack = QStackedWidget(objectName="areas")

@@ -180,7 +180,7 @@ class FormsData:
 
     # -- validation of the whole file -------------------------------------------------------
     def problems(self) -> list[Problem]:
-        """Everything wrong with forms.yaml, each naming its line (tests/test_forms.py wants none)."""
+        """Everything wrong with forms.yaml, each naming its line (tests/core/forms/test_forms.py wants none)."""
         out: list[Problem] = list(self.report.problems)
         if self.default_ruleset and self.default_ruleset not in self.rulesets:
             out.append(Problem(FILE, 1, f"default_ruleset {self.default_ruleset} is not a ruleset"))

@@ -15,7 +15,6 @@ from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from . import wording as fmt
 from .model import Specs
-from .spec import default_specs
 from .store import InspectionRecord
 
 # ui/pdf.py lays the page out in the device pixels of its 300 dpi writer: sizes in those pixels,
@@ -159,10 +158,10 @@ def _closing(record: InspectionRecord, lang: str) -> str:
     return "".join(parts)
 
 
-def certificate_html(record: InspectionRecord, lang: str, specs: Specs | None = None) -> str:
-    """The certificate of one inspection record, in `lang`."""
+def certificate_html(record: InspectionRecord, lang: str, specs: Specs) -> str:
+    """The certificate of one inspection record, in `lang`, its items named by `specs` (the
+    knowledge root's `equipment`)."""
     _ = translations(lang).gettext
-    specs = specs or default_specs()
     result = record.result
     item = specs.item(record.item)
     parts = [STYLE, _heading(record, item.label_in(lang) if item else record.item, lang),

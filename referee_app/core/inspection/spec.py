@@ -13,7 +13,6 @@ unit of another quantity, a limit outside what is plausible).
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
@@ -253,10 +252,3 @@ def _read_file(path: Path, rel: str, problems: list[Problem]) -> list[tuple[dict
 def dangling_clauses(specs: Specs, clause_ids) -> list[str]:
     """The clauses the specifications cite that the knowledge base does not hold."""
     return sorted(specs.clause_ids() - set(clause_ids))
-
-
-@lru_cache(maxsize=1)
-def default_specs() -> Specs:
-    """The installed specifications, loaded once per process."""
-    specs, _ = load_specs()
-    return specs

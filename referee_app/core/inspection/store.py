@@ -11,10 +11,14 @@ from __future__ import annotations
 import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .verdict import RECORD_FIELDS, inspect
+
+if TYPE_CHECKING:
+    from .model import Specs
 
 now = db.local_now
 
@@ -127,11 +131,12 @@ class InspectionStore(db.Store):
         return [r for r in map(InspectionRecord.from_row, rows) if r.compliant]
 
     # -- writing --------------------------------------------------------------------------------
-    def save(self, document, *, inspector: str | None = None, label: str | None = None, tournament: str | None = None,
+    def save(self, document, specs: Specs, *, inspector: str | None = None, label: str | None = None, tournament: str | None = None,
              notes: str | None = None, photo: str | None = None, previous_id: int | None = None) -> InspectionRecord:
-        """Judges `document` with inspect() and records it; the arguments win over the document's
+        """Judges `document` with inspect() against `specs` (the knowledge root's `equipment`)
+        and records it; the arguments win over the document's
         own `inspector`, `label`, ... fields. Bad readings are refused before anything is written."""
-        result = inspect(document)  # raises BadInput for anything it cannot judge
+        result = inspect(document, specs)  # raises BadInput for anything it cannot judge
         if result["status"] in ("not_measured", "incomplete"):
             # what was not measured is not a failure: an incomplete inspection is not recorded at all
             raise BadInput("measurements", f"{result['status'].replace('_', ' ')}: not measured yet: "

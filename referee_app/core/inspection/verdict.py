@@ -19,7 +19,6 @@ from typing import Any
 
 from referee_app.core.errors import BadInput
 from .model import Item, Limit, Measurement, Specs, inch_bounds
-from .spec import default_specs
 from .units import (as_number, canonical_unit, convert, for_comparison, quantity_of,
                                to_decimal)
 
@@ -397,9 +396,9 @@ def _item_of(document, specs: Specs) -> Item:
     return item
 
 
-def inspect(document, specs: Specs | None = None) -> dict:
-    """The contract's answer for one inspection document (see the module's docstring)."""
-    specs = specs or default_specs()
+def inspect(document, specs: Specs) -> dict:
+    """The contract's answer for one inspection document (see the module's docstring), against
+    `specs` (the knowledge root's `equipment`)."""
     item = _item_of(document, specs)
     if item.each:
         result = _inspect_set(item, document, specs)

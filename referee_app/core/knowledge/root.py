@@ -57,6 +57,12 @@ class Knowledge:
         return self
 
     @property
+    def kb_read(self) -> bool:
+        """Whether the knowledge base has been read yet: what only needs to know that the files
+        are unchanged (the search index's fingerprint) can then avoid reading it."""
+        return self._kb is not None
+
+    @property
     def kb(self) -> KnowledgeBase:
         """The knowledge base, loaded and checked (KnowledgeError when broken and strict; else
         its problems are in `problems`)."""

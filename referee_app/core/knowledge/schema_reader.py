@@ -4,7 +4,7 @@ JSON Schema (referee_app/schemas/knowledge/), each violation a Problem naming fi
 Why not the `jsonschema` package: importing it costs 45 ms, two thirds of a warm `rule` (69 ms),
 and the rulesets are read on every start. This module reads the subset of JSON Schema 2020-12
 those schemas use, and refuses a schema using any other keyword, so a schema never says more
-than is checked; tests/test_schema_reader.py checks that `jsonschema` agrees with it.
+than is checked; tests/core/knowledge/test_schema_reader.py checks that `jsonschema` agrees with it.
 
 A schema names what it checks with two annotations JSON Schema ignores:
 - `x-what`, on a record: how a problem inside it names it, from its own fields ("measurement
@@ -48,7 +48,7 @@ MESSAGES = {
 def schema(name: str) -> dict:
     """The schema `name`.json. A list marked `x-languages` (the `required` of a mapping of texts,
     the `enum` of a language) is set to referee_app/languages.py's languages: the file lists them
-    too, for the JSON Schema tools, and tests/test_schema_reader.py checks the two agree."""
+    too, for the JSON Schema tools, and tests/core/knowledge/test_schema_reader.py checks the two agree."""
     loaded = json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8"))
     _check_keywords(loaded)
     return loaded

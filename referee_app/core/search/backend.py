@@ -2,7 +2,7 @@
 
 Everything else in the search speaks to whoosh through this module: the analysis chain, building
 an index, and reading one (postings, statistics, stored fields, the lexicon); so that replacing
-whoosh touches this file only (tests/test_search_layout.py keeps it so).
+whoosh touches this file only (tests/core/search/test_search_layout.py keeps it so).
 
 whoosh builds the index; reading one needs no whoosh. Importing whoosh (its compat module pulls
 in urllib.request, http and email; its reader, asyncio) costs more than the rest of a `search`

@@ -4,7 +4,7 @@
 
 A case is {"q": query, "relevant": [clause ids]}: the query is answered when one of its relevant
 clauses is among the first `k` results; its reciprocal rank is 1 / the rank of the first of
-them (0 when none is). Used by benchmarks/bench_search.py and tests/test_search_eval.py.
+them (0 when none is). Used by benchmarks/bench_search.py and tests/core/search/test_search_eval.py.
 """
 from __future__ import annotations
 

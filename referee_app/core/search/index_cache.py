@@ -60,19 +60,6 @@ def stamp(kb, rulesets: dict) -> str:
     return sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def load(kb):
-    """The knowledge base and its rulesets (the installed ones when kb is None: a search opened
-    without a knowledge base reads one only when its index must be checked or built)."""
-    from referee_app.core.knowledge.rulesets import load_rulesets
-
-    if kb is None:
-        from referee_app.core.knowledge.root import Knowledge
-
-        installed = Knowledge.load()
-        return installed.kb, installed.rulesets
-    return kb, load_rulesets(kb)
-
-
 def read_current(folder: Path) -> dict | None:
     try:
         data = json.loads((folder / CURRENT).read_text(encoding="utf-8"))
@@ -115,37 +102,37 @@ def _intact(folder: Path, current: dict) -> bool:
     return True
 
 
-def fresh(folder: Path, kb) -> bool:
-    """Whether the index in `folder` is intact and built from this knowledge.
+def fresh(folder: Path, knowledge) -> bool:
+    """Whether the index in `folder` is intact and built from `knowledge` (a knowledge root).
 
-    Without a kb given, a digest of the knowledge files vouches for the stamp, so that a fresh
-    index is opened without parsing the YAML; only when that digest changed is the knowledge base
-    loaded and its stamp compared.
+    While its knowledge base has not been read, a digest of the knowledge files vouches for the
+    stamp, so that a fresh index is opened without parsing the YAML; only when that digest changed
+    is the knowledge base read and its stamp compared. One already read (perhaps changed in memory
+    since) is compared by its stamp.
     """
-    from referee_app.core.knowledge.loader import knowledge_root
-
     current = read_current(folder)
     if current is None or not _intact(folder, current):
         return False
-    if kb is None:
-        fp = fingerprint(knowledge_root())
+    quick = not knowledge.kb_read
+    if quick:
+        fp = fingerprint(knowledge.root)
         if current.get("quick") == _quick(fp, str(current.get("stamp"))):
             return True
-    if current.get("stamp") != stamp(*load(kb)):
+    if current.get("stamp") != stamp(knowledge.kb, knowledge.rulesets):
         return False
-    if kb is None:  # the files changed but not what the index holds: remember, skip the check next time
+    if quick:  # the files changed but not what the index holds: remember, skip the check next time
         _write_current(folder, dict(current, quick=_quick(fp, current["stamp"])))
     return True
 
 
-def build(folder: Path, kb) -> dict:
+def build(folder: Path, knowledge) -> dict:
     """Build a new index into a temporary folder, rename it into place and point current.json at it."""
     import shutil
     import tempfile
 
     from .documents import analyzers, aux_data, documents, index_data, vocabulary
 
-    kb, rulesets = load(kb)
+    kb, rulesets = knowledge.kb, knowledge.rulesets
     folder.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
     try:
@@ -163,22 +150,19 @@ def build(folder: Path, kb) -> dict:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    from referee_app.core.knowledge.loader import knowledge_root
-
     st = stamp(kb, rulesets)
-    root = kb.root if kb is not None else knowledge_root()
-    current = {"dir": final.name, "stamp": st, "quick": _quick(fingerprint(root), st),
+    current = {"dir": final.name, "stamp": st, "quick": _quick(fingerprint(knowledge.root), st),
                "docs": count, "manifest": manifest, "built": time.time()}
     _write_current(folder, current)
     _remove_old(folder, keep=final.name)
     return current
 
 
-def build_in_memory(kb):
+def build_in_memory(knowledge):
     """(open index, aux data) built in memory: for a cache folder that cannot be used."""
     from .documents import analyzers, aux_data, documents, index_data, vocabulary
 
-    kb, rulesets = load(kb)
+    kb, rulesets = knowledge.kb, knowledge.rulesets
     index = backend.build(None, documents(kb, rulesets), analyzers(), vocabulary(kb))
     aux = aux_data(kb, rulesets)
     return index, dict(aux, **index_data(index, aux["terms"]))
@@ -225,10 +209,11 @@ def _remove_old(folder: Path, keep: str) -> None:
             path.unlink(missing_ok=True)
 
 
-def ensure_index(kb=None, folder: Path | None = None) -> bool:
-    """Build the index if it is missing, damaged or stale; True when it was (re)built."""
+def ensure_index(knowledge, folder: Path | None = None) -> bool:
+    """Build the index of `knowledge` (a knowledge root) if it is missing, damaged or stale; True
+    when it was (re)built."""
     folder = Path(folder) if folder else cache_dir()
-    if fresh(folder, kb):
+    if fresh(folder, knowledge):
         return False
-    build(folder, kb)
+    build(folder, knowledge)
     return True

@@ -29,8 +29,10 @@ class Searcher:
     Safe to call from a worker thread: every search holds the searcher's lock.
     """
 
-    def __init__(self, kb=None, folder: Path | None = None, settle: bool = True):
-        self._kb = kb
+    def __init__(self, knowledge, folder: Path | None = None, settle: bool = True):
+        """`knowledge`: the knowledge root searched (its knowledge base is read only when the
+        index must be checked against it or built)."""
+        self._knowledge = knowledge
         self._settle = settle   # collect opening's garbage at once (not worth it for one search)
         self._folder = Path(folder) if folder else None
         self._lock = threading.RLock()
@@ -51,8 +53,8 @@ class Searcher:
                 return
             folder = self.folder
             try:
-                fresh = index_cache.fresh(folder, self._kb)
-                current = index_cache.read_current(folder) if fresh else index_cache.build(folder, self._kb)
+                fresh = index_cache.fresh(folder, self._knowledge)
+                current = index_cache.read_current(folder) if fresh else index_cache.build(folder, self._knowledge)
             except OSError:  # the cache folder is a file, or cannot be written: keep the index in memory
                 self._open_memory()
                 return
@@ -63,7 +65,7 @@ class Searcher:
                 self._rebuild()
 
     def _open_memory(self) -> None:
-        self._attach(*index_cache.build_in_memory(self._kb))
+        self._attach(*index_cache.build_in_memory(self._knowledge))
         self.built = self.in_memory = True
 
     def _rebuild(self) -> None:
@@ -72,7 +74,7 @@ class Searcher:
             self._open_memory()
             return
         try:
-            current = index_cache.build(self.folder, self._kb)
+            current = index_cache.build(self.folder, self._knowledge)
         except OSError:
             self._open_memory()
             return
@@ -359,11 +361,15 @@ _shared_lock = threading.Lock()
 
 
 def searcher() -> Searcher:
-    """The process's searcher over the installed knowledge base, opened on first use."""
+    """The process's searcher over the installed knowledge base, opened on first use: a script's
+    shortcut, choosing the installed knowledge as a program does (the window and the commands
+    make their own Searcher over the root they were handed)."""
     global _shared
     with _shared_lock:
         if _shared is None:
-            _shared = Searcher()
+            from referee_app.core.knowledge.root import Knowledge
+
+            _shared = Searcher(Knowledge.load())
         return _shared
 
 

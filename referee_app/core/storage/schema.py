@@ -1,6 +1,6 @@
 """Every table of the records database at this version's schema (the migrations' head), as one
 SQLAlchemy MetaData: for copying records between databases, counting rows and checking that the
-migrations build what the stores use (tests/test_migrations.py compares the two).
+migrations build what the stores use (tests/core/storage/test_migrations.py compares the two).
 
 `version` is on the rows two machines may edit: a writer gives the version it read.
 """
@@ -61,6 +61,9 @@ inspections = Table(
     _text("notes", ""), _text("photo", ""), Column("previous_id", Integer, ForeignKey("inspections.id")),
     _text("carried_over", "[]"), _text("spec", ""), _version(), sqlite_autoincrement=True)
 
+# The ruleset's 'icf' default is the first migration's (r0001), kept so that this description
+# matches the databases it made; no code relies on it: the store always writes the ruleset its
+# caller chose (the knowledge's default_ruleset when the user named none).
 tournaments = Table(
     "tournaments", metadata, _id(), _text("name"), _text("ruleset", "icf"), _text("created_at"),
     Column("seed", BigInteger), _text("choices", nullable=True))

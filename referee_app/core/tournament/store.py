@@ -43,9 +43,11 @@ def round_arg(round_no):
 class TournamentStore(db.Store):
 
     # --- tournaments and entries ----------------------------------------------------------
-    def create(self, name: str, players=(), ruleset: str = "icf", checked_in: bool = True,
+    def create(self, name: str, players, ruleset: str, checked_in: bool = True,
                choices: dict | None = None) -> int:
-        """A new tournament; `choices` are the organiser's, in the file's keys, set at creation."""
+        """A new tournament; `choices` are the organiser's, in the file's keys, set at creation.
+        The ruleset is the caller's (its knowledge's `default_ruleset` when the user named none):
+        the store knows no ruleset of its own."""
         if not isinstance(name, str) or not name.strip():
             raise BadInput("name", "a tournament needs a name")
         stored = self._choices_json(choices or {}, list(players))
@@ -76,7 +78,7 @@ class TournamentStore(db.Store):
         value, _problem = db.stored_json(self.meta(tid).get("choices"), {})
         return value if isinstance(value, dict) else {}
 
-    def import_tournament(self, t: Tournament, ruleset: str = "icf", notes=()) -> int:
+    def import_tournament(self, t: Tournament, ruleset: str, notes=()) -> int:
         """A tournament file stored as it stands: entries checked in, rounds, results, final, the
         organiser's choices, and `notes` (what an import from another program could not keep)."""
         stamp = self.clock().isoformat()

@@ -3,7 +3,7 @@ characters escaped.
 
 It is what `html.escape` does, without importing the `html` package for it: the package brings
 its table of 2,000 entity names for unescaping, which the app never does, and that cost the
-window's first paint 1.2 ms (benchmarks/bench_startup.py). tests/test_ui_rich_text.py holds it
+window's first paint 1.2 ms (benchmarks/bench_startup.py). tests/ui/test_ui_rich_text.py holds it
 to html.escape's answers."""
 from __future__ import annotations
 

@@ -28,7 +28,6 @@ from referee_app.ui.common.server_state import server_state
 from referee_app.core.inspection.verdict import ReadingRefused, inspect
 from referee_app.core.inspection.entry import EntryError, refusal
 from referee_app.core.inspection.model import Item
-from referee_app.core.inspection.spec import default_specs
 from referee_app.i18n import gettext as _
 from .coin_set_table import CoinSetForm
 from .history import InspectionHistory
@@ -44,11 +43,11 @@ class InspectionPage(QWidget):
 
     saved = Signal(int)
 
-    def __init__(self, store=None, parent=None):
+    def __init__(self, knowledge, store=None, parent=None):
         super().__init__(parent)
         self.setObjectName("inspection_page")
         self._store = store
-        self.specs = default_specs()
+        self.specs = knowledge.equipment   # read when the page is first shown, not at start-up
         self.record_id: int | None = None        # the record shown (saved or reopened)
         self.previous_id: int | None = None      # set while re-inspecting
         self._dirty = False
@@ -212,7 +211,7 @@ class InspectionPage(QWidget):
 
     def _update_overall(self) -> None:
         try:
-            result = inspect(self.current_form().document())
+            result = inspect(self.current_form().document(), self.specs)
         except (EntryError, ReadingRefused):
             show_verdict(self.overall, "⚠ " + _("Some readings cannot be judged: correct the fields marked ⚠."),
                          "fail")
@@ -270,7 +269,7 @@ class InspectionPage(QWidget):
         """Saves the inspection; returns its number, or None with the reason shown."""
         try:
             document = self.current_form().document()
-            status = inspect(document)["status"]
+            status = inspect(document, self.specs)["status"]
             if status in ("not_measured", "incomplete"):
                 # not measured is not a failure: nothing is recorded until every reading is taken
                 self._say("⚠ " + _("Not saved: an incomplete inspection is not recorded.") + " "
@@ -280,7 +279,7 @@ class InspectionPage(QWidget):
                         tournament=self.tournament_edit.text(), notes=self.notes_edit.toPlainText(),
                         photo=self.photo_edit.text(), previous_id=self.previous_id)
             saved = []
-            if not server_state().save(("inspection", id(self)), lambda: self.store.save(document, **meta),
+            if not server_state().save(("inspection", id(self)), lambda: self.store.save(document, self.specs, **meta),
                                        on_saved=lambda record: saved.append(self._saved(record)),
                                        on_refused=self._refused):
                 # the server is out of reach: the readings stay in the form and are saved once it answers
@@ -416,7 +415,7 @@ class InspectionPage(QWidget):
 
         try:
             lang = i18n.current_language()
-            written = write_pdf(certificate_html(record, lang), path, title=certificate_title(record, lang))
+            written = write_pdf(certificate_html(record, lang, self.specs), path, title=certificate_title(record, lang))
         except (OSError, BadInput) as exc:
             self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
             return None

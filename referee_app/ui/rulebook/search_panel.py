@@ -179,7 +179,7 @@ class SearchPanel(QWidget):
         if not query:
             return
         self._generation += 1
-        engine = search_worker.backend(self.kb)
+        engine = search_worker.backend(self.knowledge)
         self._set_status("searching" if engine.ready else "building")
         search_worker.start(search_worker.SearchJob(self._generation, query, self.filters(), self._signals,
                                                     engine, LIMIT))

@@ -16,9 +16,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 class SearchBackend:
     """The process's searcher, built lazily and thread-safely."""
 
-    def __init__(self, factory: Callable[[], object] | None = None, kb=None):
+    def __init__(self, factory: Callable[[], object] | None = None, kb=None, knowledge=None):
+        """`knowledge`: the knowledge root searched by the default factory's Searcher; `kb`, the
+        knowledge base this backend serves (that of `knowledge` when not given)."""
         self._factory = factory or self._default_factory
-        self.kb = kb
+        self.knowledge = knowledge
+        self.kb = kb if kb is not None or knowledge is None else knowledge.kb
         self._searcher = None
         self._lock = threading.Lock()
 
@@ -51,18 +54,19 @@ class SearchBackend:
     def _default_factory(self):
         from referee_app.core.search import Searcher
 
-        return Searcher(kb=self.kb)
+        return Searcher(self.knowledge)
 
 
 _backend: SearchBackend | None = None
 _pool: QThreadPool | None = None
 
 
-def backend(kb=None) -> SearchBackend:
-    """The process's search backend over `kb` (a new one if the knowledge base changed)."""
+def backend(knowledge) -> SearchBackend:
+    """The process's search backend over the knowledge root `knowledge` (a new one if its
+    knowledge base is another)."""
     global _backend
-    if _backend is None or (kb is not None and _backend.kb is not None and _backend.kb is not kb):
-        _backend = SearchBackend(kb=kb)
+    if _backend is None or (_backend.kb is not None and _backend.kb is not knowledge.kb):
+        _backend = SearchBackend(knowledge=knowledge)
     return _backend
 
 

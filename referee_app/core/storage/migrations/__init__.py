@@ -2,7 +2,7 @@
 a database from its stored revision to HEAD inside the caller's transaction.
 
 HEAD and REVISIONS are written here so that opening a database at its head never imports Alembic
-(start-up time); tests/test_migrations.py keeps them equal to the scripts in `versions/`.
+(start-up time); tests/core/storage/test_migrations.py keeps them equal to the scripts in `versions/`.
 """
 from __future__ import annotations
 
