@@ -147,11 +147,11 @@ def test_the_desk_sees_a_tournament_its_pairing_and_results_arrive_without_a_res
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(installed(), store=TournamentStore(hall))
+    desk = TournamentArea(installed(), store=TournamentStore(installed(), hall))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.setInterval(100)
-    other = TournamentStore(hall)   # another machine of the hall, on the same records
+    other = TournamentStore(installed(), hall)   # another machine of the hall, on the same records
     tid = other.create("Open de Besançon", ["Anne", "Bruno", "Chloé", "David"], "icf")
     qtbot.waitUntil(lambda: desk.tournament_combo.findData(tid) >= 0, timeout=3000)
     desk.tournament_combo.setCurrentIndex(desk.tournament_combo.findData(tid))
@@ -270,7 +270,7 @@ def desk_with_a_round(qtbot, url):
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(installed(), store=TournamentStore(url))
+    desk = TournamentArea(installed(), store=TournamentStore(installed(), url))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.stop()
@@ -278,7 +278,7 @@ def desk_with_a_round(qtbot, url):
     desk.store.pair(tid, seed=3)
     desk.fill_tournaments(select=tid)
     desk.tabs.setCurrentWidget(desk.rounds)
-    return desk, tid, TournamentStore(url)
+    return desk, tid, TournamentStore(installed(), url)
 
 
 @pytest.mark.parametrize("choice", ["theirs", "mine"])

@@ -32,7 +32,7 @@ def stores(url):
     from referee_app.core.tournament.store import TournamentStore
 
     return (MatchStore(installed(), url), FormsStore(installed(), url, clock=clock), InspectionStore(url),
-            TournamentStore(url, clock=clock), ProgressStore(url, clock=clock))
+            TournamentStore(installed(), url, clock=clock), ProgressStore(url, clock=clock))
 
 
 def fill(url) -> None:
@@ -178,7 +178,7 @@ def test_renumber_adds_a_machines_records_beside_others_and_follows_every_refere
     assert games == mine_before["tournaments"][0]["tournament"]
     from referee_app.core.tournament.store import TournamentStore
 
-    with TournamentStore(records_url) as tournaments:
+    with TournamentStore(installed(), records_url) as tournaments:
         assert tournaments.game(after["tournaments"][0]["id"], 1, 1)["match_id"] == first_now
     assert after["learners"] == mine_before["learners"] and after["inspections"][1]["previous_id"] \
         == after["inspections"][0]["id"]

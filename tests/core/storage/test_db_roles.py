@@ -57,7 +57,7 @@ class Club:
         """As the desk: four players, round 1 paired; returns (store as desk, store as table, id)."""
         from referee_app.core.tournament.store import TournamentStore
 
-        desk, table = TournamentStore(self.desk), TournamentStore(self.table)
+        desk, table = TournamentStore(installed(), self.desk), TournamentStore(installed(), self.table)
         tid = desk.create("Open de Cannes", ["P1", "P2", "P3", "P4"], "icf")
         desk.pair(tid, seed=1)
         return desk, table, tid

@@ -203,8 +203,8 @@ def test_a_match_header_edited_on_two_machines_is_never_overwritten(records_url)
 def test_a_result_typed_at_two_desks_is_never_overwritten(records_url):
     from referee_app.core.tournament.store import TournamentStore
 
-    a = TournamentStore(Database(records_url))
-    b = TournamentStore(Database(records_url))
+    a = TournamentStore(installed(), Database(records_url))
+    b = TournamentStore(installed(), Database(records_url))
     tid = a.create("Open", ["Anna", "Bea", "Cleo", "Dora"], "icf")
     a.pair(tid, seed=1)
     version = b.game(tid, 1, 1)["version"]
