@@ -133,7 +133,8 @@ while True:
 import sys
 from referee_app.core.storage import db
 from referee_app.core.forms.store import FormsStore
-store = FormsStore(db.connect(sys.argv[1]))
+from referee_app.core.knowledge.root import Knowledge
+store = FormsStore(Knowledge.load(), db.connect(sys.argv[1]))
 form = store.create("protest")
 n = 0
 while True:

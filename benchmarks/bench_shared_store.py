@@ -73,7 +73,7 @@ def table_process(url: str, tid: int, table: int, strokes: int, start, results) 
 
     try:
         knowledge = Knowledge.load()
-        matches, tournaments, forms = MatchStore(knowledge, url), TournamentStore(url), FormsStore(url)
+        matches, tournaments, forms = MatchStore(knowledge, url), TournamentStore(knowledge, url), FormsStore(knowledge, url)
         game = tournaments.game(tid, 1, table)             # the pairing, as the table reads it
         replayed(knowledge, "icf", False, [stroke(0)])                # the ruleset compiled, as a window has it before play
         start.wait()
@@ -93,10 +93,11 @@ def table_process(url: str, tid: int, table: int, strokes: int, start, results) 
 
 
 def desk_process(url: str, tid: int, start, done, results) -> None:
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.tournament.store import TournamentStore
 
     try:
-        desk = TournamentStore(url)
+        desk = TournamentStore(Knowledge.load(), url)
         start.wait()
         times = []
         while not done.is_set():
@@ -112,9 +113,10 @@ def desk_process(url: str, tid: int, start, done, results) -> None:
 
 def prepare(admin_url: str, tables: int) -> int:
     """The tournament, its entries and round 1 paired, by the desk; returns its id."""
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.tournament.store import TournamentStore
 
-    with TournamentStore(admin_url) as desk:
+    with TournamentStore(Knowledge.load(), admin_url) as desk:
         tid = desk.create(TOURNAMENT, [f"P{n:02d}" for n in range(1, 2 * tables + 1)], "icf")
         desk.pair(tid, seed=7)
     return tid
@@ -157,6 +159,7 @@ def check(engine: str, url: str, tid: int, answers: list[dict], desk_answer: dic
     """No stroke lost or stored twice, every result as entered, standings as the stored results give."""
     import sqlalchemy as sa
 
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.storage.database import Database
     from referee_app.core.tournament.model import Game, Tournament
     from referee_app.core.tournament.standings import current
@@ -181,7 +184,7 @@ def check(engine: str, url: str, tid: int, answers: list[dict], desk_answer: dic
         assert [a, b] == score_of(table_no) and match_id == by_table[table_no]["match"], \
             f"{engine}: table {table_no}'s result is stored as {a}-{b} (match {match_id})"
     assert forms == len(answers), f"{engine}: {forms} forms filed by {len(answers)} tables"
-    t = Tournament(name=TOURNAMENT, players=players,
+    t = Tournament(name=TOURNAMENT, players=players, ffc=Knowledge.load().ffc,
                    rounds=[[Game(first, second, (a, b), table) for table, first, second, a, b, _m in rows]])
     expected = [r.to_doc() for r in current(t)]
     assert desk_answer["standings"] == expected, f"{engine}: the desk's standings differ from the stored results'"

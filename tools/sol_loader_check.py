@@ -73,10 +73,11 @@ def sol_python(folder: Path) -> Path:
 
 
 def ours(path: str) -> dict:
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.tournament import sol
     from referee_app.core.tournament.standings import after_each_round
 
-    entry = sol.tournaments(sol.read_file(path))[0]
+    entry = sol.tournaments(Knowledge.load().ffc, sol.read_file(path))[0]
     t = entry["tournament"]
     rows = after_each_round(t)[-1] if t.rounds else []
     return {r.player: {"points": r.victories, "bucholz": r.bucholz, "netscore": r.difference} for r in rows}

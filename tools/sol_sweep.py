@@ -24,9 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee_app.core.errors import BadInput  # noqa: E402
+from referee_app.core.knowledge.root import Knowledge  # noqa: E402
 from referee_app.core.tournament import sol  # noqa: E402
 from referee_app.core.tournament.choices import departures  # noqa: E402
 from referee_app.core.tournament.standings import Row, after_each_round  # noqa: E402
+
+FFC = Knowledge.load().ffc   # the rules a sweep imports by: the installed tournament.yaml
 
 
 def compare(entry: dict) -> list[str]:
@@ -69,10 +72,11 @@ def throwaway_store():
     import tempfile
 
     from referee_app.core.storage.database import Database
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.tournament.store import TournamentStore
 
     folder = tempfile.mkdtemp(prefix="sol-sweep-")
-    return TournamentStore(Database(str(Path(folder) / "records.sqlite3")))
+    return TournamentStore(Knowledge.load(), Database(str(Path(folder) / "records.sqlite3")))
 
 
 def sweep(paths: list[str], store=None) -> dict:
@@ -84,7 +88,7 @@ def sweep(paths: list[str], store=None) -> dict:
         for n, doc in enumerate(docs[1:], 1):
             counts["tourneys"] += 1
             try:
-                entry = sol.tournaments([docs[0], doc])[0]
+                entry = sol.tournaments(FFC, [docs[0], doc])[0]
             except BadInput as exc:
                 counts["swiss refused"] += 1
                 failures.append(f"{path} #{n} {sol.tourney_name(doc)}: not imported: {exc}")

@@ -58,10 +58,10 @@ def _no_action(args) -> int:
                             "incident, incidents")
 
 
-def _store():
+def _store(args):
     from referee_app.core.forms.store import FormsStore
 
-    return FormsStore()
+    return FormsStore(knowledge_of(args))
 
 
 def _rules(form) -> dict:
@@ -69,10 +69,10 @@ def _rules(form) -> dict:
     from referee_app.core.forms.fields import disqualification_rules, protest_rules
 
     if form.kind == "protest":
-        rules = protest_rules(form.fields)
+        rules = protest_rules(form.knowledge, form.fields)
         return {"deadline_minutes": rules.deadline_minutes, "deadline_clause": rules.deadline_clause,
                 "clauses": rules.steps, "notes": list(rules.notes)}
-    rules = disqualification_rules(form.fields)
+    rules = disqualification_rules(form.knowledge, form.fields)
     ground = rules.ground(form.fields.get("ground") or "")
     out = {"consequence": rules.consequence, "grounds": [g.clause for g in rules.grounds], "notes": list(rules.notes)}
     if ground and ground.count:
@@ -97,14 +97,14 @@ def _print(form, as_json: bool) -> None:
 
 def run_new(args) -> int:
     doc = read_document(args.file)
-    store = _store()
+    store = _store(args)
     form = store.create(args.kind, doc, file=not args.draft)
     _print(form, args.json)
     return 0
 
 
 def run_list(args) -> int:
-    print_rows(_store().list(args.tournament, args.status, args.kind), args.json, _list_line,
+    print_rows(_store(args).list(args.tournament, args.status, args.kind), args.json, _list_line,
                doc=lambda f: f.summary())
     return 0
 
@@ -128,7 +128,7 @@ def _show_record(store, form) -> dict:
 def run_show(args) -> int:
     from referee_app.core.storage import db
 
-    store = _store()
+    store = _store(args)
     record = _show_record(store, store.get(args.id))
     if args.json:
         print_json(record)
@@ -149,7 +149,7 @@ def run_set(args) -> int:
     from referee_app.core.forms.fields import spec
     from referee_app.core.knowledge.yamlio import load_text
 
-    store = _store()
+    store = _store(args)
     kind = store.get(args.id).kind
     field = spec(kind, args.field)
     if not args.value.strip():
@@ -165,19 +165,19 @@ def run_set(args) -> int:
 
 
 def run_file(args) -> int:
-    form = _store().file(args.id)
+    form = _store(args).file(args.id)
     _print(form, args.json)
     return 0
 
 
 def run_decide(args) -> int:
-    form = _store().decide(args.id, args.outcome, args.director)
+    form = _store(args).decide(args.id, args.outcome, args.director)
     _print(form, args.json)
     return 0
 
 
 def run_delete(args) -> int:
-    _store().delete(args.id)
+    _store(args).delete(args.id)
     print(f"form {args.id} deleted")
     return 0
 
@@ -186,7 +186,7 @@ def run_export(args) -> int:
     from referee_app.core.forms.document import form_document
     from referee_app.printing.pdf import write_pdf
 
-    store = _store()
+    store = _store(args)
     html, title = form_document(store, store.get(args.id), args.lang)
     print(write_pdf(html, args.pdf, title))
     return 0
@@ -196,15 +196,16 @@ def run_blank(args) -> int:
     from referee_app.core.forms.document import blank_document
     from referee_app.printing.pdf import write_pdf
 
+    knowledge = knowledge_of(args)
     if args.ruleset:
-        knowledge_of(args).ruleset(args.ruleset, "--ruleset")
-    html, title = blank_document(args.kind, args.lang, args.ruleset)
+        knowledge.ruleset(args.ruleset, "--ruleset")
+    html, title = blank_document(knowledge, args.kind, args.lang, args.ruleset)
     print(write_pdf(html, args.pdf, title))
     return 0
 
 
 def run_incident(args) -> int:
-    incident = _store().record_incident(read_document(args.file))
+    incident = _store(args).record_incident(read_document(args.file))
     if args.json:
         print_json(incident)
     else:
@@ -216,9 +217,10 @@ def run_incidents(args) -> int:
     from referee_app.core.forms.fields import normalize
 
     # the same normalisation as the stored rows, so that --round 3 finds round "3"
-    rnd = normalize("disqualification", "round", args.round)
-    table = normalize("disqualification", "table", args.table)
-    print_rows(_store().incidents(args.tournament, rnd, table, args.player), args.json,
+    store = _store(args)
+    rnd = normalize(store.knowledge, "disqualification", "round", args.round)
+    table = normalize(store.knowledge, "disqualification", "table", args.table)
+    print_rows(store.incidents(args.tournament, rnd, table, args.player), args.json,
                lambda i: f"{i['id']:5}  {i['at']}  {i['tournament']} r{i['round']} t{i['table']}  {i['player']}: "
                          f"{i['kind']}" + (f" – {i['note']}" if i["note"] else ""))
     return 0

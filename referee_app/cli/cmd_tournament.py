@@ -83,10 +83,10 @@ def add_parsers(sub) -> None:
             arg("--out", help="write to this file instead of standard output"))
 
 
-def _store():
+def _store(args):
     from referee_app.core.tournament.store import TournamentStore
 
-    return TournamentStore()
+    return TournamentStore(knowledge_of(args))
 
 
 def _tournament(args):
@@ -95,10 +95,10 @@ def _tournament(args):
     if args.id is not None and args.file is not None:
         raise BadInput("arguments", "give a FILE or --id, not both")
     if args.id is not None:
-        return _store().load(args.id)
+        return _store(args).load(args.id)
     if args.file is None:
         raise BadInput("arguments", "give a tournament FILE (or --id ID)")
-    return parse(read_document(args.file))
+    return parse(knowledge_of(args).ffc, read_document(args.file))
 
 
 def _ghost(name) -> str:
@@ -123,7 +123,7 @@ def run_pair(args) -> int:
     from referee_app.core.tournament.pairing import next_round
 
     if args.id is not None and args.file is None:
-        pairing = _store().pair(args.id, args.seed)
+        pairing = _store(args).pair(args.id, args.seed)
     else:
         pairing = next_round(_tournament(args), args.seed)
     if args.json:
@@ -150,7 +150,7 @@ def run_check(args) -> int:
 def run_generate(args) -> int:
     from referee_app.core.tournament.generator import generate
 
-    doc = generate(args.players, args.seed, args.rounds, args.final).to_doc()
+    doc = generate(knowledge_of(args).ffc, args.players, args.seed, args.rounds, args.final).to_doc()
     if not args.yaml:
         print_json(doc)
     else:
@@ -165,7 +165,7 @@ def run_new(args) -> int:
 
     knowledge = knowledge_of(args)
     ruleset = knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id
-    tid = _store().import_tournament(parse(read_document(args.file)), ruleset)
+    tid = _store(args).import_tournament(parse(knowledge.ffc, read_document(args.file)), ruleset)
     print_json({"id": tid}) if args.json else print(tid)
     return 0
 
@@ -176,22 +176,22 @@ def _done(args, answer: dict) -> int:
 
 
 def run_enter(args) -> int:
-    _store().add_player(args.id, args.player, checked_in=True)
+    _store(args).add_player(args.id, args.player, checked_in=True)
     return _done(args, {"id": int(args.id), "player": args.player, "entered": True})
 
 
 def run_check_in(args) -> int:
-    _store().check_in(args.id, args.player, not args.absent)
+    _store(args).check_in(args.id, args.player, not args.absent)
     return _done(args, {"id": int(args.id), "player": args.player, "checked_in": not args.absent})
 
 
 def run_withdraw(args) -> int:
-    _store().withdraw(args.id, args.player)
+    _store(args).withdraw(args.id, args.player)
     return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True})
 
 
 def run_add_result(args) -> int:
-    store = _store()
+    store = _store(args)
     score = [args.first_points, args.second_points]
     if args.correction is not None:
         answer = store.correct(args.id, args.round, args.table, score, args.correction)
@@ -215,23 +215,23 @@ def _choice_value(choice: str, value: str):
 
 
 def run_choose(args) -> int:
-    change = _store().set_choice(args.id, args.choice, _choice_value(args.choice, args.value), args.reason)
+    change = _store(args).set_choice(args.id, args.choice, _choice_value(args.choice, args.value), args.reason)
     return _done(args, change)
 
 
 def run_absent(args) -> int:
-    change = _store().set_choice(args.id, "absent", (args.player, list(args.rounds)), args.reason)
+    change = _store(args).set_choice(args.id, "absent", (args.player, list(args.rounds)), args.reason)
     return _done(args, change)
 
 
 def run_move_table(args) -> int:
-    return _done(args, _store().move_table(args.id, args.round, args.table, args.new_table, args.reason))
+    return _done(args, _store(args).move_table(args.id, args.round, args.table, args.new_table, args.reason))
 
 
 def run_import(args) -> int:
     from referee_app.core.tournament import sol
 
-    entries = sol.tournaments(sol.read_file(args.file))
+    entries = sol.tournaments(knowledge_of(args).ffc, sol.read_file(args.file))
     swiss = [e for e in entries if "refused" not in e]
     refused = [{"name": e["name"], "kind": e["kind"], "message": e["refused"]} for e in entries if "refused" in e]
     if not swiss:
@@ -239,7 +239,7 @@ def run_import(args) -> int:
         raise BadInput(args.file, f"no Swiss tourney to import: {names}")
     knowledge = knowledge_of(args)
     ruleset = knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id
-    store = _store()
+    store = _store(args)
     with store.transaction():     # all the file's tourneys, or none
         ids = [store.import_tournament(e["tournament"], ruleset, e["notes"]) for e in swiss]
     if args.json:
@@ -256,13 +256,13 @@ def run_import(args) -> int:
 
 
 def run_list(args) -> int:
-    print_rows(_store().list(), args.json,
+    print_rows(_store(args).list(), args.json,
                lambda t: f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
     return 0
 
 
 def run_show(args) -> int:
-    report = _store().show(args.id, args.lang)
+    report = _store(args).show(args.id, args.lang)
     if args.json:
         print_json(report)
     else:
@@ -275,7 +275,7 @@ def run_show(args) -> int:
 def run_export(args) -> int:
     from referee_app.core.tournament import export
 
-    store = _store()
+    store = _store(args)
     t = store.load(args.id)
     if args.format == "sol":
         return _export_sol(args, store, t)
@@ -334,7 +334,7 @@ def run_print(args) -> int:
 
     if not args.pairings and not args.score_sheets:
         raise BadInput("arguments", "give --pairings OUT, --score-sheets FOLDER, or both")
-    store, round_no, lang = _store(), round_arg(args.round), args.lang or "en"
+    store, round_no, lang = _store(args), round_arg(args.round), args.lang or "en"
     meta = store.meta(args.id)
     games = store.round_games(meta["id"], round_no)
     if not games:
@@ -352,7 +352,7 @@ def run_print(args) -> int:
         except OSError as exc:
             raise BadInput("--score-sheets", f"cannot make {folder}: {exc.strerror or exc}") from None
         written += [write_pdf(html, folder / name, title, "--score-sheets")
-                    for name, html, title in documents.score_sheet_documents(meta["name"], round_no, games,
+                    for name, html, title in documents.score_sheet_documents(store.ffc, meta["name"], round_no, games,
                                                                              meta["ruleset"], lang)]
     print("\n".join(str(path) for path in written))
     return 0

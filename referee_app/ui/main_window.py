@@ -41,16 +41,16 @@ def _inspection_page(knowledge):
     return InspectionPage(knowledge)
 
 
-def _forms_page():
+def _forms_page(knowledge):
     from referee_app.ui.forms.page import FormsPage
 
-    return FormsPage()
+    return FormsPage(knowledge)
 
 
 def equipment_pages(knowledge):
     """The Equipment area's pages, each built when first shown, with the window's knowledge."""
     return ((lambda: _inspection_page(knowledge), lambda: _("Equipment inspection")),
-            (_forms_page, lambda: _("Forms")))
+            (lambda: _forms_page(knowledge), lambda: _("Forms")))
 
 
 class MainWindow(QMainWindow):

@@ -12,6 +12,7 @@ from referencing import Registry, Resource  # noqa: E402  (comes with jsonschema
 
 from support.cli import REPO, run_cli  # noqa: E402
 from referee_app.core.forms.fields import FIELDS  # noqa: E402
+from support.kbcopy import installed  # noqa: E402
 
 SCHEMAS = REPO / "referee_app" / "schemas"
 BASE = "https://carrom-referee.example/schemas/"
@@ -201,7 +202,7 @@ def test_the_organisers_choices_import_and_desk_changes_answer_their_formats(tmp
 
     monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
     # 3 players over 4 rounds: with avoid_rematches a rematch cannot be avoided, and check lists it
-    t = generate(3, 1, choices={"rounds_total": 4, "ghost_points": 15, "avoid_rematches": True})
+    t = generate(installed().ffc, 3, 1, choices={"rounds_total": 4, "ghost_points": 15, "avoid_rematches": True})
     doc = t.to_doc() | {"absent": {}}
     validate(doc, "tournament.json")
     path = tmp_path / "t.json"

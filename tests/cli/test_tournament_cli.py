@@ -16,6 +16,7 @@ from referee_app.core.tournament.standings import current
 from referee_app.core.tournament.store import TournamentStore
 
 from support.cli import run_cli
+from support.kbcopy import installed
 
 EXAMPLE = """\
 name: Open de Cannes
@@ -54,7 +55,7 @@ def test_round_one_with_a_seed_and_a_ghost():
 
 
 def test_after_the_final_pair_is_bad_input(tmp_path):
-    t = generate(4, 2, final=True)
+    t = generate(installed().ffc, 4, 2, final=True)
     path = tmp_path / "t.json"
     path.write_text(json.dumps(t.to_doc()), encoding="utf-8")
     out = run_cli("tournament", "pair", str(path), "--json")
@@ -104,7 +105,7 @@ def test_stored_tournament_through_the_command_line(records):
         out = run_cli("tournament", "export", str(tid), "--format", fmt, "--out", str(path))
         assert out.returncode == 0, out.stderr
     back = export.read_text(text_path.read_text(encoding="utf-8"))
-    t = parse(back["tournament"])
+    t = parse(installed().ffc, back["tournament"])
     assert back["standings"] == [r.to_doc() for r in current(t)] == shown["standings"]
     assert back["tournament"]["rounds"][2][1]["score"] == [25, 10]
     assert export.read_csv(st_path.read_text(encoding="utf-8")) == shown["standings"]
@@ -117,7 +118,7 @@ def test_stored_tournament_through_the_command_line(records):
 
 def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records_env):
     stamp = iter(range(10_000))
-    with TournamentStore(records_env,
+    with TournamentStore(installed(), records_env,
                          clock=lambda: db.local_now().replace(second=next(stamp) % 60)) as store:
         tid = store.create("Open", [], "icf")
         for name in ("A", "B", "C", "D"):
@@ -140,7 +141,7 @@ def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records
         second = store.pair(tid)
         names = {p for x in second["tables"] for p in (x["first"], x["second"])}
         assert names == {"A", "B", "C", "D", "E"} - {real["second"]}      # four: no ghost now
-        assert parse(store.document(tid)).to_doc() == store.document(tid)   # a valid contract file
+        assert parse(installed().ffc, store.document(tid)).to_doc() == store.document(tid)   # a valid contract file
         with pytest.raises(BadInput, match="correction"):
             store.result(tid, 1, real["table"], [25, 12])
         with pytest.raises(BadInput, match="reason"):
@@ -152,10 +153,10 @@ def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records
 
 
 def test_the_plain_text_export_round_trips_a_random_tournament():
-    t = generate(17, 8, final=True)
+    t = generate(installed().ffc, 17, 8, final=True)
     back = export.read_text(export.to_text(t, "2026-05-14"))
     assert back["date"] == "2026-05-14" and back["rounds_total"] == 6
-    again = parse(back["tournament"])
+    again = parse(installed().ffc, back["tournament"])
     assert again.to_doc() == t.to_doc()
     assert back["standings"] == [r.to_doc() for r in current(t)]
     with pytest.raises(BadInput):

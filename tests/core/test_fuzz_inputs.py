@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from referee_app.cli import main  # noqa: E402
+from support.kbcopy import installed  # noqa: E402
 
 SCALE = float(os.environ.get("FUZZ_EXAMPLES", "1"))
 
@@ -252,7 +253,7 @@ def test_every_form_field_never_crashes(records, kind, field, value):
 def _draft(kind: str) -> str:
     from referee_app.core.forms.store import FormsStore
 
-    with FormsStore() as store:
+    with FormsStore(installed()) as store:
         return str(store.create(kind).id)
 
 
@@ -261,7 +262,7 @@ def assert_reads_still_work(form_id: str | None = None):
     list every few forms: it grows with the run)."""
     from referee_app.core.forms.store import FormsStore
 
-    with FormsStore() as store:
+    with FormsStore(installed()) as store:
         last = store.scalar("SELECT MAX(id) FROM forms")
         if last and (form_id is None or last % 25 == 0):
             for form in store.list():

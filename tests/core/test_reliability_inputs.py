@@ -9,6 +9,7 @@ import time
 import pytest
 
 from referee_app.cli import main
+from support.kbcopy import installed
 
 
 def run(*argv):
@@ -91,7 +92,7 @@ def test_not_a_regular_file_is_refused_rather_than_read_forever():
 def test_form_fields_refuse_what_cannot_be_true(records, field, value, words):
     from referee_app.core.forms.store import FormsStore
 
-    with FormsStore() as store:
+    with FormsStore(installed()) as store:
         form_id = store.create("protest").id
     err = refused("forms", "set", str(form_id), field, value, field=field)
     if words:
@@ -102,11 +103,11 @@ def test_form_fields_refuse_what_cannot_be_true(records, field, value, words):
 def test_a_round_named_with_a_superscript_is_a_name_not_a_crash(records):
     from referee_app.core.forms.store import FormsStore
 
-    with FormsStore() as store:
+    with FormsStore(installed()) as store:
         form_id = store.create("protest").id
     code, _out, err = run("forms", "set", str(form_id), "round", "²")
     assert code == 0, err
-    with FormsStore() as store:
+    with FormsStore(installed()) as store:
         assert store.get(form_id).fields["round"] == "²"
 
 

@@ -19,6 +19,7 @@ from referee_app.core.storage import db  # noqa: E402
 from referee_app.core.forms.store import FormsStore  # noqa: E402
 from referee_app.ui.forms.page import FormsPage  # noqa: E402
 from support.gui import type_text
+from support.kbcopy import installed
 
 CET = timezone(timedelta(hours=2))
 
@@ -47,7 +48,7 @@ def db_path(user_dirs):
 @pytest.fixture
 def make_page(qtbot, db_path, clock):
     def make():
-        page = FormsPage(store=FormsStore(db.connect(db_path), clock=clock), clock=clock)
+        page = FormsPage(installed(), store=FormsStore(installed(), db.connect(db_path), clock=clock), clock=clock)
         qtbot.addWidget(page)
         page.resize(1280, 820)
         page.show()

@@ -177,7 +177,7 @@ def test_a_refused_form_field_is_marked_beside_the_field_with_the_reason(records
 
     from referee_app.ui.forms.page import FormsPage
 
-    page = FormsPage()
+    page = FormsPage(installed())
     qtbot.addWidget(page)
     page.new_protest.click()
     editor = page.editors["protest"]

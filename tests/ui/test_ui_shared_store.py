@@ -108,7 +108,7 @@ def test_the_banner_retry_button_saves_at_once(gui_env, qtbot):
 def forms_page(qtbot, store):
     from referee_app.ui.forms.page import FormsPage
 
-    page = FormsPage(store=store)
+    page = FormsPage(installed(), store=store)
     qtbot.addWidget(page)
     page.resize(1280, 720)
     page.show()
@@ -119,7 +119,7 @@ def test_a_form_field_typed_while_the_server_is_away_stays_marked_until_saved(gu
     from referee_app.core.forms.store import FormsStore
 
     server_state().backoff = (0.2,)
-    store = Outage(FormsStore())
+    store = Outage(FormsStore(installed()))
     page = forms_page(qtbot, store)
     page.new_form("protest")
     form_id = page.current.id
@@ -147,11 +147,11 @@ def test_the_desk_sees_a_tournament_its_pairing_and_results_arrive_without_a_res
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(installed(), store=TournamentStore(hall))
+    desk = TournamentArea(installed(), store=TournamentStore(installed(), hall))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.setInterval(100)
-    other = TournamentStore(hall)   # another machine of the hall, on the same records
+    other = TournamentStore(installed(), hall)   # another machine of the hall, on the same records
     tid = other.create("Open de Besançon", ["Anne", "Bruno", "Chloé", "David"], "icf")
     qtbot.waitUntil(lambda: desk.tournament_combo.findData(tid) >= 0, timeout=3000)
     desk.tournament_combo.setCurrentIndex(desk.tournament_combo.findData(tid))
@@ -173,10 +173,10 @@ def test_the_desk_sees_a_tournament_its_pairing_and_results_arrive_without_a_res
 def test_the_forms_list_shows_a_protest_filed_at_a_table(hall, qtbot):
     from referee_app.core.forms.store import FormsStore
 
-    page = forms_page(qtbot, FormsStore(hall))
+    page = forms_page(qtbot, FormsStore(installed(), hall))
     page.poller.timer.setInterval(100)
     assert page.table.rowCount() == 0
-    table = FormsStore(hall)
+    table = FormsStore(installed(), hall)
     table.create("protest", {"tournament": "Open de Besançon", "lang": "fr"})
     qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=3000)
     assert page.table.item(0, 2).text() == "Open de Besançon"
@@ -231,13 +231,13 @@ def asked(monkeypatch):
 def two_machines_on_a_form(qtbot, url):
     from referee_app.core.forms.store import FormsStore
 
-    page = forms_page(qtbot, FormsStore(url))
+    page = forms_page(qtbot, FormsStore(installed(), url))
     page.poller.timer.stop()   # the page does not see the other machine's change before it saves
     page.new_form("protest")
     fields = page.editors["protest"].fields
     fields["tournament"].setFocus()
     qtbot.keyClicks(fields["tournament"], "Open")
-    other = FormsStore(url)
+    other = FormsStore(installed(), url)
     other.set_field(page.current.id, "tournament", "Open de Lyon")
     return page, fields, other
 
@@ -270,7 +270,7 @@ def desk_with_a_round(qtbot, url):
     from referee_app.core.tournament.store import TournamentStore
     from referee_app.ui.tournament.area import TournamentArea
 
-    desk = TournamentArea(installed(), store=TournamentStore(url))
+    desk = TournamentArea(installed(), store=TournamentStore(installed(), url))
     qtbot.addWidget(desk)
     desk.show()
     desk.poller.timer.stop()
@@ -278,7 +278,7 @@ def desk_with_a_round(qtbot, url):
     desk.store.pair(tid, seed=3)
     desk.fill_tournaments(select=tid)
     desk.tabs.setCurrentWidget(desk.rounds)
-    return desk, tid, TournamentStore(url)
+    return desk, tid, TournamentStore(installed(), url)
 
 
 @pytest.mark.parametrize("choice", ["theirs", "mine"])

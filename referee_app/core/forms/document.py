@@ -6,13 +6,17 @@ Every piece of user text goes through `esc`, so a `<b>` typed in a field prints 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee_app.i18n import format_datetime
 from referee_app.languages import FALLBACK
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from .fields import FIELDS, SIDES, disqualification_rules, parse_time, protest_rules
-from .installed import forms_data
 from .store import Form
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 # ui/pdf.py lays the document out in the device pixels of its 300 dpi writer, where a size in
 # points would be taken at screen resolution (96 dpi) and print a third of its size: sizes are
@@ -38,8 +42,8 @@ LINES = ("_" * 80 + "<br>") * 4   # room for a paragraph written by hand
 SIGN = "_" * 28
 
 
-def _lang(lang: str | None) -> str:
-    return lang if lang in forms_data().kb.languages else FALLBACK
+def _lang(knowledge: Knowledge, lang: str | None) -> str:
+    return lang if lang in knowledge.kb.languages else FALLBACK
 
 
 def _when(value, lang: str) -> str:
@@ -47,14 +51,14 @@ def _when(value, lang: str) -> str:
     return format_datetime(parse_time(value, "time"), "medium", lang) if value else ""
 
 
-def _clause_line(clause_id: str) -> str:
-    clause = forms_data().kb.get(clause_id)
+def _clause_line(knowledge: Knowledge, clause_id: str) -> str:
+    clause = knowledge.kb.get(clause_id)
     return f"{clause.source} {clause.paragraph}" if clause else clause_id
 
 
-def _clause_block(clause_id: str | None, lang: str) -> str:
+def _clause_block(knowledge: Knowledge, clause_id: str | None, lang: str) -> str:
     """The cited clause's text in the form's language, saying when it is the original or unofficial."""
-    data = forms_data()
+    data = knowledge.forms
     L = lambda key, **v: data.label(key, lang, **v)  # noqa: E731
     clause = data.kb.get(clause_id) if clause_id else None
     if clause is None:
@@ -81,9 +85,9 @@ def _rows(rows) -> str:
 _OWN_SECTIONS = ("clause", "ground", "times", "facts", "decision", "lang", "filed_at", "director")
 
 
-def _field_text(f, value, fields: dict, lang: str) -> str:
+def _field_text(knowledge: Knowledge, f, value, fields: dict, lang: str) -> str:
     """One field's value as the form prints it, in the form's language."""
-    data = forms_data()
+    data = knowledge.forms
     if f.type == "score":
         return " – ".join(str((value or {}).get(s, "")) for s in SIDES) if value else ""
     if f.type == "time":
@@ -98,9 +102,9 @@ def _field_text(f, value, fields: dict, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def _field_rows(form: Form | None, kind: str, fields: dict, lang: str) -> list[tuple[str, str]]:
+def _field_rows(knowledge: Knowledge, form: Form | None, kind: str, fields: dict, lang: str) -> list[tuple[str, str]]:
     """Label and escaped value of every field (a blank line where a blank form is to be filled in)."""
-    data = forms_data()
+    data = knowledge.forms
     rows = []
     for f in (f for f in FIELDS[kind] if f.name not in _OWN_SECTIONS):  # those are printed in their own sections
         value = fields.get(f.name)
@@ -108,7 +112,7 @@ def _field_rows(form: Form | None, kind: str, fields: dict, lang: str) -> list[t
             rows += [(data.label(side, lang), esc((value or {}).get(side)) if (value or {}).get(side) else
                       ("" if form else BLANK)) for side in SIDES]
             continue
-        text = _field_text(f, value, fields, lang)
+        text = _field_text(knowledge, f, value, fields, lang)
         rows.append((data.field_label(kind, f.name, lang), esc(text) if (text or form) else BLANK))
     return rows
 
@@ -121,10 +125,10 @@ def _notes(texts) -> str:
     return "".join(f"<p class='note'>{esc(t)}</p>" for t in texts)
 
 
-def _protest_parts(form: Form | None, fields: dict, lang: str, L) -> tuple[list[str], dict, tuple]:
-    rules = protest_rules(fields)
+def _protest_parts(knowledge: Knowledge, form: Form | None, fields: dict, lang: str, L) -> tuple[list[str], dict, tuple]:
+    rules = protest_rules(knowledge, fields)
     timing = form.timing() if form else {"deadline": None, "late": None}
-    rule = L("deadline_rule", minutes=rules.deadline_minutes, clause=_clause_line(rules.deadline_clause))
+    rule = L("deadline_rule", minutes=rules.deadline_minutes, clause=_clause_line(knowledge, rules.deadline_clause))
     if timing["deadline"]:
         due = esc(_when(timing["deadline"], lang))
     else:
@@ -134,67 +138,67 @@ def _protest_parts(form: Form | None, fields: dict, lang: str, L) -> tuple[list[
         filed += f" – <span class='late'>{esc(L('late'))}</span>" if timing["late"] else f" – {esc(L('on_time'))}"
     parts = [
         _section(L("decision"), f"<p>{esc(fields.get('decision')) if form else LINES}</p>"),
-        _section(L("clause"), _clause_block(fields.get("clause"), lang)),
+        _section(L("clause"), _clause_block(knowledge, fields.get("clause"), lang)),
         _section(L("facts"), f"<p>{esc(fields.get('facts')) if form else LINES}</p>"),
         _section(L("filing"), _rows([(L("deadline"), f"{due}<br><span class='note'>{esc(rule)}</span>"),
                                      (L("filed_at"), filed)])),
-        _notes([L("facts_only", clause=_clause_line(rules.steps["content"])),
-                L("not_withdrawable", clause=_clause_line(rules.steps["no_withdrawal"])), *rules.note_texts(lang)]),
+        _notes([L("facts_only", clause=_clause_line(knowledge, rules.steps["content"])),
+                L("not_withdrawable", clause=_clause_line(knowledge, rules.steps["no_withdrawal"])), *rules.note_texts(lang)]),
     ]
-    outcomes = {o: L(f"{o}_protest", clause=_clause_line(rules.steps[o])) for o in ("upheld", "rejected")}
+    outcomes = {o: L(f"{o}_protest", clause=_clause_line(knowledge, rules.steps[o])) for o in ("upheld", "rejected")}
     return parts, outcomes, ("sign_protester", "sign_referee", "sign_director")
 
 
-def _ground_block(ground, lang: str) -> str:
+def _ground_block(knowledge: Knowledge, ground, lang: str) -> str:
     note = (ground.note or {}).get(lang) if ground else None
-    return _clause_block(ground.clause, lang) + (_notes([note]) if note else "")
+    return _clause_block(knowledge, ground.clause, lang) + (_notes([note]) if note else "")
 
 
-def _disqualification_parts(form: Form | None, fields: dict, lang: str, L,
+def _disqualification_parts(knowledge: Knowledge, form: Form | None, fields: dict, lang: str, L,
                             incidents: list | None) -> tuple[list[str], dict, tuple]:
-    rules = disqualification_rules(fields)
+    rules = disqualification_rules(knowledge, fields)
     if form:
         ground = rules.ground(fields.get("ground") or "")
-        body = _ground_block(ground, lang) if ground else _clause_block(fields.get("ground"), lang)
+        body = _ground_block(knowledge, ground, lang) if ground else _clause_block(knowledge, fields.get("ground"), lang)
         if ground and ground.count:
             recorded = L("recorded_incidents", n=len(incidents or []))
             body += _rows([(L("times"), esc(f"{fields.get('times', '')} ({recorded})"))])
     else:
-        boxes = "".join(f"<tr><td width='4%'>☐</td><td>{_ground_block(g, lang)}</td></tr>" for g in rules.grounds)
+        boxes = "".join(f"<tr><td width='4%'>☐</td><td>{_ground_block(knowledge, g, lang)}</td></tr>" for g in rules.grounds)
         body = (f"<p>{esc(L('grounds_list', ruleset=rules.ruleset))}</p><table width='100%'>{boxes}</table>"
                 + _rows([(L("times"), BLANK)]))
     parts = [
         _section(L("ground"), body),
         _section(L("facts"), f"<p>{esc(fields.get('facts')) if form else LINES}</p>"),
-        _rows([(forms_data().field_label("disqualification", "filed_at", lang),
+        _rows([(knowledge.forms.field_label("disqualification", "filed_at", lang),
                  esc(_when(fields.get("filed_at"), lang)) if form else BLANK)]),
         _notes(rules.note_texts(lang)),
     ]
-    outcomes = {"upheld": L("upheld_disqualification", clause=_clause_line(rules.consequence)),
+    outcomes = {"upheld": L("upheld_disqualification", clause=_clause_line(knowledge, rules.consequence)),
                 "rejected": L("rejected_disqualification")}
     return parts, outcomes, ("sign_player", "sign_referee", "sign_director")
 
 
-def form_html(form: Form | None, kind: str | None = None, lang: str | None = None,
+def form_html(knowledge: Knowledge, form: Form | None, kind: str | None = None, lang: str | None = None,
               ruleset: str | None = None, incidents: list | None = None) -> str:
     """The document of `form`, or of a blank form of `kind` under `ruleset` when `form` is None.
 
     `incidents` are those a disqualification's counted ground rests on (FormsStore.counted_incidents).
     """
-    data = forms_data()
+    data = knowledge.forms
     kind = form.kind if form else kind
     assert kind is not None, "the document of a form, or of a blank form of a kind"
-    lang = _lang(lang or (form.fields.get("lang") if form else None))
+    lang = _lang(knowledge, lang or (form.fields.get("lang") if form else None))
     fields = dict(form.fields) if form else ({"ruleset": ruleset} if ruleset else {})
     L = lambda key, **v: data.label(key, lang, **v)  # noqa: E731
     parts = [STYLE, f"<p class='title'>{esc(L(kind))}</p>"]
     if form:
         parts.append(f"<p>{esc(L('form_no', id=form.id))} – {esc(L('status'))}: {esc(L(form.status))}</p>")
-    parts.append(_rows(_field_rows(form, kind, fields, lang)))
+    parts.append(_rows(_field_rows(knowledge, form, kind, fields, lang)))
     if kind == "protest":
-        body, outcomes, signatures = _protest_parts(form, fields, lang, L)
+        body, outcomes, signatures = _protest_parts(knowledge, form, fields, lang, L)
     else:
-        body, outcomes, signatures = _disqualification_parts(form, fields, lang, L, incidents)
+        body, outcomes, signatures = _disqualification_parts(knowledge, form, fields, lang, L, incidents)
     parts += body
 
     if form and form.outcome:
@@ -212,20 +216,22 @@ def form_html(form: Form | None, kind: str | None = None, lang: str | None = Non
     return "<html><body>" + "\n".join(parts) + "</body></html>"
 
 
-def _title(form: Form | None, kind: str, lang: str) -> str:
-    data = forms_data()
+def _title(knowledge: Knowledge, form: Form | None, kind: str, lang: str) -> str:
+    data = knowledge.forms
     return data.label(kind, lang) + (f" – {data.label('form_no', lang, id=form.id)}" if form else "")
 
 
 def form_document(store, form: Form, lang: str | None, default: str = FALLBACK) -> tuple[str, str]:
     """The HTML and title of a filled-in form: in `lang`, else the form's language, else `default`
     (the window passes its interface language)."""
-    lang = _lang(lang or form.fields.get("lang") or default)
-    html = form_html(form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
-    return html, _title(form, form.kind, lang)
+    knowledge = store.knowledge
+    lang = _lang(knowledge, lang or form.fields.get("lang") or default)
+    html = form_html(knowledge, form, lang=lang, incidents=store.counted_incidents(form.kind, form.fields))
+    return html, _title(knowledge, form, form.kind, lang)
 
 
-def blank_document(kind: str, lang: str | None, ruleset: str | None = None) -> tuple[str, str]:
+def blank_document(knowledge: Knowledge, kind: str, lang: str | None,
+                   ruleset: str | None = None) -> tuple[str, str]:
     """The HTML and title of a blank form of `kind` under `ruleset`, in `lang` (English if none)."""
-    lang = _lang(lang)
-    return form_html(None, kind, lang, ruleset), _title(None, kind, lang)
+    lang = _lang(knowledge, lang)
+    return form_html(knowledge, None, kind, lang, ruleset), _title(knowledge, None, kind, lang)

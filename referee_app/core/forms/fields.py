@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.languages import LANGUAGES
 from .clauses import DisqualificationRules, ProtestRules
-from .installed import forms_data
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 KINDS = ("protest", "disqualification")
 STATUSES = ("draft", "filed", "decided")
@@ -165,7 +168,7 @@ def _choice(value, name, choices):
     return text
 
 
-def normalize(kind: str, name: str, value):
+def normalize(knowledge: Knowledge, kind: str, name: str, value):
     """The stored form of `value` for field `name`, or None for an empty one; refuses a wrong shape."""
     f = spec(kind, name)
     if value is None or value == "":
@@ -174,7 +177,7 @@ def normalize(kind: str, name: str, value):
         stored = _text(value, name)
         return validation.name_length(stored, name) if stored and name in NAMES else stored
     if f.type == "ruleset":  # a closed choice, checked at once: the deadline of even a draft depends on it
-        return forms_data().ruleset(_text(value, name), name)
+        return knowledge.ruleset(_text(value, name), name).id
     if f.type == "label":
         return _label(value, name)
     if f.type == "count":
@@ -192,12 +195,12 @@ def normalize(kind: str, name: str, value):
     raise AssertionError(f.type)
 
 
-def normalize_all(kind: str, fields: dict) -> dict:
+def normalize_all(knowledge: Knowledge, kind: str, fields: dict) -> dict:
     if not isinstance(fields, dict):
         raise BadInput("", f"a {kind} form must be a mapping of fields")
     out = {}
     for name, value in fields.items():
-        stored = normalize(kind, str(name), value)
+        stored = normalize(knowledge, kind, str(name), value)
         if stored is not None:
             out[str(name)] = stored
     return out
@@ -205,19 +208,19 @@ def normalize_all(kind: str, fields: dict) -> dict:
 
 # -- completeness ------------------------------------------------------------------------------
 
-def ruleset_of(fields: dict) -> str:
-    return fields.get("ruleset") or forms_data().default_ruleset
+def ruleset_of(knowledge: Knowledge, fields: dict) -> str:
+    return fields.get("ruleset") or knowledge.forms.default_ruleset
 
 
-def protest_rules(fields: dict) -> ProtestRules:
-    return forms_data().protest(ruleset_of(fields))
+def protest_rules(knowledge: Knowledge, fields: dict) -> ProtestRules:
+    return knowledge.forms.protest(ruleset_of(knowledge, fields))
 
 
-def disqualification_rules(fields: dict) -> DisqualificationRules:
-    return forms_data().disqualification(ruleset_of(fields))
+def disqualification_rules(knowledge: Knowledge, fields: dict) -> DisqualificationRules:
+    return knowledge.forms.disqualification(ruleset_of(knowledge, fields))
 
 
-def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
+def check_complete(knowledge: Knowledge, kind: str, fields: dict, recorded: int = 0) -> None:
     """Refuses (BadInput naming the field) a form that cannot be filed as it stands.
 
     `recorded` is the number of incidents recorded for a disqualification's counted ground.
@@ -229,15 +232,15 @@ def check_complete(kind: str, fields: dict, recorded: int = 0) -> None:
             missing = next(s for s in SIDES if s not in fields[f.name])
             raise BadInput(f"{f.name}.{missing}", "required field is missing")
     if kind == "protest":
-        _check_protest(fields)
+        _check_protest(knowledge, fields)
     else:
-        _check_disqualification(fields, recorded)
+        _check_disqualification(knowledge, fields, recorded)
 
 
-def _check_protest(fields: dict) -> None:
-    if fields["clause"] not in forms_data().kb.clauses:
+def _check_protest(knowledge: Knowledge, fields: dict) -> None:
+    if fields["clause"] not in knowledge.kb.clauses:
         raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook")
-    protest_rules(fields)  # the ruleset's rules must resolve
+    protest_rules(knowledge, fields)  # the ruleset's rules must resolve
     ended = fields.get("board_ended_at")
     if not ended:
         return
@@ -250,10 +253,10 @@ def _check_protest(fields: dict) -> None:
                                          "made during the board: a board never lasts that long")
 
 
-def _check_disqualification(fields: dict, recorded: int) -> None:
-    rules = disqualification_rules(fields)
+def _check_disqualification(knowledge: Knowledge, fields: dict, recorded: int) -> None:
+    rules = disqualification_rules(knowledge, fields)
     ground_id = fields["ground"]
-    if ground_id not in forms_data().kb.clauses:
+    if ground_id not in knowledge.kb.clauses:
         raise BadInput("ground", f"no clause '{ground_id}' in the rulebook")
     ground = rules.ground(ground_id)
     if ground is None:
@@ -281,21 +284,21 @@ def times_of(fields: dict, recorded: int) -> int | None:
 
 # -- the filing deadline -----------------------------------------------------------------------
 
-def deadline(kind: str, fields: dict) -> datetime | None:
+def deadline(knowledge: Knowledge, kind: str, fields: dict) -> datetime | None:
     """When a protest's written report is due: the end of the board plus the ruleset's minutes."""
     if kind != "protest" or not fields.get("board_ended_at"):
         return None
     ended = parse_time(fields["board_ended_at"], "board_ended_at")
-    return ended + timedelta(minutes=protest_rules(fields).deadline_minutes)
+    return ended + timedelta(minutes=protest_rules(knowledge, fields).deadline_minutes)
 
 
-def timing(kind: str, fields: dict, status: str, at: datetime | None = None) -> dict:
+def timing(knowledge: Knowledge, kind: str, fields: dict, status: str, at: datetime | None = None) -> dict:
     """The deadline, the seconds left to file it (while a draft) and whether it is late.
 
     A filed form is late if it was handed in after the deadline; a draft is late once the deadline
     has passed (it can still be filed, and will be marked late).
     """
-    due = deadline(kind, fields)
+    due = deadline(knowledge, kind, fields)
     out: dict = {"deadline": iso(due), "remaining_seconds": None, "late": None}
     if due is None:
         return out

@@ -19,18 +19,22 @@ import builtins  # `list` is also a method of the store: annotations after it na
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from referee_app.core.storage import db
 from referee_app.core.errors import BadInput
 from .fields import (OUTCOMES, STATUSES, check_complete, check_kind, disqualification_rules, normalize,
-                    normalize_all, parse_time, protest_rules, subject, timing, times_of)
-from .installed import forms_data
+                    normalize_all, parse_time, protest_rules, ruleset_of, subject, timing, times_of)
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
 # Consecutive edits of one field of a draft closer together than this are one change in the history.
 TYPING_BURST_SECONDS = 60
 
 @dataclass
 class Form:
+    knowledge: Knowledge = field(repr=False, compare=False)   # what its fields are checked against
     id: int
     kind: str
     status: str
@@ -44,7 +48,7 @@ class Form:
     kept: dict = field(default_factory=dict, repr=False)   # those values as stored, written back untouched
 
     @classmethod
-    def from_row(cls, row) -> "Form":
+    def from_row(cls, knowledge: Knowledge, row) -> "Form":
         """The form as stored; a stored value that no longer passes its field's check (written by an
         older version, or by hand) is set aside in `unreadable`, so the rest of the form still reads."""
         fields, unreadable, kept = {}, {}, {}
@@ -54,21 +58,21 @@ class Form:
             raw = {}
         for name, value in raw.items():
             try:
-                stored = normalize(row["kind"], str(name), value)
+                stored = normalize(knowledge, row["kind"], str(name), value)
                 if stored is not None:
                     fields[str(name)] = stored
             except (BadInput, ValueError, TypeError, OverflowError, RecursionError) as exc:
                 unreadable[str(name)], kept[str(name)] = str(exc), value
-        return cls(row["id"], row["kind"], row["status"], fields, row["outcome"],
+        return cls(knowledge, row["id"], row["kind"], row["status"], fields, row["outcome"],
                    row["created_at"], row["updated_at"], row["decided_at"], row["version"], unreadable, kept)
 
     @property
     def ruleset(self) -> str:
-        return self.fields.get("ruleset") or forms_data().default_ruleset
+        return ruleset_of(self.knowledge, self.fields)
 
     def timing(self, at: datetime | None = None) -> dict:
         try:
-            return timing(self.kind, self.fields, self.status, at)
+            return timing(self.knowledge, self.kind, self.fields, self.status, at)
         except (BadInput, ValueError, OverflowError, KeyError) as exc:  # e.g. a ruleset since removed
             self.unreadable.setdefault("deadline", str(exc))
             return {"deadline": None, "remaining_seconds": None, "late": None}
@@ -94,12 +98,18 @@ def _dump(value) -> str | None:
 class FormsStore(db.Store):
     """The forms and incidents of one records database."""
 
+    def __init__(self, knowledge: Knowledge, *args, **kwargs):
+        """`knowledge`: what the forms are checked against (forms.yaml, the rulebook, the
+        rulesets); the rest as db.Store takes it."""
+        super().__init__(*args, **kwargs)
+        self.knowledge = knowledge
+
     def _stamp(self) -> str:
         return self.clock().isoformat(timespec="seconds")
 
     # -- reading --------------------------------------------------------------------------------
     def get(self, form_id, lock: bool = False) -> Form:
-        return Form.from_row(self.row("forms", form_id, "form", lock=lock))
+        return Form.from_row(self.knowledge, self.row("forms", form_id, "form", lock=lock))
 
     def history(self, form_id: int) -> list[dict]:
         rows = self.all("SELECT at, field, old, new FROM form_history WHERE form_id = :f ORDER BY id", {"f": form_id})
@@ -120,7 +130,7 @@ class FormsStore(db.Store):
             where.append("kind = :kind")
             args["kind"] = check_kind(kind)
         sql = "SELECT * FROM forms" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
-        return [Form.from_row(r) for r in self.all(sql, args)]
+        return [Form.from_row(self.knowledge, r) for r in self.all(sql, args)]
 
     def tournaments(self) -> builtins.list[str]:
         t = self.json_text("fields", "tournament")
@@ -151,7 +161,7 @@ class FormsStore(db.Store):
     def create(self, kind: str, fields: dict | None = None, file: bool = False) -> Form:
         """A new form: a draft, or (`file`) a complete form filed at once, as `forms new` does."""
         check_kind(kind)
-        values = normalize_all(kind, fields or {})
+        values = normalize_all(self.knowledge, kind, fields or {})
         at = self._stamp()
         if file:
             values.setdefault("filed_at", at)
@@ -159,7 +169,7 @@ class FormsStore(db.Store):
         with self.transaction():
             new_id = self.write("INSERT INTO forms (kind, status, fields, created_at, updated_at, version) "
                                 "VALUES (:kind, 'draft', '{}', :at, :at, 0) RETURNING id", {"kind": kind, "at": at})
-            form = Form(new_id, kind, "draft", values, None, at, at, None, version=0)
+            form = Form(self.knowledge, new_id, kind, "draft", values, None, at, at, None, version=0)
             self._log(form.id, at, "status", None, "draft")
             for name, value in values.items():
                 self._log(form.id, at, name, None, value)
@@ -192,7 +202,7 @@ class FormsStore(db.Store):
             form = self._fresh(form_id, expected_version, {"fields": {name: value}})
             if form.status == "decided":
                 raise BadInput(name, f"form {form.id} is decided: it can no longer change")
-            stored = normalize(form.kind, name, value)
+            stored = normalize(self.knowledge, form.kind, name, value)
             old = form.fields.get(name)
             if stored == old and name not in form.kept:
                 return form
@@ -203,7 +213,7 @@ class FormsStore(db.Store):
             else:
                 form.fields[name] = stored
             if form.status != "draft":
-                check_complete(form.kind, form.fields, self._recorded(form.kind, form.fields))
+                check_complete(self.knowledge, form.kind, form.fields, self._recorded(form.kind, form.fields))
             last = self.first("SELECT id, at, field FROM form_history WHERE form_id = :f ORDER BY id DESC LIMIT 1",
                               {"f": form.id})
             if (form.status == "draft" and last is not None and last["field"] == name
@@ -235,7 +245,7 @@ class FormsStore(db.Store):
 
     def _prepare_filing(self, kind: str, fields: dict) -> None:
         recorded = self._recorded(kind, fields)
-        check_complete(kind, fields, recorded)
+        check_complete(self.knowledge, kind, fields, recorded)
         if kind == "disqualification" and recorded:
             fields["times"] = times_of(fields, recorded)
 
@@ -252,7 +262,7 @@ class FormsStore(db.Store):
             if form.status == "decided":
                 raise BadInput("status", f"form {form.id} was already decided ({form.outcome}) at {form.decided_at}")
             if director:
-                name = normalize(form.kind, "director", director)
+                name = normalize(self.knowledge, form.kind, "director", director)
                 self._log(form.id, at, "director", form.fields.get("director"), name)
                 form.fields["director"] = name
             form.status, form.outcome, form.decided_at = "decided", outcome, at
@@ -265,7 +275,7 @@ class FormsStore(db.Store):
         """Removes a draft made by mistake; an announced protest or a filed form is refused."""
         form = self.get(form_id)
         if form.announced():
-            clause = protest_rules(form.fields).steps["no_withdrawal"]
+            clause = protest_rules(self.knowledge, form.fields).steps["no_withdrawal"]
             raise BadInput("id", f"protest {form.id} was announced at {form.fields['announced_at']}: it can never be "
                            f"withdrawn or deleted ({clause}); the tournament director decides it "
                            f"(forms decide {form.id} upheld|rejected)")
@@ -286,10 +296,10 @@ class FormsStore(db.Store):
             if name not in known:
                 raise BadInput(str(name), f"unknown field of an incident (known: {', '.join(known)})")
         # An incident has the same kinds of field as a disqualification form, so it is checked by them.
-        row = {name: normalize("disqualification", name, fields.get(name))
+        row = {name: normalize(self.knowledge, "disqualification", name, fields.get(name))
                for name in ("tournament", "round", "table", "player", "referee", "at")}
-        row["note"] = normalize("disqualification", "facts", fields.get("note"))
-        kinds = forms_data().incident_kinds
+        row["note"] = normalize(self.knowledge, "disqualification", "facts", fields.get("note"))
+        kinds = self.knowledge.forms.incident_kinds
         row["kind"] = fields.get("kind")
         if row["kind"] not in kinds:
             raise BadInput("kind", f"unknown incident kind '{row['kind']}' (known: {', '.join(kinds)})")
@@ -317,7 +327,7 @@ class FormsStore(db.Store):
         if kind != "disqualification" or not fields.get("ground"):
             return []
         try:
-            ground = disqualification_rules(fields).ground(fields["ground"])
+            ground = disqualification_rules(self.knowledge, fields).ground(fields["ground"])
         except BadInput:
             return []
         match = ("tournament", "round", "table", "player")

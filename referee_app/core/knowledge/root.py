@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from referee_app.core.forms.clauses import FormsData
     from referee_app.core.inspection.spec import Specs
     from referee_app.core.rules.engine import CompiledRuleset
+    from referee_app.core.tournament.ffc import FfcRules
     from .model import KnowledgeBase
     from .rulesets import Ruleset
 
@@ -162,6 +163,16 @@ class Knowledge:
 
             self._parts["tournament"] = load_file(self.root / "tournament.yaml", "tournament.yaml")
         return self._parts["tournament"]
+
+    @property
+    def ffc(self) -> FfcRules:
+        """The FFC's Swiss system of tournament.yaml: what the tournament model, pairing,
+        standings and the desk go by."""
+        if "ffc" not in self._parts:
+            from referee_app.core.tournament.ffc import rules_of
+
+            self._parts["ffc"] = rules_of(self.tournament)
+        return self._parts["ffc"]
 
     @property
     def equipment(self) -> Specs:

@@ -13,7 +13,6 @@ a rematch is a problem when a round without any existed (`avoidable`); under the
 from __future__ import annotations
 
 from referee_app.core.errors import BadInput
-from .ffc import rules
 from .model import GHOST, Tournament
 from .pairing import pairs_for_round
 from .standings import after_each_round, finalists
@@ -50,7 +49,7 @@ def check(t: Tournament) -> dict:
         if (m["avoidable"] if t.avoid_rematches else not m["forced"]):
             a, b = m["players"]
             why = "the organiser chose avoid_rematches" if t.avoid_rematches else \
-                f"a rematch the table did not force ({rules().clauses['pairing']})"
+                f"a rematch the table did not force ({t.ffc.clauses['pairing']})"
             problems.append(_problem(m["round"], f"round {m['round']}: {_name(a)} meets {_name(b)} again: {why}",
                                      rematch=[a, b]))
     report = {"ok": not problems, "problems": problems}

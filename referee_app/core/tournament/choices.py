@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from referee_app.core.errors import BadInput
 from referee_app.i18n import N_, translations
-from .ffc import rules
 from .model import CHOICES, Tournament, apply_choices
 
 
@@ -28,7 +27,7 @@ TEXTS = {
 def departures(t: Tournament, lang: str = "en") -> list[dict]:
     """`[{"choice", "value", "ffc", "clause", "text"}]`, one per departure (one per absent player)."""
     _ = translations(lang).gettext
-    ffc = rules()
+    ffc = t.ffc
     out = []
 
     def add(choice, value, ffc_value, text):
@@ -81,7 +80,7 @@ def changed(t: Tournament, choice: str, value) -> Tournament:
         doc.pop(choice, None)
     else:
         doc[choice] = value
-    new = Tournament(name=t.name, players=list(t.players), rounds=t.rounds, final=t.final, seed=t.seed,
+    new = Tournament(name=t.name, players=list(t.players), ffc=t.ffc, rounds=t.rounds, final=t.final, seed=t.seed,
                      late=dict(t.late), withdrawn=dict(t.withdrawn))
     apply_choices(new, doc)
     paired = len(t.rounds) + (1 if t.final is not None else 0)

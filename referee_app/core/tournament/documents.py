@@ -6,7 +6,7 @@ goes through `esc()`."""
 from __future__ import annotations
 
 from referee_app.core.printing import esc
-from referee_app.core.tournament.ffc import rules
+from referee_app.core.tournament.ffc import FfcRules
 from referee_app.i18n import translations
 from referee_app.languages import FALLBACK, LANGUAGES
 
@@ -41,9 +41,8 @@ def pairings_html(tournament: str, round_no, games: list[dict], lang: str) -> st
             f"<th>{esc(_('First'))}</th><th>{esc(_('Second'))}</th><th>{esc(_('Score'))}</th></tr>{rows}</table>")
 
 
-def limits_text(final: bool, lang: str) -> str:
+def limits_text(ffc: FfcRules, final: bool, lang: str) -> str:
     _ = catalog(lang)
-    ffc = rules()
     if final:
         return _("To {points} points, with no limit of time or boards ({clause}).").format(
             points=ffc.final_points, clause=ffc.clauses["final"])
@@ -53,10 +52,10 @@ def limits_text(final: bool, lang: str) -> str:
         minutes=ffc.match_minutes, extra=ffc.match_extra_minutes, c3=ffc.clauses["minutes"])
 
 
-def score_sheet_html(tournament: str, round_no, game: dict, ruleset: str, lang: str) -> str:
+def score_sheet_html(ffc: FfcRules, tournament: str, round_no, game: dict, ruleset: str, lang: str) -> str:
     _ = catalog(lang)
     final = round_no == "final"
-    boards = rules().match_boards if not final else rules().match_boards + 4
+    boards = ffc.match_boards if not final else ffc.match_boards + 4
     info = [(_("Tournament"), tournament), (_("Round"), _("Final") if final else round_no), (_("Table"), game["table_no"]),
             (_("Ruleset"), ruleset), (_("Referee"), "")]
     head = "".join(f"<th>{esc(h)}</th>" for h in (_("Board"), _("Break"), player(game["first"], lang),
@@ -64,7 +63,7 @@ def score_sheet_html(tournament: str, round_no, game: dict, ruleset: str, lang: 
     body = "".join(f"<tr><td align='center'>{i}</td>" + "<td>&nbsp;</td>" * 5 + "</tr>" for i in range(1, boards + 1))
     return (f"<h2>{esc(_('Score sheet'))}: {esc(player(game['first'], lang))} – {esc(player(game['second'], lang))}</h2>"
             + "".join(f"<p><b>{esc(k)}:</b> {esc(v)}</p>" for k, v in info)
-            + f"<p>{esc(limits_text(final, lang))}</p>"
+            + f"<p>{esc(limits_text(ffc, final, lang))}</p>"
             + f"<table border='1' cellpadding='6' cellspacing='0' width='100%'><tr>{head}</tr>{body}</table>"
             + f"<p><b>{esc(_('Total'))}:</b> {esc(player(game['first'], lang))} ______ &nbsp; "
               f"{esc(player(game['second'], lang))} ______</p>"
@@ -77,12 +76,12 @@ def pairings_document(tournament: str, round_no, games: list[dict], lang: str) -
     return pairings_html(tournament, round_no, games, lang), f"{tournament} – {round_title(round_no, lang)}"
 
 
-def score_sheet_documents(tournament: str, round_no, games: list[dict], ruleset: str,
+def score_sheet_documents(ffc: FfcRules, tournament: str, round_no, games: list[dict], ruleset: str,
                           lang: str) -> list[tuple[str, str, str]]:
     """(file name, HTML, title) of one score sheet per table that is played (the ghost's game
     needs none), named by round and table."""
     _ = catalog(lang)
     stem = "final" if round_no == "final" else f"round-{round_no}"
     title = _("Score sheet")
-    return [(f"{stem}-table-{g['table_no']}.pdf", score_sheet_html(tournament, round_no, g, ruleset, lang), title)
+    return [(f"{stem}-table-{g['table_no']}.pdf", score_sheet_html(ffc, tournament, round_no, g, ruleset, lang), title)
             for g in games if g["first"] is not None and g["second"] is not None]

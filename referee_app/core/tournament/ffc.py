@@ -3,10 +3,6 @@ ffc-tournament clause), and the readings the project made where the text is sile
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
-from referee_app.core.knowledge.files import load_file
-from referee_app.core.knowledge.loader import knowledge_root
 
 
 @dataclass(frozen=True)
@@ -40,9 +36,9 @@ class FfcRules:
         return next(c for c in self.choices if c["id"] == choice_id)
 
 
-@lru_cache(maxsize=1)
-def rules() -> FfcRules:
-    doc = load_file(knowledge_root() / "tournament.yaml")["ffc_swiss"]
+def rules_of(tournament_yaml: dict) -> FfcRules:
+    """The FFC's rules of tournament.yaml as read (Knowledge.ffc keeps them with the root)."""
+    doc = tournament_yaml["ffc_swiss"]
     vp, limits = doc["victory_points"], doc["match_limits"]
     return FfcRules(
         win=vp["win"], draw=vp["draw"], loss=vp["loss"],

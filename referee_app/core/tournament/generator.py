@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from referee_app.core.errors import BadInput
-from .ffc import rules
+from .ffc import FfcRules
 from .model import GHOST, Game, Tournament
 from .pairing import next_round
 from .standings import after_each_round, finalists
@@ -17,8 +17,8 @@ from .standings import after_each_round, finalists
 MAX_PLAYERS = 2000
 
 
-def random_score(rng: random.Random) -> tuple:
-    target = rules().match_points
+def random_score(ffc: FfcRules, rng: random.Random) -> tuple:
+    target = ffc.match_points
     kind = rng.random()
     if kind < 0.75:                        # one player reaches 25 (ffc-tournament:1.6)
         loser = rng.randint(0, target - 1)
@@ -30,17 +30,17 @@ def random_score(rng: random.Random) -> tuple:
     return (level, level)
 
 
-def play_round(pairing: dict, rng: random.Random, ghost: tuple | None = None) -> list:
-    ghost = ghost or tuple(rules().ghost_score)
+def play_round(ffc: FfcRules, pairing: dict, rng: random.Random, ghost: tuple | None = None) -> list:
+    ghost = ghost or tuple(ffc.ghost_score)
     games = []
     for t in pairing["tables"]:
         a, b = t["first"], t["second"]
-        score = None if GHOST in (a, b) else random_score(rng)
+        score = None if GHOST in (a, b) else random_score(ffc, rng)
         games.append(Game(a, b, score if score is not None else tuple(ghost), t["table"]))
     return games
 
 
-def generate(players: int, seed: int, rounds: int | None = None, final: bool = False,
+def generate(ffc: FfcRules, players: int, seed: int, rounds: int | None = None, final: bool = False,
              choices: dict | None = None) -> Tournament:
     """A tournament of `players` entries drawn with `seed`, `rounds` rounds played (all by default),
     and the final when `final` is true; `choices` are the organiser's, in the file's keys."""
@@ -48,7 +48,7 @@ def generate(players: int, seed: int, rounds: int | None = None, final: bool = F
         raise BadInput("players", f"expected a number of players from 2 to {MAX_PLAYERS}")
     width = len(str(players))
     t = Tournament(name=f"Random tournament {players}/{seed}", players=[f"P{i:0{width}d}" for i in range(1, players + 1)],
-                   seed=seed)
+                   ffc=ffc, seed=seed)
     if choices:
         from .model import apply_choices
 
@@ -58,12 +58,12 @@ def generate(players: int, seed: int, rounds: int | None = None, final: bool = F
         raise BadInput("rounds", f"{players} players play {t.rounds_total} rounds")
     rng = random.Random(seed)
     for _r in range(total):
-        t.rounds.append(play_round(next_round(t, seed), rng, t.ghost_score))
+        t.rounds.append(play_round(ffc, next_round(t, seed), rng, t.ghost_score))
     if final:
         if total < t.rounds_total:
             raise BadInput("final", "the final comes after the last round")
         a, b = finalists(after_each_round(t)[-1], t)
-        win = rules().final_points
+        win = ffc.final_points
         lose = rng.randint(0, win - 1)
         t.final = Game(a, b, (win, lose) if rng.random() < 0.5 else (lose, win), 1)
     return t

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
-from .ffc import rules
+from .ffc import FfcRules
 
 GHOST = None
 
@@ -57,6 +57,7 @@ class Game:
 class Tournament:
     name: str
     players: list
+    ffc: FfcRules = field(repr=False, compare=False, kw_only=True)   # the FFC rules it is played by (Knowledge.ffc)
     rounds: list = field(default_factory=list)      # list of lists of Game
     final: Game | None = None
     seed: int | None = None
@@ -74,7 +75,7 @@ class Tournament:
         """The number of rounds the FFC table gives, from the entries at the start
         (ffc-tournament:1.13): late entries do not change it (documented choice `late_entry`);
         the ghost is not an entry."""
-        return rules().rounds_for(sum(1 for p in self.players if self.late.get(p, 1) <= 1))
+        return self.ffc.rounds_for(sum(1 for p in self.players if self.late.get(p, 1) <= 1))
 
     @property
     def rounds_total(self) -> int:
@@ -84,7 +85,7 @@ class Tournament:
     @property
     def ghost_score(self) -> tuple:
         """The ghost's game, its opponent's points first (ffc-tournament:1.15, or the organiser's)."""
-        ffc = rules().ghost_score
+        ffc = self.ffc.ghost_score
         return ffc if self.ghost_points is None else (self.ghost_points, ffc[1])
 
     def active(self, round_no: int) -> list:
@@ -132,7 +133,7 @@ MAX_ROUNDS = 99          # beyond any Swiss tournament: a bound on what a file m
 MAX_GHOST_POINTS = 999
 
 
-def parse(doc) -> Tournament:
+def parse(ffc: FfcRules, doc) -> Tournament:
     """The tournament of a contract file; BadInput naming the field when it cannot be one."""
     if not isinstance(doc, dict):
         raise BadInput("tournament", "expected a mapping with name, players and rounds")
@@ -147,7 +148,7 @@ def parse(doc) -> Tournament:
     seed = doc.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BadInput("seed", "expected a whole number")
-    t = Tournament(name=name, players=players, seed=seed, late=late, withdrawn=withdrawn)
+    t = Tournament(name=name, players=players, ffc=ffc, seed=seed, late=late, withdrawn=withdrawn)
     apply_choices(t, doc)
     rounds, final_doc = _rounds_and_final(doc, t)
     _add_rounds(t, rounds)
@@ -216,7 +217,7 @@ def _rounds_and_final(doc: dict, t: Tournament) -> tuple[list, object]:
         rounds, final_doc = rounds[:-1], rounds[-1][0]   # the final written as one more round
     if len(rounds) > t.rounds_total:
         raise BadInput("rounds", f"{len(rounds)} rounds, but {len(t.players)} entries play "
-                       f"{t.rounds_total} ({rules().clauses['rounds']}"
+                       f"{t.rounds_total} ({t.ffc.clauses['rounds']}"
                        + ("" if t.rounds_chosen is not None else "; the organiser may choose rounds_total") + ")")
     return rounds, final_doc
 
@@ -235,10 +236,10 @@ def _add_rounds(t: Tournament, rounds: list) -> None:
 def _final(final_doc, t: Tournament) -> Game:
     if len(t.rounds) < t.rounds_total or not t.complete():
         raise BadInput("final", f"the final comes after the {t.rounds_total} rounds are played")
-    final = _game(final_doc, "final", set(p for p in t.players if p not in t.withdrawn), allow_ghost=False)
+    final = _game(t.ffc, final_doc, "final", set(p for p in t.players if p not in t.withdrawn), allow_ghost=False)
     if final.score is not None and final.score[0] == final.score[1]:  # played, and level
-        raise BadInput("final.score", f"the final is played to {rules().final_points} points, it cannot end level "
-                       f"({rules().clauses['final']})")
+        raise BadInput("final.score", f"the final is played to {t.ffc.final_points} points, it cannot end level "
+                       f"({t.ffc.clauses['final']})")
     return final
 
 
@@ -279,7 +280,7 @@ def _round(games, r: int, t: Tournament) -> list:
     out: list = []
     seen: dict = {}
     for i, g in enumerate(games, 1):
-        game = _game(g, f"{where}, game {i}", set(active), ghost=t.ghost_score)
+        game = _game(t.ffc, g, f"{where}, game {i}", set(active), ghost=t.ghost_score)
         for p in game.players():
             if p in seen:
                 who = "the ghost" if p is GHOST else p
@@ -291,11 +292,11 @@ def _round(games, r: int, t: Tournament) -> list:
         raise BadInput(where, f"{missing[0]} does not play" + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else ""))
     if (GHOST in seen) != (len(active) % 2 == 1):
         raise BadInput(where, "the ghost plays only when the number of players is odd "
-                       f"({len(active)} here, {rules().clauses['ghost']})")
+                       f"({len(active)} here, {t.ffc.clauses['ghost']})")
     return out
 
 
-def _game(g, where: str, allowed: set, allow_ghost: bool = True, ghost: tuple | None = None) -> Game:
+def _game(ffc: FfcRules, g, where: str, allowed: set, allow_ghost: bool = True, ghost: tuple | None = None) -> Game:
     if not isinstance(g, dict):
         raise BadInput(where, "expected {first: NAME, second: NAME, score: [P, P]}")
     for key in g:
@@ -309,7 +310,7 @@ def _game(g, where: str, allowed: set, allow_ghost: bool = True, ghost: tuple | 
         raise BadInput(f"{where}.table", "expected a table number from 1")
     score = g.get("score")
     if GHOST in (first, second):
-        score = _ghost_score(score, second is GHOST, where, ghost)
+        score = _ghost_score(ffc, score, second is GHOST, where, ghost)
     elif score is not None:
         score = _score(score, f"{where}.score")
     return Game(first, second, score, table)
@@ -328,14 +329,14 @@ def _side(g: dict, side: str, where: str, allowed: set, allow_ghost: bool):
     return p
 
 
-def _ghost_score(score, ghost_second: bool, where: str, ghost: tuple | None = None) -> tuple:
+def _ghost_score(ffc: FfcRules, score, ghost_second: bool, where: str, ghost: tuple | None = None) -> tuple:
     """A game against the ghost always ends the same (the FFC's 25-0, or the organiser's
     `ghost_points`); a score written otherwise is refused."""
-    ghost = ghost or rules().ghost_score
+    ghost = ghost or ffc.ghost_score
     expected = tuple(ghost) if ghost_second else tuple(reversed(ghost))
     if score is not None and tuple(_score(score, f"{where}.score")) != expected:
-        raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({rules().clauses['ghost']}"
-                       + (", or the organiser's ghost_points" if ghost != rules().ghost_score else "") + ")")
+        raise BadInput(f"{where}.score", f"the ghost always loses {ghost[1]}-{ghost[0]} ({ffc.clauses['ghost']}"
+                       + (", or the organiser's ghost_points" if ghost != ffc.ghost_score else "") + ")")
     return expected
 
 

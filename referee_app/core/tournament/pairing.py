@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 
 from referee_app.core.errors import BadInput
-from .ffc import rules
 from .model import GHOST, Tournament
 from .standings import after_each_round, finalists
 
@@ -151,7 +150,7 @@ def next_round(t: Tournament, seed: int | None = None) -> dict:
     done = len(t.rounds)
     if done >= t.rounds_total:
         a, b = finalists(after_each_round(t)[-1], t)
-        return {"round": "final", "tables": tables([(a, b)]), "clause": rules().clauses["final"]}
+        return {"round": "final", "tables": tables([(a, b)]), "clause": t.ffc.clauses["final"]}
     round_no = done + 1
     out: dict = {"round": round_no}
     if round_no == 1:

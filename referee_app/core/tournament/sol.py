@@ -37,7 +37,7 @@ import zlib
 
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
-from .ffc import rules
+from .ffc import FfcRules
 from .model import GHOST, Tournament, parse
 from .standings import after_each_round
 
@@ -171,7 +171,7 @@ def person(p: dict) -> str:
     return _text(f"{_text(p.get('firstname'))} {_text(p.get('lastname'))}") or "?"
 
 
-def tournaments(docs: list) -> list[dict]:
+def tournaments(ffc: FfcRules, docs: list) -> list[dict]:
     """Every tourney of the file: `{"name", "kind", "tournament" | "refused", "notes", "sol"}`,
     where `sol` is SoL's own ranking of each player (points, bucholz, netscore) for comparison."""
     head = docs[0]
@@ -190,12 +190,12 @@ def tournaments(docs: list) -> list[dict]:
             entry["refused"] = f"{entry['name']}: a {'round-robin' if kind == 'roundrobin' else 'knockout'} " \
                                "tourney, not a Swiss tournament: not imported"
         else:
-            _swiss(doc, n, entry, players, clubs, championships)
+            _swiss(ffc, doc, n, entry, players, clubs, championships)
         out.append(entry)
     return out
 
 
-def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, championships: list) -> None:
+def _swiss(ffc: FfcRules, doc: dict, n: int, entry: dict, players: list, clubs: list, championships: list) -> None:
     where = f"tourney {n}"
     ctors = doc.get("competitors") or []
     matches = doc.get("matches") or []
@@ -220,7 +220,7 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
                     continue
                 if isinstance(club, dict) and club.get("description"):
                     club_notes.append(f"{person(p)}: {_text(club['description'])}")
-    phantom = doc.get("phantomscore", rules().ghost_score[0])
+    phantom = doc.get("phantomscore", ffc.ghost_score[0])
     phantom = _int(phantom, f"{where}.phantomscore", 1)
     by_turn: dict = {}
     finals = []
@@ -293,14 +293,14 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
     if stale:
         entry["notes"].append(f"Games against the phantom scored {phantom}-0, SoL's phantom score, where the "
                               "file still held: " + "; ".join(stale))
-    if phantom != rules().ghost_score[0]:
+    if phantom != ffc.ghost_score[0]:
         file["ghost_points"] = phantom
     file["avoid_rematches"] = True
-    probe = Tournament(name="", players=names, late=late)
+    probe = Tournament(name="", players=names, ffc=ffc, late=late)
     if rounds and (len(rounds) > probe.rounds_ffc or (doc.get("prized") and len(rounds) != probe.rounds_ffc)):
         file["rounds_total"] = len(rounds)
-    _final(file, finals, entry, doc)
-    entry["tournament"] = parse(file)
+    _final(ffc, file, finals, entry, doc)
+    entry["tournament"] = parse(ffc, file)
     entry["ranked_round"] = sum(1 for turn in turns if turn <= ranked_turn)
     entry["sol"] = sol_rank
     if club_notes:
@@ -312,13 +312,13 @@ def _swiss(doc: dict, n: int, entry: dict, players: list, clubs: list, champions
             entry["notes"].append(f"Championship (SoL): {_text(ch['description'])}")
 
 
-def _final(file: dict, finals: list, entry: dict, doc: dict) -> None:
+def _final(ffc: FfcRules, file: dict, finals: list, entry: dict, doc: dict) -> None:
     """One final game between the first two becomes the final; any other finals are notes."""
     if not finals:
         return
     described = "; ".join(f"{a} v {b} {s[0]}-{s[1]}" for a, b, s, _table in finals)
     if len(finals) == 1 and doc.get("finalkind", "simple") == "simple" and finals[0][2][0] != finals[0][2][1]:
-        probe = parse({k: v for k, v in file.items()})
+        probe = parse(ffc, {k: v for k, v in file.items()})
         if probe.rounds_total == len(probe.rounds) and probe.complete():
             top = [r.player for r in after_each_round(probe)[-1] if r.player not in probe.withdrawn][:2]
             a, b, s, table = finals[0]

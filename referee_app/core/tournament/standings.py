@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee_app.core.errors import BadInput
-from .ffc import rules
 from .model import GHOST, Tournament
 
 
@@ -33,7 +32,7 @@ def after_each_round(t: Tournament, upto: int | None = None) -> list[list[Row]]:
     """The standings after round 1, 2, … `upto` (all the rounds by default), each first place first.
 
     Games without a result yet count for nothing; the final is not applied here."""
-    ffc = rules()
+    ffc = t.ffc
     upto = len(t.rounds) if upto is None else upto
     victories = {p: 0 for p in t.players}
     difference = dict.fromkeys(t.players, 0)
@@ -87,7 +86,7 @@ def with_final(rows: list[Row], t: Tournament) -> list[Row]:
     pair = set(finalists(rows, t))
     if set(t.final.players()) != pair:
         raise BadInput("final", f"the final is between the first two ({' and '.join(finalists(rows, t))}), "
-                       f"not {t.final.first} and {t.final.second} ({rules().clauses['final']})")
+                       f"not {t.final.first} and {t.final.second} ({t.ffc.clauses['final']})")
     a, b = t.final.players()
     winner, loser = (a, b) if t.final.score[0] > t.final.score[1] else (b, a)
     by_player = {r.player: r for r in rows}

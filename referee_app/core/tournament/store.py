@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import builtins  # `list` is also a method of the store: annotations after it name the type
 import json
+from typing import TYPE_CHECKING
 
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
-from .ffc import rules
 from .model import CHOICES, GHOST, Game, Tournament, apply_choices
 from .pairing import next_round
 from .standings import current
+
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
+    from .ffc import FfcRules
 
 FINAL = "final"
 
@@ -41,6 +45,17 @@ def round_arg(round_no):
 
 
 class TournamentStore(db.Store):
+    """The tournaments of one records database, played by the FFC's rules of `knowledge`."""
+
+    def __init__(self, knowledge: Knowledge, *args, **kwargs):
+        """`knowledge`: whose tournament.yaml the tournaments are played by (`knowledge.ffc`);
+        the rest as db.Store takes it."""
+        super().__init__(*args, **kwargs)
+        self.knowledge = knowledge
+
+    @property
+    def ffc(self) -> FfcRules:
+        return self.knowledge.ffc
 
     # --- tournaments and entries ----------------------------------------------------------
     def create(self, name: str, players, ruleset: str, checked_in: bool = True,
@@ -60,12 +75,11 @@ class TournamentStore(db.Store):
                 self._enter(tid, p, checked_in)
         return tid
 
-    @staticmethod
-    def _choices_json(doc: dict, players: list, changes=(), notes=()) -> str | None:
+    def _choices_json(self, doc: dict, players: list, changes=(), notes=()) -> str | None:
         """The choices column: the file's keys as checked by the model, the changes and notes."""
         from .model import apply_choices
 
-        probe = Tournament(name="", players=players)
+        probe = Tournament(name="", players=players, ffc=self.ffc)
         apply_choices(probe, {k: v for k, v in doc.items() if k in CHOICES})
         stored = probe.choices_doc()
         if changes:
@@ -192,7 +206,7 @@ class TournamentStore(db.Store):
                 late[e["name"]] = e["first_round"]
             if e["withdrawn_after"] is not None:
                 withdrawn[e["name"]] = e["withdrawn_after"]
-        t = Tournament(name=meta["name"], players=players, seed=meta["seed"], late=late, withdrawn=withdrawn)
+        t = Tournament(name=meta["name"], players=players, ffc=self.ffc, seed=meta["seed"], late=late, withdrawn=withdrawn)
         stored = self._stored_choices(tid)
         stored["absent"] = {p: r for p, r in stored.get("absent", {}).items() if p in players}
         try:
@@ -387,22 +401,22 @@ class TournamentStore(db.Store):
 
     def _write_result(self, tid, row, score, match_id, expected_version: int | None = None) -> tuple:
         if GHOST in (row["first"], row["second"]):
-            ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else rules().ghost_score
-            raise BadInput("table", f"the ghost's game is always {ghost[0]}-{ghost[1]} ({rules().clauses['ghost']}"
-                           + ("" if tuple(ghost) == tuple(rules().ghost_score) else ", with the organiser's ghost_points")
+            ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else self.ffc.ghost_score
+            raise BadInput("table", f"the ghost's game is always {ghost[0]}-{ghost[1]} ({self.ffc.clauses['ghost']}"
+                           + ("" if tuple(ghost) == tuple(self.ffc.ghost_score) else ", with the organiser's ghost_points")
                            + ")")
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
             raise BadInput("score", "expected the two players' points, like 25 15")
-        end = rules().final_points if row["final"] else rules().match_points
+        end = self.ffc.final_points if row["final"] else self.ffc.match_points
         if min(score) >= end:
             # the game ends when one side reaches its points: both there is a slip, never a result
-            clause = rules().clauses["final" if row["final"] else "points"]
+            clause = self.ffc.clauses["final" if row["final"] else "points"]
             raise BadInput("score", f"{score[0]}-{score[1]}: no game ends with both sides at {end} points or "
                                     f"more ({clause})")
         if row["final"] and score[0] == score[1]:
-            raise BadInput("score", f"the final is played to {rules().final_points} points, it cannot end level "
-                           f"({rules().clauses['final']})")
+            raise BadInput("score", f"the final is played to {self.ffc.final_points} points, it cannot end level "
+                           f"({self.ffc.clauses['final']})")
         mine = {"round": FINAL if row["final"] else row["round"], "table": row["table_no"], "score": list(score)}
         if expected_version is not None and int(expected_version) != row["version"]:
             raise db.VersionConflict(f"the result of table {row['table_no']}", {**mine, "version": int(expected_version)},
@@ -442,7 +456,7 @@ class TournamentStore(db.Store):
                 "tournament": t.to_doc(), "entries": self.entries(tid), "rounds_total": t.rounds_total,
                 "standings": [r.to_doc() for r in current(t)] if t.players else [],
                 "pending": pending, "corrections": self.corrections(tid),
-                "choices": [dict(c) for c in rules().choices],
+                "choices": [dict(c) for c in self.ffc.choices],
                 "departures": departures(t, lang), "choice_changes": self.choice_changes(tid),
                 "opponents_now": self.opponents_now(tid),
                 "notes": self.notes(tid)}

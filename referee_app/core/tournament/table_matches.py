@@ -12,17 +12,16 @@ from __future__ import annotations
 from referee_app.core.errors import BadInput
 from referee_app.core.play.match import Match
 from referee_app.core.play.store import MatchStore
-from .ffc import rules
+from .ffc import FfcRules
 from .model import GHOST
 from .store import FINAL, TournamentStore, round_arg
 
 
-def match_result(match: Match, time_called: bool = False, final: bool = False) -> dict | None:
+def match_result(ffc: FfcRules, match: Match, time_called: bool = False, final: bool = False) -> dict | None:
     """The match's result under the FFC limits, or None while it goes on:
     `{"score": [first, second], "ended_by": "points"|"boards"|"time", "clause": ...}`.
 
     The final has no board or time limit (ffc-tournament:1.16): only the points end it."""
-    ffc = rules()
     target = ffc.final_points if final else ffc.match_points
     score, boards = [0, 0], 0
     for game in match.games:
@@ -65,7 +64,7 @@ def collect(tournaments: TournamentStore, matches: MatchStore, tid, round_no, ta
     game = tournaments.game(tid, round_no, table)
     if game["match_id"] is None:
         raise BadInput("table", f"no score sheet is kept at table {table}")
-    result = match_result(matches.load(game["match_id"]), time_called, final=round_no == FINAL)
+    result = match_result(tournaments.knowledge.ffc, matches.load(game["match_id"]), time_called, final=round_no == FINAL)
     if result is not None:
         tournaments.result(tid, round_no, table, result["score"], match_id=game["match_id"])
     return result

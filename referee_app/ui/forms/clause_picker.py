@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit
                                QPushButton, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.forms.installed import forms_data
 from referee_app.core.knowledge.citations import cite, parse
 from referee_app.i18n import gettext as _
 from .labels import label_text
@@ -29,10 +28,10 @@ class ClausePicker(QFrame):
 
     chosen = Signal(str)
 
-    def __init__(self):
+    def __init__(self, knowledge):
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.kb = forms_data().kb
+        self.kb = knowledge.kb
         self._index: list[tuple[str, str]] | None = None   # (clause id, folded searchable text)
         self.query = QLineEdit(objectName="clause_query")
         self.query.setClearButtonEnabled(True)
@@ -128,15 +127,16 @@ class ClauseField(QWidget):
 
     edited = Signal()
 
-    def __init__(self):
+    def __init__(self, knowledge):
         super().__init__()
-        self.kb = forms_data().kb
+        self.knowledge = knowledge
+        self.kb = knowledge.kb
         self.edit = QLineEdit(objectName="clause_edit")
         self.browse = QPushButton(objectName="clause_browse")
         self.browse.setCheckable(True)
         self.status = QLabel(objectName="clause_status")
         self.status.setWordWrap(True)
-        self.picker = ClausePicker()
+        self.picker = ClausePicker(knowledge)
         self.picker.hide()
         row = QHBoxLayout()
         row.addWidget(self.edit, 1)
@@ -187,7 +187,7 @@ class ClauseField(QWidget):
                                 f"{text[:160]}{'…' if len(text) > 160 else ''}")
             self.status.setStyleSheet("")
         else:
-            self.status.setText(label_text("not_a_clause") if cid else "")
+            self.status.setText(label_text(self.knowledge, "not_a_clause") if cid else "")
             self.status.setStyleSheet("color: #b00020;" if cid else "")
         self.status.setVisible(bool(self.status.text()))
 

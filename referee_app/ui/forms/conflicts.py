@@ -12,17 +12,17 @@ from referee_app.ui.common.conflict_dialog import KEEP_MINE, TAKE_THEIRS, value_
 from .labels import field_label, label_text
 
 
-def _stored(kind: str, name: str, value):
+def _stored(knowledge, kind: str, name: str, value):
     """A value as the store would keep it, so that a mere difference of form is not shown as a change."""
     try:
-        return normalize(kind, name, value)
+        return normalize(knowledge, kind, name, value)
     except (BadInput, ValueError, TypeError):
         return value
 
 
 def screen_fields(page) -> dict:
     editor = page.editors[page.current.kind]
-    return {name: _stored(page.current.kind, name, editor.value(name)) for name in editor.fields}
+    return {name: _stored(page.current.knowledge, page.current.kind, name, editor.value(name)) for name in editor.fields}
 
 
 def resolve(page, form_id: int, name: str, exc) -> None:
@@ -32,13 +32,14 @@ def resolve(page, form_id: int, name: str, exc) -> None:
         return
     mine = screen_fields(page)
     theirs_doc = exc.theirs or {}
-    theirs = {k: _stored(form.kind, k, v) for k, v in (theirs_doc.get("fields") or {}).items() if k in mine}
-    labels = {k: field_label(form.kind, k) for k in mine}
+    theirs = {k: _stored(form.knowledge, form.kind, k, v) for k, v in (theirs_doc.get("fields") or {}).items() if k in mine}
+    labels = {k: field_label(form.knowledge, form.kind, k) for k in mine}
     mine_shown, theirs_shown = dict(mine), dict(theirs)
     if theirs_doc.get("status") and theirs_doc.get("status") != form.status:
         labels["status"] = _("Status")
-        mine_shown["status"], theirs_shown["status"] = label_text(form.status), label_text(theirs_doc["status"])
-    title = f"{label_text(form.kind)} {form.id}"
+        mine_shown["status"] = label_text(form.knowledge, form.status)
+        theirs_shown["status"] = label_text(form.knowledge, theirs_doc["status"])
+    title = f"{label_text(form.knowledge, form.kind)} {form.id}"
     choice = conflict_dialog.ask_conflict(page, title, mine_shown, theirs_shown, labels)
     if choice == TAKE_THEIRS:
         page.show_form(page.store.get(form_id))

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 from referee_app import i18n
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, SIDES, check_kind, disqualification_rules
-from referee_app.core.forms.installed import forms_data
 from referee_app.core.knowledge.rulesets import ruleset_name
 from .clause_picker import ClauseField
 from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
@@ -26,8 +25,9 @@ class FormEditor(QWidget):
 
     edited = Signal(str)   # the field's name
 
-    def __init__(self, kind: str, clock: Callable[[], datetime]):
+    def __init__(self, knowledge, kind: str, clock: Callable[[], datetime]):
         super().__init__()
+        self.knowledge = knowledge
         self.kind = check_kind(kind)
         self.fields: dict[str, QWidget] = {}
         self.labels: dict[str, QLabel] = {}
@@ -51,8 +51,7 @@ class FormEditor(QWidget):
                 self.form.addRow("", self.recorded)
         self._fill_choices()
 
-    @staticmethod
-    def _make(f, clock):
+    def _make(self, f, clock):
         if f.type == "time":
             return TimeField(clock)
         if f.type == "pair":
@@ -62,13 +61,13 @@ class FormEditor(QWidget):
         if f.type in ("side", "ruleset", "lang") or f.name == "ground":
             return ChoiceField()
         if f.type == "clause":
-            return ClauseField()
+            return ClauseField(self.knowledge)
         if f.type in ("label", "count"):
             return TextField(numeric=f.type == "count")
         return ParagraphField() if f.name in MULTILINE else TextField()
 
     def _fill_choices(self) -> None:
-        data, lang = forms_data(), i18n.current_language()
+        data, lang = self.knowledge.forms, i18n.current_language()
         if "protester" in self.fields:
             self.fields["protester"].set_choices([(s, data.label(s, lang)) for s in SIDES])
         self.fields["ruleset"].optional = False   # no ruleset named means the default one, shown as such
@@ -79,9 +78,9 @@ class FormEditor(QWidget):
 
     def fill_grounds(self, ruleset: str | None) -> None:
         """The grounds of the form's ruleset, each with its clause's text in the interface language."""
-        kb, lang = forms_data().kb, i18n.current_language()
+        kb, lang = self.knowledge.kb, i18n.current_language()
         try:
-            rules = disqualification_rules({"ruleset": ruleset} if ruleset else {})
+            rules = disqualification_rules(self.knowledge, {"ruleset": ruleset} if ruleset else {})
         except (BadInput, KnowledgeError):
             self.fields["ground"].set_choices([])
             return
@@ -93,7 +92,7 @@ class FormEditor(QWidget):
         self.fields["ground"].set_choices(choices)
 
     def load(self, fields: dict) -> None:
-        fields = {"ruleset": forms_data().default_ruleset, **fields}
+        fields = {"ruleset": self.knowledge.forms.default_ruleset, **fields}
         for name, widget in self.fields.items():
             widget.blockSignals(True)
             widget.set_value(fields.get(name))
@@ -111,13 +110,13 @@ class FormEditor(QWidget):
 
     def retranslate(self) -> None:
         for name, label in self.labels.items():
-            label.setText(field_label(self.kind, name))
+            label.setText(field_label(self.knowledge, self.kind, name))
         players = self.fields.get("players")
         score = self.fields.get("score")
         for pair in (players, score):
             if pair is not None:
                 for side, edit in pair.edits.items():
-                    edit.setPlaceholderText(label_text(side))
+                    edit.setPlaceholderText(label_text(self.knowledge, side))
         for widget in self.fields.values():
             if hasattr(widget, "retranslate"):
                 widget.retranslate()

@@ -27,6 +27,7 @@ class FormsList(QWidget):
     def __init__(self, store, clock: Callable[[], datetime], current: Callable[[], object]):
         super().__init__()
         self.store, self.clock, self.current = store, clock, current
+        self.knowledge = store.knowledge
         self.tournament_filter = QComboBox(objectName="tournament_filter")
         self.status_filter = QComboBox(objectName="status_filter")
         self.status_filter.addItem("", None)
@@ -72,7 +73,7 @@ class FormsList(QWidget):
         self.status_label_filter.setText(_("Status:"))
         self.status_filter.setItemText(0, _("All"))
         for i, status in enumerate(STATUSES, 1):
-            self.status_filter.setItemText(i, label_text(status))
+            self.status_filter.setItemText(i, label_text(self.knowledge, status))
         self.table.setHorizontalHeaderLabels([_("No."), _("Form"), _("Tournament"), _("Who"), _("Status"),
                                               _("Deadline")])
         self.new_protest.setText(_("New protest"))
@@ -80,7 +81,7 @@ class FormsList(QWidget):
         self.blank_button.setText(_("Print blank form"))
         self.blank_button.setToolTip(_("A blank form as PDF, to fill in by hand"))
         for kind, action in self.blank_actions.items():
-            action.setText(label_text(kind))
+            action.setText(label_text(self.knowledge, kind))
 
     def refresh(self) -> None:
         tournament = self.tournament_filter.currentData()
@@ -109,8 +110,8 @@ class FormsList(QWidget):
     def _fill_row(self, row: int, form) -> None:
         s = form.summary(self.clock())
         outcome = outcome_text(form.kind, form.outcome) if form.outcome else ""
-        for col, text in enumerate((str(form.id), label_text(form.kind), s["tournament"] or "", s["subject"],
-                                    label_text(form.status), local_time(s["deadline"]) if s["deadline"] else "")):
+        for col, text in enumerate((str(form.id), label_text(self.knowledge, form.kind), s["tournament"] or "", s["subject"],
+                                    label_text(self.knowledge, form.status), local_time(s["deadline"]) if s["deadline"] else "")):
             item = QTableWidgetItem(str(text))
             item.setData(ID_ROLE, form.id)
             if outcome:
@@ -120,7 +121,7 @@ class FormsList(QWidget):
             late = self.table.item(row, 5)
             late.setForeground(QColor("#b00020"))
             late.setText(f"{late.text()} !")
-            late.setToolTip(label_text("late"))
+            late.setToolTip(label_text(self.knowledge, "late"))
 
     def update_row(self, form) -> None:
         for row in range(self.table.rowCount()):

@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from referee_app.core.errors import BadInput
-from referee_app.core.forms.installed import forms_data
 from referee_app.i18n import gettext as _
 from .fields import ChoiceField, TextField
 from .labels import field_label, label_text, local_time
@@ -23,6 +22,7 @@ class IncidentsPanel(QWidget):
     def __init__(self, store):
         super().__init__()
         self.store = store
+        self.knowledge = store.knowledge
         self._message: Callable[[], str] = str
         self.inputs = {name: TextField(numeric=False) for name in ("tournament", "round", "table", "player", "note")}
         for name, widget in self.inputs.items():
@@ -72,14 +72,14 @@ class IncidentsPanel(QWidget):
         for i in reversed(self.store.incidents()):
             when = local_time(i["at"], "medium")
             text = (f"{when}  {i['tournament']} · {i['round']} · {i['table']} · {i['player']}: "
-                    f"{label_text(i['kind'])}")
+                    f"{label_text(self.knowledge, i['kind'])}")
             self.list.addItem(text + (f" – {i['note']}" if i["note"] else ""))
 
     def retranslate(self) -> None:
         for name, label in self.labels.items():
             label.setText(_("Note") if name == "note" else _("Kind") if name == "kind"
-                          else field_label("disqualification", name))
-        self.kind.set_choices([(k, label_text(k)) for k in forms_data().incident_kinds])
+                          else field_label(self.knowledge, "disqualification", name))
+        self.kind.set_choices([(k, label_text(self.knowledge, k)) for k in self.knowledge.forms.incident_kinds])
         self.record_button.setText(_("Record incident"))
         self.record_button.setToolTip(_("Each incident is counted when a repeated offence is a ground "
                                         "for disqualification"))

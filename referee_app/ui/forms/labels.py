@@ -6,19 +6,23 @@ interface language writes the time of day, in this computer's zone.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee_app import i18n
 from referee_app.core.forms.fields import parse_time
-from referee_app.core.forms.installed import forms_data
 from referee_app.core.validation import local
 from referee_app.i18n import gettext as _
 
+if TYPE_CHECKING:
+    from referee_app.core.knowledge.root import Knowledge
 
-def label_text(key: str) -> str:
-    return forms_data().label(key, i18n.current_language())
+
+def label_text(knowledge: Knowledge, key: str) -> str:
+    return knowledge.forms.label(key, i18n.current_language())
 
 
-def field_label(kind: str, name: str) -> str:
-    return forms_data().field_label(kind, name, i18n.current_language())
+def field_label(knowledge: Knowledge, kind: str, name: str) -> str:
+    return knowledge.forms.field_label(kind, name, i18n.current_language())
 
 
 def local_time(value, format: str = "short") -> str:

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QPushBu
 from referee_app import i18n
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, disqualification_rules, now, protest_rules
-from referee_app.core.forms.installed import forms_data
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.layout import tool_row
 from referee_app.core.storage.errors import StoreUnavailable, VersionConflict
@@ -42,7 +41,9 @@ from referee_app.ui.retranslate import follow_language
 class FormsPage(QWidget):
     """Protest and disqualification forms: list, editor, countdown, decisions, PDF."""
 
-    def __init__(self, store=None, clock: Callable[[], datetime] | None = None, parent=None):
+    def __init__(self, knowledge, store=None, clock: Callable[[], datetime] | None = None, parent=None):
+        """`knowledge`: what the forms are checked against and labelled with (the window's root);
+        `store`: the forms' records (the window's records database when None)."""
         super().__init__(parent)
         self.setObjectName("forms_page")
         self.clock = clock or now
@@ -50,8 +51,9 @@ class FormsPage(QWidget):
             from referee_app.core.forms.store import FormsStore
             from referee_app.ui.common.records_source import records_database
 
-            store = FormsStore(records_database(), clock=self.clock)
+            store = FormsStore(knowledge, records_database(), clock=self.clock)
         self.store = store
+        self.knowledge = knowledge
         self.current = None   # the Form being edited
         self._message: Callable[[], str] = str   # the message shown, as a function of the language
 
@@ -81,7 +83,7 @@ class FormsPage(QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020; font-weight: bold;")
         self.message.hide()
-        self.editors = {kind: FormEditor(kind, self.clock) for kind in FIELDS}
+        self.editors = {kind: FormEditor(knowledge, kind, self.clock) for kind in FIELDS}
         self.stack = QStackedWidget()
         self.empty = QLabel(objectName="forms_empty")
         self.empty.setWordWrap(True)
@@ -234,9 +236,9 @@ class FormsPage(QWidget):
 
     def _show_header(self) -> None:
         form = self.current
-        number = forms_data().label("form_no", i18n.current_language(), id=form.id)
-        self.title.setText(f"{label_text(form.kind)} – {number}")
-        status = label_text(form.status) + (f", {outcome_text(form.kind, form.outcome)}" if form.outcome else "")
+        number = self.knowledge.forms.label("form_no", i18n.current_language(), id=form.id)
+        self.title.setText(f"{label_text(self.knowledge, form.kind)} – {number}")
+        status = label_text(self.knowledge, form.status) + (f", {outcome_text(form.kind, form.outcome)}" if form.outcome else "")
         self.status_label.setText(_("Status: {status}").format(status=status))
         self.file_button.setEnabled(form.status == "draft")
         self.upheld_button.setEnabled(form.status == "filed")
@@ -255,8 +257,8 @@ class FormsPage(QWidget):
         lang = i18n.current_language()
         try:
             if form.kind == "protest":
-                return "\n".join(protest_rules(form.fields).note_texts(lang))
-            rules = disqualification_rules(form.fields)
+                return "\n".join(protest_rules(self.knowledge, form.fields).note_texts(lang))
+            rules = disqualification_rules(self.knowledge, form.fields)
             ground = rules.ground(form.fields.get("ground") or "")
             return "\n".join(rules.note_texts(lang) + ([ground.note.get(lang, "")] if ground and ground.note else []))
         except (BadInput, KnowledgeError) as exc:
@@ -266,7 +268,7 @@ class FormsPage(QWidget):
         editor = self.editors["disqualification"]
         incidents = self.store.counted_incidents("disqualification", self.current.fields)
         try:
-            ground = disqualification_rules(self.current.fields).ground(self.current.fields.get("ground") or "")
+            ground = disqualification_rules(self.knowledge, self.current.fields).ground(self.current.fields.get("ground") or "")
         except (BadInput, KnowledgeError):
             ground = None
         if ground and ground.count:
@@ -367,7 +369,7 @@ class FormsPage(QWidget):
         if isinstance(exc, BadInput) and exc.field:
             name = exc.field.split(".")[0]
             kind = self.current.kind if self.current else "protest"
-            label = field_label(kind, name) if name in self.editors[kind].fields else exc.field
+            label = field_label(self.knowledge, kind, name) if name in self.editors[kind].fields else exc.field
             return f"{label}: {exc.problem}"
         return str(exc)
 
@@ -442,7 +444,7 @@ class FormsPage(QWidget):
             return None
         ruleset = self.current.fields.get("ruleset") if self.current else None
         try:
-            html, title = blank_document(kind, i18n.current_language(), ruleset)
+            html, title = blank_document(self.knowledge, kind, i18n.current_language(), ruleset)
             return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
             self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))

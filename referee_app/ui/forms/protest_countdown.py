@@ -54,7 +54,7 @@ class ProtestCountdown(QLabel):
         style = ""
         if t["deadline"] is None:
             text = _("Deadline: it starts when the board ends (tick “{field}”).").format(
-                field=field_label("protest", "board_ended_at"))
+                field=field_label(form.knowledge, "protest", "board_ended_at"))
         else:
             due = local_time(t["deadline"], "medium")
             if form.status == "draft" and not t["late"]:

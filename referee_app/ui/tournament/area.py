@@ -36,7 +36,7 @@ class TournamentArea(QWidget):
             from referee_app.core.tournament.store import TournamentStore
             from referee_app.ui.common.records_source import records_database
 
-            store = TournamentStore(records_database())
+            store = TournamentStore(knowledge, records_database())
         if matches is None:
             from referee_app.core.play.store import MatchStore
 

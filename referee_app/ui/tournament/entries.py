@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPus
                                QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.tournament.ffc import rules
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from referee_app.ui.retranslate import follow_language
@@ -121,5 +120,5 @@ class EntriesView(QWidget):
         self.withdraw_button.setText(_("Withdraw the player"))
         self.table.setAccessibleName(_("Entries"))
         self._headers()
-        choices = [rules().choice(c) for c in ("late_entry", "withdrawal")]
+        choices = [self.desk.store.ffc.choice(c) for c in ("late_entry", "withdrawal")]
         self.notes.setText("\n".join(f"{c[lang]} ({c['clause']})" for c in choices))

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QComboBox, QSpinBox, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from referee_app.core.tournament import documents
-from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.store import FINAL
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.core.storage.errors import VersionConflict
@@ -191,7 +190,7 @@ class RoundsView(QWidget):
             return
         if self._ghost_game(table):
             self.desk.show_message(_("The ghost's game is not played: it is always {a}–{b}.").format(
-                a=rules().ghost_score[0], b=rules().ghost_score[1]))
+                a=self.desk.store.ffc.ghost_score[0], b=self.desk.store.ffc.ghost_score[1]))
             return
         match_id = self.desk.run(lambda: open_match(self.desk.store, self.desk.matches, self.desk.tid,
                                                      self.round_no, table))
@@ -222,11 +221,11 @@ class RoundsView(QWidget):
         score = [self.first_points.value(), self.second_points.value()]
         if self._ghost_game(table):
             self.desk.show_message(_("The ghost's game is not played: it is always {a}–{b}.").format(
-                a=rules().ghost_score[0], b=rules().ghost_score[1]))
+                a=self.desk.store.ffc.ghost_score[0], b=self.desk.store.ffc.ghost_score[1]))
             return
         if self.round_no == FINAL and score[0] == score[1]:
             self.desk.show_message(_("The final is played to {points} points: it cannot end level.").format(
-                points=rules().final_points))
+                points=self.desk.store.ffc.final_points))
             return
         t = self.desk.store.load(self.desk.tid)
         locked = self.round_no == FINAL or len(t.rounds) > self.round_no or t.final is not None
@@ -301,7 +300,7 @@ class RoundsView(QWidget):
 
                 Path(folder).mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
                 return [write_pdf(html, Path(folder) / name, title) for name, html, title in
-                        documents.score_sheet_documents(meta["name"], self.round_no, self.games(), meta["ruleset"],
+                        documents.score_sheet_documents(self.desk.store.ffc, meta["name"], self.round_no, self.games(), meta["ruleset"],
                                                         current_language())]
 
             written = self.desk.run(write)
@@ -325,7 +324,7 @@ class RoundsView(QWidget):
         self.sheets_button.setText(_("Score sheets (PDF)…"))
         self.open_button.setText(_("Open the table's score sheet"))
         self.time_called.setText(_("Time is up (40 + 5 minutes)"))
-        self.time_called.setToolTip(documents.limits_text(False, current_language()))
+        self.time_called.setToolTip(documents.limits_text(self.desk.store.ffc, False, current_language()))
         self.collect_button.setText(_("Take the results from the score sheets"))
         self.points_label.setText(_("Result typed at the desk:"))
         self.first_points.setAccessibleName(_("Points of the first player"))

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
-from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.standings import current
 from referee_app.i18n import gettext as _
 from referee_app.ui.retranslate import follow_language
@@ -119,7 +118,7 @@ class StandingsView(QWidget):
         self.table.setAccessibleName(_("Standings"))
         self.table.setHorizontalHeaderLabels(headers() + [_("Playing now")])
         self.choices.setText(_("Where the federation's text is silent:") + "\n" + "\n".join(
-            f"• {c[lang]} ({c['clause']})" for c in rules().choices))
+            f"• {c[lang]} ({c['clause']})" for c in self.desk.store.ffc.choices))
         if self.desk.tid is not None:
             self._texts()
             if self.screen_view is not None:

@@ -15,7 +15,6 @@ from support.cli import run_cli
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
 from referee_app.core.forms.fields import FIELDS
-from referee_app.core.forms.installed import forms_data
 from support.kbcopy import installed
 
 CET = timezone(timedelta(hours=2))
@@ -60,7 +59,7 @@ def clock():
 def store(db_path, records_url, clock):
     from referee_app.core.forms.store import FormsStore
 
-    s = FormsStore(records_url, clock=clock)
+    s = FormsStore(installed(), records_url, clock=clock)
     yield s
     s.close()
 
@@ -95,7 +94,7 @@ def pdf_text(path) -> str:
 # -- the data ----------------------------------------------------------------------------------
 
 def test_forms_yaml_cites_real_clauses_and_has_every_label_in_every_language():
-    assert forms_data().problems() == []
+    assert installed().forms.problems() == []
 
 
 def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
@@ -103,7 +102,7 @@ def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
 
     from referee_app.core.forms.clauses import FormsData
 
-    text = forms_data().path.read_text(encoding="utf-8")
+    text = installed().forms.path.read_text(encoding="utf-8")
     text = text.replace("{value: 5, clause: aicf-2009:23}", "{value: five, clause: aicf-2009:99}")
     text = text.replace("  it:\n    include: icf\n    note:", "  it:\n    include: icf\n    nota:", 1)
     text = text.replace("tournament: {en: Tournament, fr: Tournoi, it: Torneo}", "tournament: {en: Tournament}")
@@ -122,15 +121,15 @@ def test_a_broken_forms_yaml_is_reported_by_line(tmp_path, kb):
     ("icf", 15, "icf-fr:4.3.p2"), ("aicf-2009", 5, "aicf-2009:23"), ("it", 15, "icf-fr:4.3.p2"),
 ])
 def test_protest_deadline_per_ruleset_comes_from_the_knowledge_base(ruleset, minutes, clause):
-    rules = forms_data().protest(ruleset)
+    rules = installed().forms.protest(ruleset)
     assert (rules.deadline_minutes, rules.deadline_clause) == (minutes, clause)
-    raw = yaml.safe_load((forms_data().path).read_text(encoding="utf-8"))
+    raw = yaml.safe_load((installed().forms.path).read_text(encoding="utf-8"))
     entry = raw["protest"][ruleset]
     assert entry.get("deadline_minutes", raw["protest"]["icf"]["deadline_minutes"])["value"] == minutes
 
 
 def test_the_italian_regulation_borrows_the_international_protest_rules_and_says_so():
-    rules = forms_data().protest("it")
+    rules = installed().forms.protest("it")
     assert rules.steps["no_withdrawal"] == "icf-fr:4.3.p4"
     notes = rules.note_texts("en")
     assert notes and "no clause on protests" in notes[0]
@@ -139,18 +138,18 @@ def test_the_italian_regulation_borrows_the_international_protest_rules_and_says
 
 def test_every_ruleset_has_protest_and_disqualification_rules():
     for rid in installed().rulesets:
-        assert forms_data().protest(rid).deadline_minutes > 0
-        assert forms_data().disqualification(rid).grounds
+        assert installed().forms.protest(rid).deadline_minutes > 0
+        assert installed().forms.disqualification(rid).grounds
 
 
 def test_grounds_for_disqualification_per_ruleset():
-    grounds = lambda rid: [g.clause for g in forms_data().disqualification(rid).grounds]  # noqa: E731
+    grounds = lambda rid: [g.clause for g in installed().forms.disqualification(rid).grounds]  # noqa: E731
     icf = [f"icf-fr:4.2.{x}" for x in "abcdefgh"]
     assert grounds("icf") == icf
     assert grounds("it") == [f"it:{n}" for n in range(122, 127)]
     assert grounds("aicf-2009") == icf + ["aicf-2009:4", "aicf-2009:14"]
-    assert forms_data().disqualification("it").consequence == "it:P"
-    count = forms_data().disqualification("icf").ground("icf-fr:4.2.h").count
+    assert installed().forms.disqualification("it").consequence == "it:P"
+    count = installed().forms.disqualification("icf").ground("icf-fr:4.2.h").count
     assert (count.incident, count.more_than) == ("disturbance", 3)
 
 
@@ -446,7 +445,7 @@ def test_pdf_in_another_language_prints_the_clause_in_that_language(db_path, tmp
 def test_a_clause_without_a_translation_prints_its_original_and_says_so(store, kb, monkeypatch):
     from referee_app.core.forms.document import form_document
 
-    clause = forms_data().kb.get("icf-fr:3.12.d")   # the knowledge base the forms are printed from
+    clause = installed().forms.kb.get("icf-fr:3.12.d")   # the knowledge base the forms are printed from
     monkeypatch.setattr(clause, "translations", {})
     form = store.create("protest", {**PROTEST, "lang": "it", "facts": "<b>x</b> & y"}, file=True)
     html, title = form_document(store, form, None)

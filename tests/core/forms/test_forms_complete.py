@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee_app.core.errors import BadInput
-from referee_app.core.forms.installed import forms_data
 from referee_app.core.forms.fields import check_complete
+from support.kbcopy import installed
 
 PROTEST = {"tournament": "Open de Cannes", "round": 3, "table": 7,
            "players": {"first": "A. Rossi", "second": "B. Dubois"}, "referee": "C. Martin", "ruleset": "icf",
@@ -19,7 +19,7 @@ COUNTED = {**DISQUALIFICATION, "ground": "icf-fr:4.2.h"}   # a repeated disturba
 
 
 def _grounds(ruleset: str) -> str:
-    return ", ".join(g.clause for g in forms_data().disqualification(ruleset).grounds)
+    return ", ".join(g.clause for g in installed().forms.disqualification(ruleset).grounds)
 
 
 @pytest.mark.parametrize("kind,fields,recorded,field,problem", [
@@ -49,13 +49,13 @@ def _grounds(ruleset: str) -> str:
 ])
 def test_what_cannot_be_filed(kind, fields, recorded, field, problem):
     with pytest.raises(BadInput) as err:
-        check_complete(kind, fields, recorded)
+        check_complete(installed(), kind, fields, recorded)
     assert (err.value.field, err.value.problem) == (field, problem)
 
 
 def test_an_unknown_ruleset_is_refused_by_name():
     with pytest.raises(BadInput) as err:
-        check_complete("protest", {**PROTEST, "ruleset": "nope"})
+        check_complete(installed(), "protest", {**PROTEST, "ruleset": "nope"})
     assert err.value.field == "ruleset" and err.value.problem.startswith("unknown ruleset 'nope'")
 
 
@@ -71,4 +71,4 @@ def test_an_unknown_ruleset_is_refused_by_name():
     ("disqualification", {**COUNTED, "times": 5}, 3),                 # the referee states more
 ])
 def test_what_can_be_filed(kind, fields, recorded):
-    assert check_complete(kind, fields, recorded) is None
+    assert check_complete(installed(), kind, fields, recorded) is None

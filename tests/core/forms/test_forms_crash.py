@@ -9,14 +9,17 @@ import subprocess
 import sys
 import textwrap
 
+from support.kbcopy import installed
+
 # Field by field, key by key, as the window's autosave does; "ack" is printed once a keystroke's
 # write has returned, i.e. committed.
 TYPIST = textwrap.dedent("""
     import json, sys, time
     from referee_app.core.storage import db
     from referee_app.core.forms.store import FormsStore
+    from referee_app.core.knowledge.root import Knowledge
 
-    store = FormsStore(db.connect(sys.argv[1]))
+    store = FormsStore(Knowledge.load(), db.connect(sys.argv[1]))
     fields = json.loads(sys.argv[2])
     form = store.create("protest")
     print(json.dumps({"id": form.id}), flush=True)
@@ -64,7 +67,7 @@ def test_a_killed_autosave_loses_at_most_the_last_keystroke(tmp_path):
     from referee_app.core.storage import db
     from referee_app.core.forms.store import FormsStore
 
-    store = FormsStore(db.connect(path))
+    store = FormsStore(installed(), db.connect(path))
     form = store.get(form_id)
     name, typed = acked
     order = [n for n, _t in FIELDS]

@@ -102,7 +102,7 @@ def test_a_protest_is_filled_from_the_stroke_it_is_about(user_dirs, records_env)
         ("Open de Cannes", "3", "7", "C. Martin", 1)
     assert fields["clause"] == "icf-fr:4.1.2" and "Improper stroke" in fields["facts"]
     assert fields["decision"].startswith("Put back in the centre")
-    form = FormsStore().create("protest", fields)  # the forms accept it as a draft
+    form = FormsStore(installed()).create("protest", fields)  # the forms accept it as a draft
     assert form.fields["clause"] == "icf-fr:4.1.2"
     with pytest.raises(BadInput):
         protest_fields(installed(), store.meta(mid), store.strokes(mid), 9, "en")

@@ -31,8 +31,8 @@ def stores(url):
     from referee_app.core.play.store import MatchStore
     from referee_app.core.tournament.store import TournamentStore
 
-    return (MatchStore(installed(), url), FormsStore(url, clock=clock), InspectionStore(url), TournamentStore(url, clock=clock),
-            ProgressStore(url, clock=clock))
+    return (MatchStore(installed(), url), FormsStore(installed(), url, clock=clock), InspectionStore(url),
+            TournamentStore(installed(), url, clock=clock), ProgressStore(url, clock=clock))
 
 
 def fill(url) -> None:
@@ -171,14 +171,14 @@ def test_renumber_adds_a_machines_records_beside_others_and_follows_every_refere
         assert now["report"] == was["report"] and now["events"] == was["events"]
     # the protest still names its match, and the tournament's game still links it
     first_now = after["matches"][1]["match"]["id"]
-    with FormsStore(records_url) as forms:
+    with FormsStore(installed(), records_url) as forms:
         protest = next(f for f in forms.list() if f.kind == "protest")
         assert str(protest.fields["match"]) == str(first_now)
     games = after["tournaments"][0]["tournament"]
     assert games == mine_before["tournaments"][0]["tournament"]
     from referee_app.core.tournament.store import TournamentStore
 
-    with TournamentStore(records_url) as tournaments:
+    with TournamentStore(installed(), records_url) as tournaments:
         assert tournaments.game(after["tournaments"][0]["id"], 1, 1)["match_id"] == first_now
     assert after["learners"] == mine_before["learners"] and after["inspections"][1]["previous_id"] \
         == after["inspections"][0]["id"]

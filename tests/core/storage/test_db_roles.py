@@ -57,7 +57,7 @@ class Club:
         """As the desk: four players, round 1 paired; returns (store as desk, store as table, id)."""
         from referee_app.core.tournament.store import TournamentStore
 
-        desk, table = TournamentStore(self.desk), TournamentStore(self.table)
+        desk, table = TournamentStore(installed(), self.desk), TournamentStore(installed(), self.table)
         tid = desk.create("Open de Cannes", ["P1", "P2", "P3", "P4"], "icf")
         desk.pair(tid, seed=1)
         return desk, table, tid
@@ -188,14 +188,14 @@ def test_the_table_role_records_a_match_files_a_form_and_saves_an_inspection(clu
     matches.undo(match)
     matches.update_header(match, referee="C. Martin")
     table_t.link_match(tid, 1, 1, match)
-    form = FormsStore(club.table).create("protest", {**PROTEST, "match": str(match)}, file=True)
+    form = FormsStore(installed(), club.table).create("protest", {**PROTEST, "match": str(match)}, file=True)
     record = InspectionStore(club.table).save(STRIKER, installed().equipment, inspector="É. Mercier", label="striker of P1")
     assert len(MatchStore(installed(), club.desk).strokes(match)) == 2
-    assert FormsStore(club.desk).get(form.id).status == "filed"
+    assert FormsStore(installed(), club.desk).get(form.id).status == "filed"
     assert InspectionStore(club.desk).get(record.id).compliant
     # deciding the protest is the desk's
-    refused(lambda: FormsStore(club.table).decide(form.id, "upheld"))
-    assert FormsStore(club.desk).decide(form.id, "upheld").outcome == "upheld"
+    refused(lambda: FormsStore(installed(), club.table).decide(form.id, "upheld"))
+    assert FormsStore(installed(), club.desk).decide(form.id, "upheld").outcome == "upheld"
 
 
 def test_a_match_whose_result_is_entered_is_closed_to_the_table_role(club):
@@ -225,7 +225,7 @@ def test_the_desk_role_may_do_everything(club):
     matches = MatchStore(installed(), club.desk)
     match = matches.create("icf")
     matches.add_stroke(match, {"pocketed": {}})
-    form = FormsStore(club.desk).create("protest", PROTEST, file=True)
-    FormsStore(club.desk).decide(form.id, "rejected")
+    form = FormsStore(installed(), club.desk).create("protest", PROTEST, file=True)
+    FormsStore(installed(), club.desk).decide(form.id, "rejected")
     club.sql(club.desk, f"UPDATE tournaments SET name = 'Open de Cannes 2026' WHERE id = {tid}")
     assert desk.meta(tid)["name"] == "Open de Cannes 2026"

@@ -170,7 +170,7 @@ def test_two_machines_on_one_match_each_rule_on_the_board_the_other_left(records
 def test_a_form_edited_on_two_machines_is_never_overwritten(records_url):
     from referee_app.core.forms.store import FormsStore
 
-    desk, table = FormsStore(Database(records_url)), FormsStore(Database(records_url))
+    desk, table = FormsStore(installed(), Database(records_url)), FormsStore(installed(), Database(records_url))
     form = desk.create("protest", {"tournament": "Open"})
     read_at_table = table.get(form.id)
     desk.set_field(form.id, "referee", "C. Martin", expected_version=form.version)
@@ -203,8 +203,8 @@ def test_a_match_header_edited_on_two_machines_is_never_overwritten(records_url)
 def test_a_result_typed_at_two_desks_is_never_overwritten(records_url):
     from referee_app.core.tournament.store import TournamentStore
 
-    a = TournamentStore(Database(records_url))
-    b = TournamentStore(Database(records_url))
+    a = TournamentStore(installed(), Database(records_url))
+    b = TournamentStore(installed(), Database(records_url))
     tid = a.create("Open", ["Anna", "Bea", "Cleo", "Dora"], "icf")
     a.pair(tid, seed=1)
     version = b.game(tid, 1, 1)["version"]

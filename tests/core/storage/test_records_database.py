@@ -14,6 +14,7 @@ import pytest
 
 from referee_app.cli import main
 from referee_app.core.storage import database, db
+from support.kbcopy import installed
 
 
 def run(*argv):
@@ -167,7 +168,7 @@ def worst_forms(path):
     """Forms holding what an older version, a hand edit or a damaged page could leave behind."""
     from referee_app.core.forms.store import FormsStore
 
-    with FormsStore(db.connect(path)) as store:
+    with FormsStore(installed(), db.connect(path)) as store:
         good = store.create("protest", {"tournament": "Open", "round": 1, "table": 2}).id
         bad_date = store.create("protest", {"tournament": "Open"}).id
         garbage = store.create("disqualification", {"player": "P"}).id

@@ -307,11 +307,9 @@ def test_a_zone_a_day_off_utc_neither_crashes_nor_makes_dates_implausible(record
 
 
 def test_the_desk_refuses_both_sides_at_the_end_naming_the_clause(kept):
-    from referee_app.core.tournament.ffc import rules
-
-    end = rules().match_points
+    end = installed().ffc.match_points
     code, _out, err = run("tournament", "add-result", "1", "1", "1", end, end)
-    assert code == 2 and rules().clauses["points"] in err, err
+    assert code == 2 and installed().ffc.clauses["points"] in err, err
     ok("tournament", "add-result", "1", "1", "1", end, end - 1)
 
 

@@ -15,6 +15,7 @@ from referee_app.core.tournament.generator import generate
 from referee_app.core.tournament.model import GHOST, Game, parse
 from referee_app.core.tournament.pairing import from_the_top, opponents_met, order_for_round
 from referee_app.core.tournament.standings import after_each_round
+from support.kbcopy import installed
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -34,10 +35,10 @@ def tournaments(draw, avoid=None):
         choices["absent"] = absent
     seed = draw(st.integers(0, 10_000))
     try:
-        t = generate(n, seed, choices=choices)
+        t = generate(installed().ffc, n, seed, choices=choices)
     except BadInput:          # a round left with fewer than two players: not a tournament
         assume(False)
-    return parse(json.loads(json.dumps(t.to_doc())))     # through the file, as `check` reads it
+    return parse(installed().ffc, json.loads(json.dumps(t.to_doc())))     # through the file, as `check` reads it
 
 
 def has_rematch_free_round(order: list, met: dict) -> bool:

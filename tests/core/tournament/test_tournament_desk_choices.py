@@ -9,12 +9,13 @@ from referee_app.core.errors import BadInput
 from referee_app.core.storage.database import Database
 from referee_app.core.tournament.checker import check
 from referee_app.core.tournament.store import TournamentStore
+from support.kbcopy import installed
 
 
 @pytest.fixture
 def store(records_url):
     conn = Database(records_url)
-    yield TournamentStore(conn)
+    yield TournamentStore(installed(), conn)
     conn.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee_app.core.tournament import documents
+from support.kbcopy import installed
 
 def plain(html: str) -> str:
     """Without the bidi isolates `esc` wraps user text in (core/printing.py)."""
@@ -24,13 +25,14 @@ def test_pairings_in_the_language_asked_with_user_text_escaped():
 
 
 def test_one_score_sheet_per_played_table_pre_filled():
-    sheets = documents.score_sheet_documents("Open", "final", GAMES, "icf", "it")
+    sheets = documents.score_sheet_documents(installed().ffc, "Open", "final", GAMES, "icf", "it")
     assert [(name, title) for name, _html, title in sheets] == [("final-table-1.pdf", "Referto")]
     html = plain(sheets[0][1])
     assert "A. &lt;Rossi&gt;" in html and "B. Dubois" in html
     # the final is played to the points of knowledge/tournament.yaml, with no limit of time
-    assert documents.limits_text(True, "en") in plain(documents.score_sheet_html("Open", "final", GAMES[0], "icf", "en"))
-    assert [name for name, *_ in documents.score_sheet_documents("Open", 2, GAMES, "icf", "en")] == \
+    ffc = installed().ffc
+    assert documents.limits_text(ffc, True, "en") in plain(documents.score_sheet_html(ffc, "Open", "final", GAMES[0], "icf", "en"))
+    assert [name for name, *_ in documents.score_sheet_documents(ffc, "Open", 2, GAMES, "icf", "en")] == \
         ["round-2-table-1.pdf"]
 
 

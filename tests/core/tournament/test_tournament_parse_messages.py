@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee_app.core.errors import BadInput
-from referee_app.core.tournament.ffc import rules
 from referee_app.core.tournament.model import parse
+from support.kbcopy import installed
 
 
 def G(first, second, score=None, **more):
@@ -15,8 +15,8 @@ def G(first, second, score=None, **more):
 
 P4 = ["A", "B", "C", "D"]
 R1 = [G("A", "B", [25, 1]), G("C", "D", [25, 2])]
-ROUNDS = rules().rounds_for(4)
-GHOST = f"the ghost always loses {rules().ghost_score[1]}-{rules().ghost_score[0]} ({rules().clauses['ghost']})"
+ROUNDS = installed().ffc.rounds_for(4)
+GHOST = f"the ghost always loses {installed().ffc.ghost_score[1]}-{installed().ffc.ghost_score[0]} ({installed().ffc.clauses['ghost']})"
 SCORE = "expected the two players' points, like [25, 15]"
 NOT_HERE = "is not a player of this round"
 
@@ -38,7 +38,7 @@ NOT_HERE = "is not a player of this round"
     ({"players": P4, "seed": True}, "seed", "expected a whole number"),
     ({"players": P4, "rounds": "x"}, "rounds", "expected a list of rounds, each a list of games"),
     ({"players": P4, "rounds": [R1] * (ROUNDS + 2)}, "rounds",
-     f"{ROUNDS + 2} rounds, but 4 entries play {ROUNDS} ({rules().clauses['rounds']}; the organiser may choose rounds_total)"),
+     f"{ROUNDS + 2} rounds, but 4 entries play {ROUNDS} ({installed().ffc.clauses['rounds']}; the organiser may choose rounds_total)"),
     ({"players": P4, "rounds": ["x"]}, "round 1", "expected a list of games"),
     ({"players": ["A", "B", "C"], "rounds": [[G("A", "B", [25, 0])]], "late": {"C": 2}, "withdrawn": {"B": 0}},
      "round 1", "fewer than two players to pair"),
@@ -52,7 +52,7 @@ NOT_HERE = "is not a player of this round"
     ({"players": P4, "rounds": [R1], "final": G("A", "C", [25, 1])}, "final",
      f"the final comes after the {ROUNDS} rounds are played"),
     ({"players": P4, "rounds": [R1] * ROUNDS, "final": G("A", "C", [25, 25])}, "final.score",
-     f"the final is played to {rules().final_points} points, it cannot end level ({rules().clauses['final']})"),
+     f"the final is played to {installed().ffc.final_points} points, it cannot end level ({installed().ffc.clauses['final']})"),
     ({"players": P4, "rounds": [R1] * ROUNDS, "final": G(None, "C", [25, 1])}, "final.first", "the ghost plays no final"),
     ({"players": P4, "rounds": [R1] * ROUNDS, "final": G("A", "D", [25, 1]), "withdrawn": {"D": ROUNDS}},
      "final.second", f"'D' {NOT_HERE}"),
@@ -77,32 +77,32 @@ NOT_HERE = "is not a player of this round"
 ])
 def test_each_refusal_names_its_field(doc, field, problem):
     with pytest.raises(BadInput) as err:
-        parse({"name": "x", **doc})
+        parse(installed().ffc, {"name": "x", **doc})
     assert (err.value.field, err.value.problem) == (field, problem)
 
 
 def test_a_file_that_is_no_mapping():
     with pytest.raises(BadInput) as err:
-        parse(["x"])
+        parse(installed().ffc, ["x"])
     assert (err.value.field, err.value.problem) == ("tournament", "expected a mapping with name, players and rounds")
 
 
 def test_a_good_file_reads_as_written():
-    ghost = list(rules().ghost_score)
+    ghost = list(installed().ffc.ghost_score)
     doc = {"name": "Open", "players": ["A", "B", "C"], "seed": 7, "late": {"C": 1}, "withdrawn": {"B": ROUNDS},
            "rounds": [[G("A", "B", [25, 1], table=2), G("C", None, table=1)]]
            + [[G("A", "B", [25, 1]), G(None, "C", list(reversed(ghost)))]] * (ROUNDS - 1)}
-    t = parse(doc)
+    t = parse(installed().ffc, doc)
     assert t.rounds[0][1].score == tuple(ghost) and t.rounds[0][1].table == 1
     assert t.to_doc() == {**doc, "rounds": [[G("A", "B", [25, 1], table=2), G("C", None, ghost, table=1)]]
                           + doc["rounds"][1:]}
-    assert parse({"name": "x", "players": P4, "rounds": None}).rounds == []
-    assert parse({"name": "x", "players": P4, "rounds": [[G("A", "B", [25, 1]), G("C", "D")]]}).rounds[0][1].score is None
+    assert parse(installed().ffc, {"name": "x", "players": P4, "rounds": None}).rounds == []
+    assert parse(installed().ffc, {"name": "x", "players": P4, "rounds": [[G("A", "B", [25, 1]), G("C", "D")]]}).rounds[0][1].score is None
 
 
 def test_a_final_written_as_one_more_round_is_the_final():
     final = G("A", "C", [25, 20])
-    as_round = parse({"name": "x", "players": P4, "rounds": [R1] * ROUNDS + [[final]]})
-    as_final = parse({"name": "x", "players": P4, "rounds": [R1] * ROUNDS, "final": final})
+    as_round = parse(installed().ffc, {"name": "x", "players": P4, "rounds": [R1] * ROUNDS + [[final]]})
+    as_final = parse(installed().ffc, {"name": "x", "players": P4, "rounds": [R1] * ROUNDS, "final": final})
     assert as_round.to_doc() == as_final.to_doc() and as_round.final.score == (25, 20)
     assert len(as_round.rounds) == ROUNDS

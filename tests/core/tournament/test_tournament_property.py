@@ -12,6 +12,7 @@ from referee_app.core.tournament.generator import generate
 from referee_app.core.tournament.model import GHOST, parse
 
 from support.cli import run_cli
+from support.kbcopy import installed
 
 TOURNAMENTS = 1000
 
@@ -24,10 +25,10 @@ def sizes():
 def test_a_thousand_random_tournaments_re_pair_identically():
     forced = 0
     for players, seed in sizes():
-        t = generate(players, seed)
+        t = generate(installed().ffc, players, seed)
         where = f"{players} players, seed {seed}"
         # Through the file format, as `check` reads it.
-        t = parse(json.loads(json.dumps(t.to_doc())))
+        t = parse(installed().ffc, json.loads(json.dumps(t.to_doc())))
         assert len(t.rounds) == t.rounds_total, where
         report = check(t)
         assert report["ok"] and report["problems"] == [], where

@@ -19,20 +19,21 @@ from referee_app.core.tournament.model import parse
 from referee_app.core.tournament.standings import after_each_round
 
 from support.cli import run_cli
+from support.kbcopy import installed
 
 CHOICES = {"rounds_total": 4, "ghost_points": 15, "absent": {"P03": [2]}, "avoid_rematches": True}
 
 
 def through_sol(t, gzipped=False):
     data = sol.dump_bytes(t, gzipped, datetime.date(2026, 5, 1))
-    entries = sol.tournaments(sol.read_bytes(data))
+    entries = sol.tournaments(installed().ffc, sol.read_bytes(data))
     assert len(entries) == 1 and "refused" not in entries[0]
     return entries[0]
 
 
 @pytest.mark.parametrize("gzipped", [False, True])
 def test_a_tournament_with_every_choice_comes_back_from_a_sol_file_as_it_went(gzipped):
-    t = generate(11, 5, final=True, choices=CHOICES)
+    t = generate(installed().ffc, 11, 5, final=True, choices=CHOICES)
     entry = through_sol(t, gzipped)
     back = entry["tournament"]
     doc, again = t.to_doc(), back.to_doc()
@@ -44,12 +45,12 @@ def test_a_tournament_with_every_choice_comes_back_from_a_sol_file_as_it_went(gz
                                        "totscore": entry["sol"][r.player]["totscore"]}
                             for r in after_each_round(t)[-1]}
     # and out again: the date goes back to SoL's own field, the name as it was
-    twice = sol.tournaments(sol.read_bytes(sol.dump_bytes(back, gzipped)))[0]["tournament"]
+    twice = sol.tournaments(installed().ffc, sol.read_bytes(sol.dump_bytes(back, gzipped)))[0]["tournament"]
     assert twice.name == back.name and twice.to_doc() == again | {"name": back.name}
 
 
 def test_the_file_is_what_sol_writes_a_stream_of_a_head_and_one_tourney():
-    t = generate(5, 1, choices={"ghost_points": 8})
+    t = generate(installed().ffc, 5, 1, choices={"ghost_points": 8})
     head, tourney = list(yaml.safe_load_all(sol.dump(t, datetime.date(2026, 5, 1))))
     assert [(p["firstname"], p["lastname"]) for p in head["players"]] == [("", p) for p in t.players]
     assert tourney["phantomscore"] == 8 and tourney["system"] == "swiss" and tourney["date"] == datetime.date(2026, 5, 1)
@@ -84,7 +85,7 @@ def test_a_sol_tourney_keeps_its_phantom_score_absences_late_entries_withdrawals
     doc = {"description": "Open", "date": datetime.date(2026, 4, 12), "championship": 1, "phantomscore": 15,
            "system": "swiss", "prized": True, "finals": 1, "finalkind": "simple",
            "competitors": ctors, "matches": matches}
-    entry = sol.tournaments(sol.read_bytes(sol_file([doc])))[0]
+    entry = sol.tournaments(installed().ffc, sol.read_bytes(sol_file([doc])))[0]
     t = entry["tournament"]
     assert t.name == "Open (2026-04-12)"
     assert t.late == {"Ed Poe": 2} and t.withdrawn == {"Di Fox": 3} and t.absent == {"Cy Moe": [3]}
@@ -102,7 +103,7 @@ def test_a_sol_tourney_keeps_its_phantom_score_absences_late_entries_withdrawals
 def test_round_robin_and_knockout_tourneys_are_refused_by_name(tourney, kind):
     doc = {"description": "Coppa", "date": "2026-01-01", "championship": 1, "competitors": [], "matches": [],
            **tourney}
-    entry = sol.tournaments(sol.read_bytes(sol_file([doc])))[0]
+    entry = sol.tournaments(installed().ffc, sol.read_bytes(sol_file([doc])))[0]
     assert entry["refused"] == f"Coppa (2026-01-01): a {kind} tourney, not a Swiss tournament: not imported"
 
 
@@ -121,7 +122,7 @@ def test_a_file_that_cannot_be_one_is_refused_in_one_line(raw, problem):
 
 
 def test_a_choice_changes_only_before_the_round_it_affects():
-    t = parse({"name": "x", "players": ["A", "B", "C"], "rounds": [
+    t = parse(installed().ffc, {"name": "x", "players": ["A", "B", "C"], "rounds": [
         [{"first": "A", "second": "B", "score": [25, 3]}, {"first": "C", "second": None}]]})
     with pytest.raises(BadInput) as err:
         changed(t, "ghost_points", 10)
@@ -136,7 +137,7 @@ def test_a_choice_changes_only_before_the_round_it_affects():
 def test_import_and_export_on_the_command_line(tmp_path, monkeypatch):
     monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.db"))
     src = tmp_path / "choices.json"
-    src.write_text(json.dumps(generate(9, 3, choices=CHOICES | {"absent": {"P2": [3]}}).to_doc()))
+    src.write_text(json.dumps(generate(installed().ffc, 9, 3, choices=CHOICES | {"absent": {"P2": [3]}}).to_doc()))
     new = run_cli("tournament", "new", str(src), "--json")
     assert new.returncode == 0, new.stderr
     tid = json.loads(new.stdout)["id"]
@@ -166,15 +167,15 @@ def test_import_and_export_on_the_command_line(tmp_path, monkeypatch):
 def test_every_export_carries_the_choices():
     from referee_app.core.tournament import export
 
-    t = generate(9, 4, choices=CHOICES | {"absent": {"P2": [3]}})
-    assert parse(export.read_text(export.to_text(t, "2026-05-01"))["tournament"]).to_doc() == t.to_doc()
-    assert parse(json.loads(json.dumps(t.to_doc()))).choices_doc() == CHOICES | {"absent": {"P2": [3]}}
+    t = generate(installed().ffc, 9, 4, choices=CHOICES | {"absent": {"P2": [3]}})
+    assert parse(installed().ffc, export.read_text(export.to_text(t, "2026-05-01"))["tournament"]).to_doc() == t.to_doc()
+    assert parse(installed().ffc, json.loads(json.dumps(t.to_doc()))).choices_doc() == CHOICES | {"absent": {"P2": [3]}}
     head, tourney = list(yaml.safe_load_all(sol.dump(t)))
     assert tourney["phantomscore"] == 15
 
 
 def test_a_doubles_team_goes_out_as_two_of_sols_players_and_comes_back_as_one_entry():
-    t = parse({"name": "Doubles", "players": ["Ann Lee / Bob Ray", "Cy Moe / Di Fox", "Ed Poe / Flo Day"],
+    t = parse(installed().ffc, {"name": "Doubles", "players": ["Ann Lee / Bob Ray", "Cy Moe / Di Fox", "Ed Poe / Flo Day"],
                "rounds": [[{"first": "Ann Lee / Bob Ray", "second": "Cy Moe / Di Fox", "score": [25, 7]},
                            {"first": "Ed Poe / Flo Day", "second": None}]]})
     head, tourney = list(yaml.safe_load_all(sol.dump(t)))

@@ -20,7 +20,7 @@ CLEARING_BOARD = [{"touched_coin": True, "pocketed": {"own": 2}}, {"pocketed": {
 @pytest.fixture
 def stores(records_url):
     conn = Database(records_url)
-    tournaments, matches = TournamentStore(conn), MatchStore(installed(), conn)
+    tournaments, matches = TournamentStore(installed(), conn), MatchStore(installed(), conn)
     tid = tournaments.create("Open", ["A", "B", "C"], "icf")
     pairing = tournaments.pair(tid, seed=1)
     yield tournaments, matches, tid, pairing
@@ -76,5 +76,5 @@ def test_the_final_has_no_time_limit():
     m = Match(installed(), "icf")
     for stroke in CLEARING_BOARD:
         m.play(stroke)
-    assert match_result(m, time_called=True, final=True) is None
-    assert match_result(m, time_called=True)["score"] == [12, 0]
+    assert match_result(installed().ffc, m, time_called=True, final=True) is None
+    assert match_result(installed().ffc, m, time_called=True)["score"] == [12, 0]
