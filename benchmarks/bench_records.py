@@ -146,10 +146,12 @@ while True:
 import sys
 from referee_app.core.storage import db
 from referee_app.core.inspection.store import InspectionStore
+from referee_app.core.knowledge.root import Knowledge
 store = InspectionStore(db.connect(sys.argv[1]))
+specs = Knowledge.load().equipment
 n = 0
 while True:
-    store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}},
+    store.save({"item": "chair", "measurements": {"seat_height": {"value": 42, "unit": "cm"}}}, specs,
                inspector="I", label=f"chair {n}")
     n += 1
     print(n, flush=True)

@@ -44,13 +44,15 @@ def svg_path(name: str) -> Path:
 
 
 def draw(lang: str = "en") -> list[Path]:
+    from referee_app.core.knowledge.root import Knowledge
     from referee_app.core.learn.diagram import diagram_svg
     from referee_app.core.rules.ruling import rule
 
+    knowledge = Knowledge.load()
     written = []
     for name, ruleset, situation in TYPICAL:
         path = svg_path(name)
-        path.write_text(diagram_svg(situation, rule(situation, ruleset), lang), encoding="utf-8")
+        path.write_text(diagram_svg(situation, rule(knowledge, situation, ruleset), lang), encoding="utf-8")
         written.append(path)
     return written
 
@@ -59,7 +61,7 @@ def to_png(svg: Path) -> Path:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtGui import QGuiApplication
 
-    from referee_app.ui.learn.board_view import svg_to_png
+    from referee_app.printing.image import svg_to_png
 
     _app = QGuiApplication.instance() or QGuiApplication([])
     return svg_to_png(svg.read_text(encoding="utf-8"), svg.with_suffix(".png"), scale=1.5)
