@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import json
-import stat
 import sys
-from pathlib import Path
 
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
@@ -14,21 +12,13 @@ from referee_app.core.knowledge.yamlio import load_text
 def read_text(path: str, what: str = "FILE") -> str:
     """The text at `path` (standard input for `-`): a regular file of bounded size, in UTF-8."""
     limit = validation.MAX_INPUT_BYTES
-    try:
-        if path == "-":
+    if path == "-":
+        try:
             raw = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1)
-        else:
-            if not path:
-                raise BadInput(what, "no file named")
-            mode = Path(path).stat().st_mode
-            if not stat.S_ISREG(mode):   # a directory, a device or a pipe would never end or never read
-                raise BadInput(what, f"{validation.shown(path, 80)} is not a regular file")
-            with open(path, "rb") as f:
-                raw = f.read(limit + 1)
-    except FileNotFoundError:
-        raise BadInput(what, f"no such file: {validation.shown(path, 80)}") from None
-    except OSError as exc:
-        raise BadInput(what, f"cannot read {validation.shown(path, 80)}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise BadInput(what, f"cannot read standard input: {exc.strerror or exc}") from None
+    else:
+        raw = validation.regular_file_bytes(path, what, limit)
     if len(raw) > limit:
         raise BadInput(what, f"too large (more than {limit} bytes)")
     if isinstance(raw, bytes):

@@ -225,3 +225,23 @@ def _plain_value(value, path: str) -> None:
         raise BadInput(path, "is not a number")
     elif isinstance(value, datetime):
         moment(value, path)
+
+
+def regular_file_bytes(path: str, what: str, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the regular file `path` (the caller says when it is too large);
+    BadInput naming `what` when it is absent, unreadable, or a directory, a device or a pipe,
+    which would never end or never read."""
+    import stat
+    from pathlib import Path
+
+    if not path:
+        raise BadInput(what, "no file named")
+    try:
+        if not stat.S_ISREG(Path(path).stat().st_mode):
+            raise BadInput(what, f"{shown(path, 80)} is not a regular file")
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except FileNotFoundError:
+        raise BadInput(what, f"no such file: {shown(path, 80)}") from None
+    except OSError as exc:
+        raise BadInput(what, f"cannot read {shown(path, 80)}: {exc.strerror or exc}") from None

@@ -52,21 +52,7 @@ MAX_TEXT = validation.MAX_TEXT
 # --- reading ----------------------------------------------------------------------------------
 def read_file(path: str) -> list:
     """The documents of a `.sol` or `.sol.gz` file, bounded; BadInput naming what is wrong."""
-    from pathlib import Path
-    import stat
-
-    what = "FILE"
-    try:
-        mode = Path(path).stat().st_mode
-        if not stat.S_ISREG(mode):
-            raise BadInput(what, f"{validation.shown(path, 80)} is not a regular file")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise BadInput(what, f"no such file: {validation.shown(path, 80)}") from None
-    except OSError as exc:
-        raise BadInput(what, f"cannot read {validation.shown(path, 80)}: {exc.strerror or exc}") from None
-    return read_bytes(raw, what)
+    return read_bytes(validation.regular_file_bytes(path, "FILE", MAX_BYTES), "FILE")
 
 
 def read_bytes(raw: bytes, what: str = "FILE") -> list:
