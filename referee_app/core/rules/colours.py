@@ -23,6 +23,7 @@ from .situation import COINS_PER_SIDE
 COLOURS = ("light", "dark")
 _PIECES = {"light", "dark", "queen", "striker"}
 
+
 # The sentences a ruling on colours adds, in each language through the catalogs (translations/):
 # the colour words put in them are the ruleset's own (colour_name).
 def _plays(lang: str) -> str:
@@ -43,6 +44,7 @@ def _both(lang: str) -> str:
 
 
 def why_taken(reason: str, lang: str) -> str:
+    """Why a colour was taken when both fell (`first`, `more` or `tie`), in `lang`."""
     _ = translations(lang).gettext
     if reason == "first":
         return _("the referee says the first coin in was {own_word}")
