@@ -197,12 +197,17 @@ class MainWindow(QMainWindow):
         for a in self.area_actions:
             self.toolbar.addAction(a)
             self.toolbar.widgetForAction(a).setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Ctrl+1/2/3 reach them
-        self.toolbar.addSeparator()
-        self.toolbar.addAction(self.search_action)
-        self.toolbar.widgetForAction(self.search_action).setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # Search, the ruleset and the language in a toolbar of their own, on the areas' line while
+        # they fit, on a line below when they do not (1024×600, large type): never behind "»".
+        self.choices_toolbar = QToolBar(objectName="choices_toolbar")
+        self.choices_toolbar.setMovable(False)
+        self.choices_toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.choices_toolbar)
+        self.choices_toolbar.addAction(self.search_action)
+        self.choices_toolbar.widgetForAction(self.search_action).setFocusPolicy(Qt.FocusPolicy.NoFocus)
         spacer = QWidget()
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.toolbar.addWidget(spacer)
+        self.choices_toolbar.addWidget(spacer)
         self.ruleset_label = QLabel(objectName="ruleset_label")
         self.ruleset_combo = QComboBox(objectName="ruleset_combo")
         self.ruleset_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -215,7 +220,7 @@ class MainWindow(QMainWindow):
             self.language_combo.addItem(i18n.LANGUAGE_NAMES[lang], lang)
         self.language_label.setBuddy(self.language_combo)
         for w in (self.ruleset_label, self.ruleset_combo, self.language_label, self.language_combo):
-            self.toolbar.addWidget(w)
+            self.choices_toolbar.addWidget(w)
         self.ruleset_label.setContentsMargins(8, 0, 4, 0)
         self.language_label.setContentsMargins(12, 0, 4, 0)
         self.ruleset_combo.currentIndexChanged.connect(self._ruleset_chosen)
@@ -345,6 +350,25 @@ class MainWindow(QMainWindow):
         area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
         self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT) else RULINGS, focus=True)
 
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._fit_toolbars()
+
+    def _fit_toolbars(self) -> None:
+        """The choices' toolbar on the areas' line when both fit in the window's width, else below."""
+        def wanted(bar: QToolBar) -> int:
+            layout = bar.layout()
+            margins = layout.contentsMargins()
+            return sum(bar.widgetForAction(a).sizeHint().width() + layout.spacing() for a in bar.actions()
+                       if bar.widgetForAction(a) is not None and a.isVisible()) + margins.left() + margins.right() + 24
+
+        below = wanted(self.toolbar) + wanted(self.choices_toolbar) > self.width()
+        if below != self.toolBarBreak(self.choices_toolbar):
+            if below:
+                self.insertToolBarBreak(self.choices_toolbar)
+            else:
+                self.removeToolBarBreak(self.choices_toolbar)
+
     def closeEvent(self, event):
         settings.put(settings.GEOMETRY, self.saveGeometry())
         settings.put(settings.AREA, self.stack.currentIndex())
@@ -443,12 +467,14 @@ class MainWindow(QMainWindow):
         settings.put(settings.LARGE_TYPE, self._large)
         theme.apply_type_size(self._large, self._zoom)
         self._restyle()
+        QTimer.singleShot(0, self, self._fit_toolbars)   # once the toolbars have taken the new type
 
     def zoom(self, step: int) -> None:
         self._zoom = 0 if step == 0 else max(theme.ZOOM_MIN, min(theme.ZOOM_MAX, self._zoom + step))
         settings.put(settings.ZOOM, self._zoom)
         theme.apply_type_size(self._large, self._zoom)
         self._restyle()
+        QTimer.singleShot(0, self, self._fit_toolbars)
 
     def _restyle(self) -> None:
         """The focus ring and the ruling's rich text in the palette's new colours."""
@@ -516,6 +542,8 @@ class MainWindow(QMainWindow):
         self.ruleset_combo.setAccessibleName(_("Ruleset"))
         self.language_combo.setAccessibleName(_("Interface language"))
         self.toolbar.setWindowTitle(_("Main toolbar"))
+        self.choices_toolbar.setWindowTitle(_("Search, ruleset and language"))
+        QTimer.singleShot(0, self, self._fit_toolbars)   # the words' new widths
         texts = {
             self.area_actions[RULINGS]: (_("&Rulings"), _("Rule on a stroke")),
             self.area_actions[RULEBOOK]: (_("Rule&book"), _("Read, search and compare the rules")),

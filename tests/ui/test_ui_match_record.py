@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.play.store import MatchStore
 from referee_app.ui.main_window import EQUIPMENT, RULINGS
+from referee_app.ui.rulings import match_dialogs
 from support.gui import focused, key, make_window, type_text
 from support.kbcopy import installed
 
@@ -22,6 +23,9 @@ def answer_with(monkeypatch, button, asked):
         return button
 
     monkeypatch.setattr(QMessageBox, "question", question)
+    # a correction's rulings are asked over a list that scrolls (match_dialogs.ask_over_list)
+    monkeypatch.setattr(match_dialogs, "ask_over_list", lambda parent, title, intro, listing, question_text:
+                        asked.append(f"{intro}\n\n{listing}\n\n{question_text}") or button == QMessageBox.StandardButton.Yes)
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: asked.append(text))
 
 

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from referee_app.core.play.store import MatchStore
+from referee_app.ui.rulings import match_dialogs
 from referee_app.ui.rulings.area import RulingsArea
 from support.gui import shown
 from support.kbcopy import installed
@@ -56,6 +57,7 @@ def test_a_correction_shows_the_ruling_it_records(qtbot, user_dirs, records_file
     from PySide6.QtWidgets import QMessageBox
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(match_dialogs, "ask_over_list", lambda *a: True)   # the correction's rulings: accepted
     area = shown(qtbot, RulingsArea(installed(), "fr-house"))
     area.form.opponent.setValue(2)
     area.record()

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.play.store import MatchStore
+from referee_app.ui.rulings import match_dialogs
 from referee_app.ui.rulings.area import RulingsArea
 from support.gui import shown
 from support.kbcopy import installed
@@ -104,6 +105,8 @@ def test_a_correction_that_changes_a_later_ruling_is_shown_before_it_is_accepted
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", answer)
+    monkeypatch.setattr(match_dialogs, "ask_over_list", lambda parent, title, intro, listing, question:
+                        answer(parent, title, f"{intro}\n\n{listing}\n\n{question}") == QMessageBox.StandardButton.Yes)
     area.sheet.correct_stroke.emit(1)
     assert "Correcting stroke 1" in area.status.text()
     area.form.own.setValue(0)  # the first stroke in fact pocketed nothing

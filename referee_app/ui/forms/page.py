@@ -97,8 +97,9 @@ class FormsPage(QWidget):
         self.rejected_button = QPushButton(objectName="decide_rejected")
         self.export_button = QPushButton(objectName="export_pdf")
         self.delete_button = QPushButton(objectName="delete_draft")
-        actions = tool_row(self.file_button, self.upheld_button, self.rejected_button,
-                           right=(self.export_button, self.delete_button))
+        # the decisions on a row of their own: one row of five is wider than a 1280 screen in French
+        decisions = tool_row(self.file_button, self.upheld_button, self.rejected_button)
+        actions = tool_row(right=(self.export_button, self.delete_button))
 
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
@@ -115,6 +116,7 @@ class FormsPage(QWidget):
         right_layout.addWidget(self.notes)
         right_layout.addWidget(self.message)
         right_layout.addWidget(scroll, 1)
+        right_layout.addLayout(decisions)
         right_layout.addLayout(actions)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)

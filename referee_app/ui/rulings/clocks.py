@@ -6,6 +6,7 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from referee_app.i18n import gettext as _
+from referee_app.ui.theme import keep_scaled
 
 
 class Countdown(QWidget):
@@ -21,10 +22,8 @@ class Countdown(QWidget):
         self._tick.timeout.connect(self._refresh)
         self.title = QLabel()
         self.display = QLabel(objectName=f"{name}_display")
-        font = self.display.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.display.setFont(font)
+        # a font of its own, kept at its scale of the application's: the digits grow with large type
+        keep_scaled(self.display, 1.5, bold=True)
         self.toggle = QPushButton(objectName=f"{name}_toggle")
         self.toggle.clicked.connect(self.start_pause)
         self.reset_button = QPushButton(objectName=f"{name}_reset")

@@ -2,11 +2,13 @@
 a correction that changes later rulings, the deciding strokes, which saved match to open."""
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.core.errors import BadInput
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.layout import fit_to_screen
 from .ruling_view import ruling_differences
 
 
@@ -36,10 +38,41 @@ def confirm_correction(parent, session, n: int, stroke: dict) -> bool:
             lines.append(_("Stroke {n}:").format(n=c["stroke"]) + "\n" + "\n".join(f"  • {w}" for w in what))
     if not lines:
         return True
-    answer = QMessageBox.question(parent, _("Rulings that change"),
-                                  _("This correction changes these rulings:") + "\n\n" + "\n".join(lines)
-                                  + "\n\n" + _("Accept the correction?"))
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_over_list(parent, _("Rulings that change"), _("This correction changes these rulings:"),
+                          "\n".join(lines), _("Accept the correction?"))
+
+
+def ask_over_list(parent, title: str, intro: str, listing: str, question: str) -> bool:
+    """Yes or No under a list that may be long: the list scrolls, so that a correction changing
+    twenty rulings keeps its buttons on a 600-pixel screen in large type (a message box grows
+    with its text, past the screen)."""
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
+
+    dialog = QDialog(parent, objectName="list_question")
+    dialog.setWindowTitle(title)
+    class Listing(QPlainTextEdit):
+        def sizeHint(self):   # the whole list when the screen has room for it, else it scrolls
+            return QSize(self.minimumWidth(), self.fontMetrics().lineSpacing() * (listing.count("\n") + 2))
+
+    text = Listing(listing, objectName="list_question_text")
+    text.setReadOnly(True)
+    text.setAccessibleName(intro)
+    text.setMinimumHeight(text.fontMetrics().lineSpacing() * 3 + 12)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Yes | QDialogButtonBox.StandardButton.No)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    buttons.button(QDialogButtonBox.StandardButton.Yes).setDefault(True)   # as the message box had it
+    layout = QVBoxLayout(dialog)
+    intro_label, question_label = QLabel(intro), QLabel(question)
+    for label in (intro_label, question_label):
+        label.setWordWrap(True)
+    layout.addWidget(intro_label)
+    layout.addWidget(text, 1)
+    layout.addWidget(question_label)
+    layout.addWidget(buttons)
+    text.setMinimumWidth(min(text.fontMetrics().averageCharWidth() * 60, 600))
+    fit_to_screen(dialog)
+    return dialog.exec() == QDialog.DialogCode.Accepted
 
 
 def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:

@@ -2,7 +2,7 @@
 queen, dues), then every stroke, each a double-click away from a correction; print to PDF."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from referee_app.core.play.match import board_rows, timeline
@@ -26,15 +26,17 @@ class ScoreSheetView(QWidget):
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             table.horizontalHeader().setStretchLastSection(True)
         # the sheet keeps to its column of the screen: what happened and the ruling share the
-        # width left, elided, each whole in its tooltip; the clauses keep their own column
+        # width left, the clauses keep their own column; a long cell wraps onto more lines
+        # rather than ending in "…" (each is also whole in its tooltip)
         header = self.strokes.horizontalHeader()
         header.setStretchLastSection(False)
         for j in (3, 4):
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(5, 90)
-        self.strokes.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.strokes.setWordWrap(False)
+        self.strokes.setWordWrap(True)
+        self.strokes.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.boards.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.strokes.itemActivated.connect(lambda item: self.correct_stroke.emit(item.row() + 1))
         self.strokes_label = QLabel()
         layout = QVBoxLayout(self)

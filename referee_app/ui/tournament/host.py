@@ -9,7 +9,9 @@ class TournamentHost(AreaHost):
     def __init__(self, knowledge, ruleset, open_match=None, parent=None):
         """`knowledge`: the window's knowledge root; `ruleset`: a function giving the toolbar's ruleset, for a new tournament's matches;
         `open_match`: called with a match id when a table's score sheet is opened."""
-        super().__init__(self._make_area, "tournament_host", parent=parent)
+        # in a scroll area: at 1024×600 or in large type the desk scrolls to the result entry, Save,
+        # print and check-in, instead of the window growing past the screen
+        super().__init__(self._make_area, "tournament_host", scroll=True, parent=parent)
         self._knowledge = knowledge
         self._ruleset = ruleset
         self._open_match = open_match
