@@ -1,5 +1,5 @@
-"""What the tournament desk prints: the pairings of a round with their tables, and one score
-sheet per table, pre-filled with the players, round, table and ruleset (Scarry printed them,
+"""What the tournament desk prints: the pairings of a round with their tables, the standings, and
+one score sheet per table, pre-filled with the players, round, table and ruleset (Scarry printed them,
 ffc-tournament:1.24). Built here as HTML, like every other printed document, in the language
 it is given; the window writes it through referee_app/printing/pdf.py. Every piece of user text
 goes through `esc()`."""
@@ -69,6 +69,34 @@ def score_sheet_html(ffc: FfcRules, tournament: str, round_no, game: dict, rules
               f"{esc(player(game['second'], lang))} ______</p>"
             + f"<p><br>{esc(_('Players signatures'))}: ______________________ &nbsp; ______________________</p>"
             + f"<p><br>{esc(_('Referee signature'))}: ______________________</p>")
+
+
+def standings_headers(lang: str) -> list[str]:
+    """The standings' column titles: the federation's "victories" are points (2 a win, 1 a draw,
+    ffc-tournament:1.9), so their unit is said, lest a desk read them as a count of wins."""
+    _ = catalog(lang)
+    return [_("Rank"), _("Player"), _("Wins (points)"), _("Bucholz"), _("Difference"), _("Played")]
+
+
+def victory_points_text(ffc: FfcRules, lang: str) -> str:
+    _ = catalog(lang)
+    return _("Victory points: {win} for a win, {draw} for a draw, {loss} for a loss ({clause}).").format(
+        win=ffc.win, draw=ffc.draw, loss=ffc.loss, clause=ffc.clauses["victory_points"])
+
+
+def standings_document(ffc: FfcRules, tournament: str, title: str, rows: list[dict], lang: str) -> tuple[str, str]:
+    """(HTML, title) of the standings as the desk shows them: `rows` are StandingRow.to_doc()s."""
+    keys = ("rank", "player", "victories", "bucholz", "difference", "played")
+    head = "".join(f"<th>{esc(h)}</th>" for h in standings_headers(lang))
+
+    def cell(key: str, value) -> str:
+        return f"<td>{esc(str(value))}</td>" if key == "player" else f"<td align='center'>{esc(str(value))}</td>"
+
+    body = "".join("<tr>" + "".join(cell(k, r[k]) for k in keys) + "</tr>" for r in rows)
+    html = (f"<h1>{esc(tournament)}</h1><h2>{esc(title)}</h2>"
+            f"<table border='1' cellpadding='6' cellspacing='0' width='100%'><tr>{head}</tr>{body}</table>"
+            f"<p>{esc(victory_points_text(ffc, lang))}</p>")
+    return html, f"{tournament} – {title}"
 
 
 def pairings_document(tournament: str, round_no, games: list[dict], lang: str) -> tuple[str, str]:

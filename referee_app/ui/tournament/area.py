@@ -9,6 +9,7 @@ database (core/tournament/store.py); the widgets only show it.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QTabWidget, QVBoxLayout,
                                QWidget)
 
@@ -54,9 +55,15 @@ class TournamentArea(QWidget):
         top.addStretch(1)
         top.addWidget(self.new_name, 1)
         top.addWidget(self.create_button)
+        self.tournament_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # the name whole
+        # A refusal is said below the tabs, in room kept for it: shown or gone, it moves no row of
+        # the list above, so that the desk's next click lands on the table it aims at.
         self.message = QLabel(objectName="tournament_message")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020; font-weight: bold;")
+        policy = self.message.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.message.setSizePolicy(policy)
         self.message.hide()
         self.status = QLabel(objectName="tournament_status")
         self.status.setWordWrap(True)
@@ -72,9 +79,9 @@ class TournamentArea(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.message)
         layout.addWidget(self.status)
         layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.message)
 
         self.create_button.clicked.connect(self.create)
         self.new_name.returnPressed.connect(self.create)
@@ -149,6 +156,19 @@ class TournamentArea(QWidget):
     def show_message(self, text: str) -> None:
         self.message.setText(text)
         self.message.show()
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._keep_room()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        self._keep_room()
+
+    def _keep_room(self) -> None:
+        """Two lines kept for a refusal, in the type as it is now."""
+        self.message.setMinimumHeight(self.message.fontMetrics().lineSpacing() * 2)
 
     def refresh(self) -> None:
         self.message.hide()

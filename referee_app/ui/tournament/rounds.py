@@ -20,6 +20,28 @@ from referee_app.ui.common import conflict_dialog
 from referee_app.ui.retranslate import follow_language
 
 
+GAME_ID = Qt.ItemDataRole.UserRole   # a row's game, by its id: what the result entry is bound to
+BLANK = -1                             # a points box with nothing typed in it
+
+
+class PointsBox(QSpinBox):
+    """A player's points, blank until typed; Enter saves the result (`entered`)."""
+    entered = Signal()
+
+    def __init__(self, objectName: str):
+        super().__init__(objectName=objectName)
+        self.setRange(BLANK, 99)
+        self.setSpecialValueText("–")   # shown for BLANK
+        self.setValue(BLANK)
+
+    def keyPressEvent(self, event):
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.interpretText()
+            self.entered.emit()
+            return
+        super().keyPressEvent(event)
+
+
 class RoundsView(QWidget):
     match_opened = Signal(int)      # a score sheet opened at a table: the match id
 
@@ -54,17 +76,21 @@ class RoundsView(QWidget):
             sheets.addWidget(w)
         sheets.addStretch(1)
 
-        self.first_points = QSpinBox(objectName="first_points")
-        self.second_points = QSpinBox(objectName="second_points")
-        for box in (self.first_points, self.second_points):
-            box.setRange(0, 99)
+        # The result typed at the desk is bound to one game, the one selected when it was shown
+        # (`entry_game`, by its id), and says which it is: never a row number, which a line
+        # appearing above the list would shift onto the next table.
+        self.entry_game: dict | None = None
+        self.entry_for = QLabel(objectName="result_entry_for")
+        self.first_points = PointsBox(objectName="first_points")
+        self.second_points = PointsBox(objectName="second_points")
         self.reason_edit = QLineEdit(objectName="correction_reason")
         self.record_button = QPushButton(objectName="record_result")
         typed = QHBoxLayout()
         self.points_label = QLabel()
-        for w in (self.points_label, self.first_points, self.second_points, self.reason_edit, self.record_button):
+        for w in (self.points_label, self.entry_for, self.first_points, self.second_points, self.reason_edit,
+                  self.record_button):
             typed.addWidget(w)
-        self.reason_edit.setMinimumWidth(200)
+        self.reason_edit.setMinimumWidth(160)
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -80,6 +106,9 @@ class RoundsView(QWidget):
         self.open_button.clicked.connect(self.open_sheet)
         self.collect_button.clicked.connect(self.collect)
         self.record_button.clicked.connect(self.record)
+        for box in (self.first_points, self.second_points):
+            box.entered.connect(self.record)
+        self.reason_edit.returnPressed.connect(self.record)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         follow_language(self)
         self.retranslate()
@@ -94,9 +123,17 @@ class RoundsView(QWidget):
             return []
         return self.desk.store.round_games(self.desk.tid, self.round_no)
 
-    def selected_table(self) -> int | None:
+    def selected_game(self) -> dict | None:
+        """The game of the selected row, found by the id its row carries."""
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
-        return int(self.table.item(rows[0].row(), 0).text()) if rows else None
+        if not rows:
+            return None
+        game_id = self.table.item(rows[0].row(), 0).data(GAME_ID)
+        return next((g for g in self.games() if g["id"] == game_id), None)
+
+    def selected_table(self) -> int | None:
+        game = self.selected_game()
+        return None if game is None else game["table_no"]
 
     def select_table(self, table: int) -> None:
         for i in range(self.table.rowCount()):
@@ -132,6 +169,7 @@ class RoundsView(QWidget):
                 item = QTableWidgetItem(v)
                 if j in (0, 3, 4):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                item.setData(GAME_ID, g["id"])
                 self.table.setItem(i, j, item)
         self._headers()
         has = self.desk.tid is not None
@@ -143,13 +181,20 @@ class RoundsView(QWidget):
         self._selection_changed()
 
     def _selection_changed(self) -> None:
-        table = self.selected_table()
-        game = next((g for g in self.games() if g["table_no"] == table), None)
+        game = self.selected_game()
+        if game is not None and self.entry_game is not None and game["id"] == self.entry_game["id"]:
+            return   # the same game shown again (a refresh): what is being typed stays
+        self.entry_game = game
         # the game a result typed now is typed over: a change made elsewhere since is caught on saving
-        self.typed_over = (table, game.get("version") if game else None)
-        if game is not None and game["score_first"] is not None:
-            self.first_points.setValue(game["score_first"])
-            self.second_points.setValue(game["score_second"])
+        self.typed_over = (game["table_no"], game.get("version")) if game else (None, None)
+        # its result when it has one, else blank boxes: never the previous table's points
+        for box, key in ((self.first_points, "score_first"), (self.second_points, "score_second")):
+            box.setValue(BLANK if game is None or game[key] is None else game[key])
+        self.entry_for.setText("" if game is None else _("Table {n}: {first} – {second}").format(
+            n=game["table_no"], first=documents.player(game["first"], current_language()),
+            second=documents.player(game["second"], current_language())))
+        for w in (self.first_points, self.second_points, self.reason_edit, self.record_button):
+            w.setEnabled(game is not None)
 
     # --- actions ---------------------------------------------------------------------------
     def pair(self) -> None:
@@ -214,11 +259,17 @@ class RoundsView(QWidget):
         self.refresh()
 
     def record(self) -> None:
-        table = self.selected_table()
-        if table is None:
+        """The points typed, as the result of the game they were typed for (`entry_game`)."""
+        game = self.entry_game
+        if game is None:
             self.desk.show_message(_("Choose a table in the list first."))
             return
+        table = game["table_no"]
         score = [self.first_points.value(), self.second_points.value()]
+        if BLANK in score:
+            self.desk.show_message(_("Type both players' points first."))
+            (self.first_points if score[0] == BLANK else self.second_points).setFocus()
+            return
         if self._ghost_game(table):
             self.desk.show_message(_("The ghost's game is not played: it is always {a}–{b}.").format(
                 a=self.desk.store.ffc.ghost_score[0], b=self.desk.store.ffc.ghost_score[1]))
@@ -242,11 +293,17 @@ class RoundsView(QWidget):
         else:
             self._write_result(table, score, None)
         shown = self.desk.message.isVisible() and self.desk.message.text()
+        typed = score if shown else None   # refused: the points stay as typed, to be put right
         self.desk.refresh()
         if shown:
             self.desk.show_message(shown)
         self.refresh()
+        self.entry_game = None   # shown afresh: its new result, or the points refused
         self.select_table(table)
+        self._selection_changed()
+        if typed is not None and self.entry_game is not None and self.entry_game["id"] == game["id"]:
+            self.first_points.setValue(typed[0])
+            self.second_points.setValue(typed[1])
 
     def _write_result(self, table: int, score: list, reason: str | None):
         """The result typed at the desk, over the version of the game the desk was shown: when another

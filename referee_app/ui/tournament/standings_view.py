@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
+from referee_app.core.tournament import documents
 from referee_app.core.tournament.standings import current
 from referee_app.i18n import gettext as _
 from referee_app.ui.retranslate import follow_language
@@ -18,10 +19,10 @@ COLUMNS = ("rank", "player", "victories", "bucholz", "difference", "played")
 
 
 def headers() -> list[str]:
-    return [_("Rank"), _("Player"), _("Victories"), _("Bucholz"), _("Difference"), _("Played")]
+    return documents.standings_headers(i18n.current_language())
 
 
-def fill(table: QTableWidget, rows: list[dict], opponents: dict | None = None) -> None:
+def fill(table: QTableWidget, rows: list[dict], opponents: dict | None = None, ffc=None) -> None:
     """The standings; with `opponents` (the desk's table), each player's opponent and table in the
     round being played, in a last column (as SoL's desk shows it)."""
     table.setRowCount(len(rows))
@@ -36,14 +37,25 @@ def fill(table: QTableWidget, rows: list[dict], opponents: dict | None = None) -
             text = "" if now is None else _("{opponent} (table {table})").format(
                 opponent=now["opponent"] if now["opponent"] is not None else _("the ghost"), table=now["table"])
             table.setItem(i, len(COLUMNS), QTableWidgetItem(text))
-    table.setHorizontalHeaderLabels(headers() + ([_("Playing now")] if opponents is not None else []))
+    set_headers(table, opponents is not None, ffc)
+
+
+def set_headers(table: QTableWidget, opponents: bool, ffc=None) -> None:
+    """The column titles; the wins column says in its tooltip what a victory point is, and why."""
+    table.setHorizontalHeaderLabels(headers() + ([_("Playing now")] if opponents else []))
+    if ffc is not None:
+        table.horizontalHeaderItem(COLUMNS.index("victories")).setToolTip(
+            documents.victory_points_text(ffc, i18n.current_language()))
 
 
 def standings_table(name: str, opponents: bool = False) -> QTableWidget:
     table = QTableWidget(0, len(COLUMNS) + int(opponents), objectName=name)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    header = table.horizontalHeader()
+    # every title whole ("Bucholz", not "uchhol"), in large type and on the players' screen too
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
     return table
 
 
@@ -55,8 +67,12 @@ class StandingsView(QWidget):
         self.rows: list[dict] = []
         self.title = QLabel(objectName="standings_title")
         self.fullscreen_button = QPushButton(objectName="standings_fullscreen")
+        self.export_button = QPushButton(objectName="standings_export")
+        self.print_button = QPushButton(objectName="standings_print")
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
+        top.addWidget(self.print_button)
+        top.addWidget(self.export_button)
         top.addWidget(self.fullscreen_button)
         self.table = standings_table("standings_table", opponents=True)
         self.opponents: dict = {}
@@ -72,6 +88,8 @@ class StandingsView(QWidget):
         layout.addWidget(self.choices)
         self.screen_view: FullScreenStandings | None = None
         self.fullscreen_button.clicked.connect(self.show_full_screen)
+        self.export_button.clicked.connect(self.export)
+        self.print_button.clicked.connect(self.print_standings)
         follow_language(self)
         self.retranslate()
 
@@ -84,7 +102,7 @@ class StandingsView(QWidget):
                 self.opponents = self.desk.store.opponents_now(self.desk.tid)
             except BadInput as exc:
                 self.desk.show_message(str(exc))
-        fill(self.table, self.rows, self.opponents)
+        fill(self.table, self.rows, self.opponents, self.desk.store.ffc)
         self._texts(t)
         if self.screen_view is not None:
             self.screen_view.show_rows(self.rows, self.title.text())
@@ -105,6 +123,52 @@ class StandingsView(QWidget):
         self.final_label.setText(final)
         self.final_label.setVisible(bool(final))
 
+    def export(self) -> None:
+        """The standings and results as files, as `carrom-referee tournament export` writes them."""
+        if self.desk.tid is None:
+            self.desk.show_message(_("Create a tournament first."))
+            return
+        kinds = {_("Standings (CSV)") + " (*.csv)": ("standings.csv", ".csv"),
+                 _("Results (CSV)") + " (*.csv)": ("results.csv", ".csv"),
+                 _("Ranking file (text)") + " (*.txt)": ("text", ".txt")}
+        path, chosen = QFileDialog.getSaveFileName(self, _("Export the standings"), _("standings") + ".csv",
+                                                   ";;".join(kinds))
+        if not path:
+            return
+        kind, suffix = kinds.get(chosen, ("standings.csv", ".csv"))
+        if "." not in path.rsplit("/", 1)[-1]:
+            path += suffix
+
+        def write():
+            from referee_app.core.storage import files
+            from referee_app.core.tournament import export
+
+            t = self.desk.store.load(self.desk.tid)
+            text = {"standings.csv": lambda: export.standings_csv(t), "results.csv": lambda: export.results_csv(t),
+                    "text": lambda: export.to_text(t, self.desk.store.meta(self.desk.tid)["created_at"][:10])}[kind]()
+            files.write_text(path, text, "file")
+            return path
+
+        if self.desk.run(write):
+            self.desk.status.setText(_("Written: {path}").format(path=path))
+
+    def print_standings(self) -> None:
+        if self.desk.tid is None:
+            self.desk.show_message(_("Create a tournament first."))
+            return
+        path, _filter = QFileDialog.getSaveFileName(self, _("Save the standings as PDF"), _("standings") + ".pdf",
+                                                    "PDF (*.pdf)")
+        if path:
+            def write():
+                from referee_app.printing.pdf import write_pdf
+
+                html, title = documents.standings_document(self.desk.store.ffc, self.desk.store.meta(self.desk.tid)["name"],
+                                                           self.title.text(), self.rows, i18n.current_language())
+                return write_pdf(html, path, title)
+
+            if self.desk.run(write):
+                self.desk.status.setText(_("Written: {path}").format(path=path))
+
     def show_full_screen(self) -> None:
         if self.screen_view is None:
             self.screen_view = FullScreenStandings(self)   # a window of its own, deleted with the view
@@ -114,9 +178,12 @@ class StandingsView(QWidget):
     def retranslate(self) -> None:
         lang = i18n.current_language()
         self.fullscreen_button.setText(_("Full screen for the players"))
+        self.export_button.setText(_("Export…"))
+        self.export_button.setToolTip(_("The standings or the results as CSV, or the plain-text ranking file"))
+        self.print_button.setText(_("Print the standings…"))
         self.fullscreen_button.setToolTip(_("Large standings on a second screen; Esc closes them"))
         self.table.setAccessibleName(_("Standings"))
-        self.table.setHorizontalHeaderLabels(headers() + [_("Playing now")])
+        set_headers(self.table, True, self.desk.store.ffc)
         self.choices.setText(_("Where the federation's text is silent:") + "\n" + "\n".join(
             f"• {c[lang]} ({c['clause']})" for c in self.desk.store.ffc.choices))
         if self.desk.tid is not None:
