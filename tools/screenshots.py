@@ -9,6 +9,13 @@ and a private search cache in a temporary folder: the referee's own settings are
 Files: <area>-<lang>.png for rulings, rulebook, compare, search, equipment (an inspection half
 done) and protest (a protest filled from a stroke), plus rulings-dark-large-<lang>.png,
 rulebook-dark-<lang>.png and rulebook-large-<lang>.png.
+
+Then, in French and Italian, every area on a 1280×720 laptop (`<area>-1280x720-<lang>.png`) and on a
+1024×600 netbook at the largest type, large type and the last zoom step
+(`<area>-1024x600-largest-<lang>.png`): rulings, rulebook, equipment, protest, learn, and the
+tournament's entries, rounds (a result refused) and standings. The window is held to the screen's
+size, as a window manager holds it, so a screenshot shows what is cut or scrolled.
+    .venv/bin/python tools/screenshots.py --sizes-only    # just those
 """
 from __future__ import annotations
 
@@ -31,6 +38,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", action="append", choices=LANGUAGES)
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--sizes-only", action="store_true", help="only the 1280×720 and 1024×600 shots")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="carrom-shots-")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -41,6 +49,7 @@ def main() -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    os.environ["CARROM_REFEREE_DATABASE"] = f"{tmp}/records.sqlite3"   # the tournament's, never the user's
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, f"{tmp}/settings")
     app = QApplication(["carrom-referee"])
     app.setApplicationName("carrom-referee")
@@ -59,7 +68,7 @@ def main() -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     written = []
-    for lang in args.lang or LANGUAGES:
+    for lang in [] if args.sizes_only else args.lang or LANGUAGES:
         settings.put(settings.LANGUAGE, lang)
         window = MainWindow()
         window.resize(*SIZE)
@@ -124,11 +133,87 @@ def main() -> int:
         window.set_large_type(False)
         window.close()
         search_worker.wait_for_searches()
+    for lang in [lang for lang in args.lang or LANGUAGES if lang != "en"]:
+        for size, largest in (((1280, 720), False), ((1024, 600), True)):
+            written += sized_shots(lang, size, largest, args.out, settle)
     i18n.set_language("en")
     theme.apply_type_size(False, 0)
     for path in written:
         print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
     return 0
+
+
+def sized_shots(lang: str, size: tuple[int, int], largest: bool, out: Path, settle) -> list[Path]:
+    """Every area at `size`, the window held to it; at the largest type when `largest`."""
+    from referee_app.ui import settings
+    from referee_app.ui import theme
+    from referee_app.ui.main_window import EQUIPMENT, LEARN, RULEBOOK, RULINGS, TOURNAMENT, MainWindow
+
+    settings.put(settings.LANGUAGE, lang)
+    settings.put(settings.LARGE_TYPE, largest)
+    settings.put(settings.ZOOM, theme.ZOOM_MAX if largest else 0)
+    window = MainWindow()
+    window.setMaximumSize(*size)   # the screen: a window manager keeps the window within it
+    window.resize(*size)
+    window.show()
+    settle()
+    suffix = f"{size[0]}x{size[1]}" + ("-largest" if largest else "")
+    written = []
+
+    def shot(name: str) -> None:
+        settle()
+        path = out / f"{name}-{suffix}-{lang}.png"
+        window.grab().save(str(path))
+        written.append(path)
+
+    window.show_area(RULINGS)
+    area = window.rulings_area
+    area.header.load({"first_name": "A. Rossi", "second_name": "B. Dubois", "tournament": "Open de Cannes",
+                      "round": "3", "table_no": "7", "referee": "C. Martin"})
+    for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}},
+                   {"pocketed": {}, "foul": "improper_stroke"}):
+        area.form.load(stroke)
+        area.record()
+    area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
+    shot("rulings")
+    window.show_area(RULEBOOK, focus=False)
+    window.rulebook.open_clause(CLAUSE)
+    shot("rulebook")
+    window.show_area(EQUIPMENT)
+    window.equipment_tabs.setCurrentIndex(0)
+    inspection = window.equipment.pages[0]
+    inspection.set_item("striker")
+    inspection.current_form().rows["diameter"].input.setText("1 5/8 in")
+    shot("equipment")
+    area.sheet.strokes.setCurrentCell(area.sheet.strokes.rowCount() - 1, 0)
+    area.protest_stroke()
+    shot("protest")
+    window.show_area(LEARN)
+    window.learn.start()
+    shot("learn")
+    window.show_area(TOURNAMENT)
+    desk = window.tournament.area
+    tid = desk.store.create(f"Open de Cannes ({suffix}, {lang})", [], window.current_ruleset())
+    for name in ("Anne Lefèvre", "Bruno Castellani", "Chloé Martin", "David Rossi", "Emma Bianchi"):
+        desk.store.add_player(tid, name, checked_in=True)
+    desk.store.pair(tid, seed=1)
+    desk.store.result(tid, 1, 2, [25, 11])
+    desk.fill_tournaments(select=tid)
+    desk.tabs.setCurrentWidget(desk.entries)
+    shot("tournament-entries")
+    desk.tabs.setCurrentWidget(desk.rounds)
+    desk.rounds.select_table(1)
+    desk.rounds.first_points.setValue(25)
+    desk.rounds.second_points.setValue(25)
+    desk.rounds.record()   # refused, with its clause, below the tabs
+    shot("tournament-rounds")
+    desk.tabs.setCurrentWidget(desk.standings)
+    shot("tournament-standings")
+    window.close()
+    settings.put(settings.LARGE_TYPE, False)
+    settings.put(settings.ZOOM, 0)
+    theme.apply_type_size(False, 0)
+    return written
 
 
 if __name__ == "__main__":

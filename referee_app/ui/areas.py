@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from referee_app.i18n import gettext as _
@@ -66,11 +66,42 @@ class EquipmentArea(QWidget):
         self.placeholder.setText(_("Equipment inspection and protest forms are not in this version yet."))
 
 
+class _Filling(QWidget):
+    """Holds a page in its scroll area: the page fills the viewport and scrolls only once the
+    viewport is smaller than the page's minimum size.
+
+    A page laid out with a word-wrapped label has a height-for-width, and a scroll area given
+    such a page makes it as tall as its *preferred* height: at 1280×720 the Tournament area
+    scrolled its result entry below the fold with half its list empty. This holder has no layout,
+    so the scroll area sizes it by its minimum size."""
+
+    def __init__(self, page: QWidget):
+        super().__init__(objectName=f"{page.objectName() or 'page'}_holder")
+        self.page = page
+        page.setParent(self)
+        page.installEventFilter(self)
+
+    def minimumSizeHint(self):
+        return self.page.minimumSizeHint()
+
+    def sizeHint(self):
+        return self.page.minimumSizeHint()
+
+    def resizeEvent(self, event):
+        self.page.setGeometry(self.rect())
+        super().resizeEvent(event)
+
+    def eventFilter(self, watched, event):
+        if watched is self.page and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()   # the page's minimum changed (type size, language): the scroll area follows
+        return False
+
+
 def scrolling(page: QWidget) -> QScrollArea:
     """The page in a scroll area: on a 768-pixel-high laptop, or in large type, it scrolls
     instead of making the whole window taller than the screen."""
     scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
-    scroll.setWidget(page)
+    scroll.setWidget(_Filling(page))
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     return scroll

@@ -229,3 +229,18 @@ def test_the_protest_form_needs_no_horizontal_scroll_bar_at_1280(qtbot, gui_env,
     for scroll in window.equipment.findChildren(QScrollArea):
         if scroll.isVisible():
             assert scroll.horizontalScrollBar().maximum() == 0, (lang, scroll.objectName(), scroll.widget().minimumSizeHint())
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+def test_the_record_button_is_on_screen_at_1024x600_in_normal_type_without_scrolling(small, qtbot, lang):
+    from test_ui_one_screen import on_screen, play_some_strokes
+
+    window = small
+    window.language_combo.setCurrentIndex(window.language_combo.findData(lang))
+    play_some_strokes(window.rulings_area)
+    settle(qtbot)
+    area = window.rulings_area
+    assert (window.width(), window.height()) == SCREEN
+    hidden = [name for name, w in (("record", area.record_button), ("stroke form", area.form),
+                                   ("ruling", area.ruling_view.headline)) if not on_screen(window, w)]
+    assert hidden == []

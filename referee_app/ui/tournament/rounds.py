@@ -65,8 +65,10 @@ class RoundsView(QWidget):
         top.addWidget(self.sheets_button)
 
         self.table = record_table("pairings_table", 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)   # every title whole
         for col in (1, 2):
-            self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
 
         self.open_button = QPushButton(objectName="open_score_sheet")
         self.time_called = QCheckBox(objectName="time_called")
