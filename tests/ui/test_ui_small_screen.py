@@ -244,3 +244,14 @@ def test_the_record_button_is_on_screen_at_1024x600_in_normal_type_without_scrol
     hidden = [name for name, w in (("record", area.record_button), ("stroke form", area.form),
                                    ("ruling", area.ruling_view.headline)) if not on_screen(window, w)]
     assert hidden == []
+
+
+def test_the_learn_questions_choices_keep_their_whole_text_at_the_largest_type(small, qtbot):
+    window = small
+    largest_type(window)
+    window.show_area(LEARN)
+    window.learn.start()
+    settle(qtbot)
+    labels = [window.learn.prompt] + [row.label for row in window.learn.choice_buttons]
+    cut = [label.text()[:30] for label in labels if label.height() < label.heightForWidth(label.width())]
+    assert cut == []

@@ -12,7 +12,7 @@ import random
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QSpinBox, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
+                               QPushButton, QScrollArea, QSpinBox, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
 from referee_app import i18n
@@ -160,8 +160,15 @@ class LearnArea(QWidget):
         right.addWidget(self.board)
         right.addWidget(self.why)
         right.addWidget(self.mastery)
+        # the question scrolls in its own pane: in large type on a small screen its wrapped choices
+        # keep their whole height instead of being squeezed into one cut line each
+        question = QScrollArea(objectName="learn_panel_scroll")
+        question.setWidget(self.panel)
+        question.setWidgetResizable(True)
+        question.setFrameShape(QFrame.Shape.NoFrame)
+        question.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.panel)
+        split.addWidget(question)
         split.addWidget(right)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
