@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QScrollArea, QSpinBox, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
@@ -57,6 +57,22 @@ class ChoiceRow(QFrame):
         if self.isEnabled() and event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit()
         super().mouseReleaseEvent(event)
+
+
+class _QuestionPane(QScrollArea):
+    """The question's scroll area, as wide as the question needs (a scroll area's own width hint
+    is a fixed small one, which left the question cut at the right in large type)."""
+
+    def _bar(self) -> int:
+        return self.verticalScrollBar().sizeHint().width()
+
+    def minimumSizeHint(self):   # the question's width; any height, it scrolls
+        own, inner = super().minimumSizeHint(), self.widget()
+        return own if inner is None else QSize(inner.minimumSizeHint().width() + self._bar(), own.height())
+
+    def sizeHint(self):
+        inner = self.widget()
+        return super().sizeHint() if inner is None else inner.sizeHint() + QSize(self._bar(), 0)
 
 
 class LearnArea(QWidget):
@@ -162,7 +178,7 @@ class LearnArea(QWidget):
         right.addWidget(self.mastery)
         # the question scrolls in its own pane: in large type on a small screen its wrapped choices
         # keep their whole height instead of being squeezed into one cut line each
-        question = QScrollArea(objectName="learn_panel_scroll")
+        question = _QuestionPane(objectName="learn_panel_scroll")
         question.setWidget(self.panel)
         question.setWidgetResizable(True)
         question.setFrameShape(QFrame.Shape.NoFrame)
