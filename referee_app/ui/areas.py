@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QLabel, QLayout, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from referee_app.i18n import gettext as _
 from .retranslate import follow_language
@@ -78,6 +78,7 @@ class _Filling(QWidget):
     def __init__(self, page: QWidget):
         super().__init__(objectName=f"{page.objectName() or 'page'}_holder")
         self.page = page
+        self._type_seen = QApplication.font()
         page.setParent(self)
         page.installEventFilter(self)
 
@@ -93,8 +94,24 @@ class _Filling(QWidget):
 
     def eventFilter(self, watched, event):
         if watched is self.page and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()   # the page's minimum changed (type size, language): the scroll area follows
+            self._refit()   # the page's minimum changed (type size, language): the scroll area follows
         return False
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if self._type_seen != QApplication.font():
+            # the type size changed while the area was hidden: its layouts kept the sizes of the old
+            # type until something inside was shown again; measured afresh, back to the viewport
+            self._type_seen = QApplication.font()
+            for layout in self.page.findChildren(QLayout):
+                layout.invalidate()
+        self._refit()
+
+    def _refit(self) -> None:
+        self.updateGeometry()
+        scroll = self.parentWidget().parentWidget() if self.parentWidget() is not None else None
+        if isinstance(scroll, QScrollArea):   # it re-sizes its page on a layout request, even hidden
+            QApplication.postEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
 
 
 def scrolling(page: QWidget) -> QScrollArea:
