@@ -261,3 +261,35 @@ def test_the_learn_questions_choices_keep_their_whole_text_at_the_largest_type(s
     labels = [window.learn.prompt] + [row.label for row in window.learn.choice_buttons]
     cut = [label.text()[:30] for label in labels if label.height() < label.heightForWidth(label.width())]
     assert cut == []
+
+
+def test_every_dialog_at_1024x600_and_the_largest_type_keeps_its_buttons_in_reach(small, qtbot):
+    from referee_app.ui.common.conflict_dialog import ConflictDialog
+    from referee_app.ui.preferences import PreferencesDialog
+    from referee_app.ui.rulings.compare_view import CompareDialog
+    from referee_app.ui.shortcuts_dialog import ShortcutsDialog
+
+    window = small
+    largest_type(window)
+    area = window.rulings_area
+    area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
+    dialogs = {
+        "preferences": lambda: PreferencesDialog(window),
+        "shortcuts": lambda: ShortcutsDialog(window),
+        "compare": lambda: CompareDialog(area.knowledge, area.situation_doc(), area),
+        "conflict": lambda: ConflictDialog("the result of table 2", {"points": [25, 13], "entered_at": ""},
+                                           {"points": [25, 11], "entered_at": "2026-11-29T10:02:00"},
+                                           {"points": "Points", "entered_at": "Entered at"}, window),
+    }
+    problems = {}
+    for name, make in dialogs.items():
+        dialog = make()
+        qtbot.addWidget(dialog)
+        dialog.show()
+        settle(qtbot)
+        if dialog.width() > SCREEN[0] or dialog.height() > SCREEN[1]:
+            problems[name] = (dialog.width(), dialog.height())
+        elif out_of_reach(dialog):
+            problems[name] = out_of_reach(dialog)
+        dialog.close()
+    assert problems == {}
