@@ -293,3 +293,15 @@ def test_every_dialog_at_1024x600_and_the_largest_type_keeps_its_buttons_in_reac
             problems[name] = out_of_reach(dialog)
         dialog.close()
     assert problems == {}
+
+
+def test_the_desks_lists_keep_rows_in_view_at_the_largest_type(small, qtbot):
+    window = small
+    a_tournament_with_a_round(window)
+    largest_type(window)
+    desk = window.tournament.area
+    for view in (desk.entries, desk.rounds, desk.standings):
+        desk.tabs.setCurrentWidget(view)
+        settle(qtbot)
+        table = view.table
+        assert table.viewport().height() >= 3 * table.rowHeight(0), view.objectName()

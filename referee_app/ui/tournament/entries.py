@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPus
 
 from referee_app import i18n
 from referee_app.i18n import gettext as _
-from referee_app.ui.common.tables import record_table
+from referee_app.ui.common.tables import keep_rows, record_table
 from referee_app.ui.retranslate import follow_language
 
 
@@ -25,7 +25,7 @@ class EntriesView(QWidget):
         row.addWidget(self.name_edit, 1)
         row.addWidget(self.enter_button)
         row.addWidget(self.withdraw_button)
-        self.table = record_table("entries_table", 4)
+        self.table = keep_rows(record_table("entries_table", 4), 4)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.notes = QLabel(objectName="entries_notes")
         self.notes.setWordWrap(True)

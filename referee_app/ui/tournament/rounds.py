@@ -15,7 +15,7 @@ from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.core.storage.errors import VersionConflict
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
-from referee_app.ui.common.tables import record_table
+from referee_app.ui.common.tables import keep_rows, record_table
 from referee_app.ui.common import conflict_dialog
 from referee_app.ui.retranslate import follow_language
 
@@ -64,7 +64,7 @@ class RoundsView(QWidget):
         top.addWidget(self.print_button)
         top.addWidget(self.sheets_button)
 
-        self.table = record_table("pairings_table", 6)
+        self.table = keep_rows(record_table("pairings_table", 6), 3)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)   # every title whole
         for col in (1, 2):

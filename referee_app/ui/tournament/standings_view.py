@@ -13,6 +13,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.tournament import documents
 from referee_app.core.tournament.standings import current
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.tables import keep_rows
 from referee_app.ui.retranslate import follow_language
 
 COLUMNS = ("rank", "player", "victories", "bucholz", "difference", "played")
@@ -74,7 +75,7 @@ class StandingsView(QWidget):
         top.addWidget(self.print_button)
         top.addWidget(self.export_button)
         top.addWidget(self.fullscreen_button)
-        self.table = standings_table("standings_table", opponents=True)
+        self.table = keep_rows(standings_table("standings_table", opponents=True), 4)
         self.opponents: dict = {}
         self.final_label = QLabel(objectName="final_label")
         self.final_label.setWordWrap(True)
