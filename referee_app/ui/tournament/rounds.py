@@ -184,17 +184,17 @@ class RoundsView(QWidget):
 
     def _selection_changed(self) -> None:
         game = self.selected_game()
+        self.entry_for.setText("" if game is None else _("Table {n}: {first} – {second}").format(
+            n=game["table_no"], first=documents.player(game["first"], current_language()),
+            second=documents.player(game["second"], current_language())))
         if game is not None and self.entry_game is not None and game["id"] == self.entry_game["id"]:
-            return   # the same game shown again (a refresh): what is being typed stays
+            return   # the same game shown again (a refresh, another language): what is being typed stays
         self.entry_game = game
         # the game a result typed now is typed over: a change made elsewhere since is caught on saving
         self.typed_over = (game["table_no"], game.get("version")) if game else (None, None)
         # its result when it has one, else blank boxes: never the previous table's points
         for box, key in ((self.first_points, "score_first"), (self.second_points, "score_second")):
             box.setValue(BLANK if game is None or game[key] is None else game[key])
-        self.entry_for.setText("" if game is None else _("Table {n}: {first} – {second}").format(
-            n=game["table_no"], first=documents.player(game["first"], current_language()),
-            second=documents.player(game["second"], current_language())))
         for w in (self.first_points, self.second_points, self.reason_edit, self.record_button):
             w.setEnabled(game is not None)
 
