@@ -219,8 +219,11 @@ class MainWindow(QMainWindow):
         for lang in i18n.LANGUAGES:
             self.language_combo.addItem(i18n.LANGUAGE_NAMES[lang], lang)
         self.language_label.setBuddy(self.language_combo)
+        self._label_actions = []   # "Ruleset:" and "Language:", left out when even a line of their own is too narrow
         for w in (self.ruleset_label, self.ruleset_combo, self.language_label, self.language_combo):
-            self.choices_toolbar.addWidget(w)
+            action = self.choices_toolbar.addWidget(w)
+            if isinstance(w, QLabel):
+                self._label_actions.append(action)
         self.ruleset_label.setContentsMargins(8, 0, 4, 0)
         self.language_label.setContentsMargins(12, 0, 4, 0)
         self.ruleset_combo.currentIndexChanged.connect(self._ruleset_chosen)
@@ -355,14 +358,21 @@ class MainWindow(QMainWindow):
         self._fit_toolbars()
 
     def _fit_toolbars(self) -> None:
-        """The choices' toolbar on the areas' line when both fit in the window's width, else below."""
+        """The choices' toolbar on the areas' line when both fit in the window's width, else below;
+        without the combos' labels when even its own line is too narrow (their accessible names
+        and tooltips still say what they are)."""
         def wanted(bar: QToolBar) -> int:
             layout = bar.layout()
             margins = layout.contentsMargins()
             return sum(bar.widgetForAction(a).sizeHint().width() + layout.spacing() for a in bar.actions()
                        if bar.widgetForAction(a) is not None and a.isVisible()) + margins.left() + margins.right() + 24
 
+        for action in self._label_actions:
+            action.setVisible(True)
         below = wanted(self.toolbar) + wanted(self.choices_toolbar) > self.width()
+        if below and wanted(self.choices_toolbar) > self.width():
+            for action in self._label_actions:
+                action.setVisible(False)
         if below != self.toolBarBreak(self.choices_toolbar):
             if below:
                 self.insertToolBarBreak(self.choices_toolbar)

@@ -129,10 +129,12 @@ def test_the_toolbar_and_menus_hide_nothing_behind_the_extension(small, qtbot):
         window.language_combo.setCurrentIndex(window.language_combo.findData(lang))
         settle(qtbot)
         for bar in (window.toolbar, window.choices_toolbar):
-            hidden = [a.objectName() or a.text() for a in bar.actions()
-                      if bar.widgetForAction(a) is not None and not bar.widgetForAction(a).isVisible()]
+            hidden = [a.objectName() or a.text() for a in bar.actions()   # shown, yet behind "»"
+                      if a.isVisible() and bar.widgetForAction(a) is not None and not bar.widgetForAction(a).isVisible()]
             assert hidden == [], (lang, bar.objectName())
             assert bar.geometry().right() < window.width(), (lang, bar.objectName())
+        for combo in (window.ruleset_combo, window.language_combo):   # not squeezed below their size
+            assert combo.width() >= combo.sizeHint().width(), (lang, combo.objectName())
         bar = window.menuBar()
         assert all(bar.actionGeometry(m.menuAction()).right() <= bar.width() for m in
                    (window.file_menu, window.view_menu, window.go_menu, window.bookmarks_menu, window.help_menu)), lang
