@@ -191,3 +191,23 @@ def situation(rs: CompiledRuleset, doc) -> Situation:
     if why:
         raise why.refusal()
     return s
+
+
+# --- a game's result ---------------------------------------------------------------------------
+
+class ResultMost(NamedTuple):
+    """The most points a side ends a game with, and the clauses bounding one board's."""
+
+    points: int
+    board: int
+    clauses: tuple
+
+
+def result_most(rs: CompiledRuleset, end: int) -> ResultMost | None:
+    """The most points a side ends a game played to `end` points with: one short of `end`, then
+    the most one board gives (`board_cap`). None where nothing bounds it: no cap, or sides level
+    past the end playing on (where both score on a board)."""
+    cap = rs.params.get("board_cap")
+    if cap is None or _loser_scores(rs):
+        return None
+    return ResultMost(end - 1 + cap, cap, (rs.param_clauses["board_cap"],))
