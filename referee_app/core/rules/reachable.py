@@ -4,8 +4,10 @@ all keep to.
 
 What any board forbids (coins that are not there, a due owed beside a coin that would have paid
 it, a break on a board already played, the queen where it is not) is checked as a situation is
-read (situation.impossibility). Here the ruleset's own bounds are added, each read from the
-knowledge base with the clause that sets it:
+read (situation.impossibility); here each gets the clause the ruleset gives it (the coins a set
+holds: the `coins` mechanic, or nine a side said as an assumption where the text never counts
+them; a due: the clause that pays it). Then the ruleset's own bounds are added, each read from
+the knowledge base with the clause that sets it:
 
 - the score against the game's end: no stroke is played once a side has reached `game_points`,
   nor past what `game_boards` boards of at most `board_cap` points can give;
@@ -15,7 +17,8 @@ knowledge base with the clause that sets it:
   the cover of a side whose ruleset sends back a queen pocketed before its first coin.
 
 A refusal names the field and the clauses (`Unreachable.refusal`); where a bound rests on an
-assumption of the knowledge base (the text being silent), its reason is said too.
+assumption (the text being silent), its reason is said too. `result_most` bounds a game's final
+score the same way, for the tournament desk.
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ class Unreachable(NamedTuple):
     field: str
     problem: str
     clauses: tuple = ()
-    assumptions: tuple = ()   # the reasons (fr/it/en) of the parameters assumed where the text is silent
+    assumptions: tuple = ()   # the reasons (fr/it/en) of what is assumed where the text is silent
 
     def refusal(self) -> UnreachableBoard:
         return UnreachableBoard(self.field, self.problem, self.clauses, self.assumptions)
@@ -164,13 +167,32 @@ def _dues_clauses(rs: CompiledRuleset) -> tuple:
     return (clause,) if clause else ()
 
 
+_COIN_FIELDS = {f"{part}.{side}" for part in ("before", "stroke.pocketed", "stroke.off_board")
+                for side in ("own", "opponent")} | {"before.own_on_board", "before.opponent_on_board"}
+# A ruleset whose text never says how many coins a set holds (no `coins` mechanic) is read with
+# the nine a side every other text prints; a refusal resting on it says so.
+NINE_ASSUMED = {"en": "the text does not say how many coins a set holds; nine a side, as the other texts say",
+                "fr": "le texte ne dit pas combien de jetons compte un jeu ; neuf par camp, comme les autres textes",
+                "it": "il testo non dice quante pedine conta un gioco; nove per parte, come dicono gli altri testi"}
+
+
+def _mechanical(rs: CompiledRuleset, field: str, problem: str) -> Unreachable:
+    """What any board forbids, with the clause the ruleset gives it: the coins a set holds, the
+    due paid by the first coin pocketed."""
+    if field in ("before.dues", "before.opponent_dues"):
+        return Unreachable(field, problem, _dues_clauses(rs))
+    # more coins than the set holds; more pocketed than were on the board is no clause's, but the board's
+    if field in _COIN_FIELDS and (field.endswith("_on_board") or "out of range" in problem):
+        clause = rs.mechanics.get("coins")
+        return Unreachable(field, problem, (clause,) if clause else (), () if clause else (NINE_ASSUMED,))
+    return Unreachable(field, problem)
+
+
 def unreachable(rs: CompiledRuleset, s: Situation) -> Unreachable | None:
     """Why no game under `rs` reaches the board and stroke of `s`, or None when one can."""
     found = impossibility(s, rs.allow_empty_side)
     if found:
-        field, problem = found
-        return Unreachable(field, problem, _dues_clauses(rs) if field in ("before.dues", "before.opponent_dues")
-                           else ())
+        return _mechanical(rs, *found)
     for check in _RULESET_CHECKS:
         why = check(rs, s)
         if why:
@@ -184,8 +206,9 @@ def situation(rs: CompiledRuleset, doc) -> Situation:
     try:
         s = parse(doc, rs.ruleset.id, set(rs.fouls), rs.allow_empty_side)
     except BadInput as exc:
-        if exc.field in ("before.dues", "before.opponent_dues") and _dues_clauses(rs):
-            raise Unreachable(exc.field, exc.problem, _dues_clauses(rs)).refusal() from None
+        cited = _mechanical(rs, exc.field, exc.problem)
+        if cited.clauses or cited.assumptions:
+            raise cited.refusal() from None
         raise
     why = unreachable(rs, s)
     if why:

@@ -94,6 +94,20 @@ def test_a_due_beside_a_pocketed_coin_names_the_clause_that_pays_it():
     assert exc.field == "before.dues" and "icf-fr:3.11.a" in str(exc)
 
 
+@pytest.mark.parametrize("ruleset,clause", [("icf", "icf-fr:2.2"), ("aicf-2009", "icf-fr:2.2"), ("it", "it:B.XXII"),
+                                            ("fr-house", "fr-house:1.3"), ("carom-bi", "carom-bi:2.1")])
+def test_more_coins_than_a_set_holds_names_the_clause_that_counts_them(ruleset, clause):
+    exc = refused({"before": {"own_on_board": 10}, "stroke": STROKE}, ruleset)
+    assert exc.field == "before.own_on_board" and clause in str(exc)
+    assert clause in refused({"stroke": {"pocketed": {"opponent": 10}}}, ruleset).clauses
+
+
+def test_where_the_text_never_counts_the_coins_the_nine_are_an_assumption_said():
+    exc = refused({"before": {"opponent_on_board": 12}, "stroke": STROKE}, "fr-simplified")
+    assert exc.field == "before.opponent_on_board" and exc.clauses == ()
+    assert exc.assumptions == (reachable.NINE_ASSUMED,) and "assumed where the text is silent" in str(exc)
+
+
 def test_the_command_line_refuses_in_one_line_with_exit_2(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text("ruleset: icf\nbefore: {score: {striker: 999, opponent: 999}}\nstroke: {pocketed: {}}\n")
