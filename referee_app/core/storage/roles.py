@@ -1,9 +1,13 @@
 """The two PostgreSQL roles of a shared records database, and what each may do.
 
-`carrom_desk` may do everything to the records. `carrom_table`, for the machines at the tables,
-may add strokes, match events, matches, results, forms, incidents and inspections and read the
-rest (the pairings above all), but may not change pairings, entries, tournaments, corrections, a
-decided form or a result already entered. Both are NOLOGIN group roles: a club makes each
+`carrom_desk` may do everything to the records but rewrite the journal. `carrom_table`, for the
+machines at the tables, may add strokes to an open score sheet, enter the result of a game that
+has none, link a score sheet to its game, file forms and incidents, save inspections and its
+own learning, and read the rest (the pairings above all); nothing else: not pair, not change a
+pairing (nor hide one by setting a game aside without its result), an entry, a tournament, a
+correction, a decided form, a result already entered, or write the journal but for its results.
+tests/core/storage/test_role_matrix.py runs every write as each role. The journal's login is the
+server's (`current_user`), a column neither role may write. Both are NOLOGIN group roles: a club makes each
 machine's login a member of one (`GRANT carrom_table TO table07`).
 
 The grants do the coarse part (which tables, which columns); the row checks that no grant can
