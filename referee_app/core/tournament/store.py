@@ -430,11 +430,15 @@ class TournamentStore(db.Store):
                        {"at": stamp, "t": tid, "final": int(round_no == FINAL), "round": 0 if round_no == FINAL
                         else int(round_no)})
             before = [{"table": r["table_no"], "first": r["first"], "second": r["second"]} for r in rows]
-            if round_no == FINAL:
-                t.final = None
-            else:
-                t.rounds.pop()
-            pairing = self._pair_now(tid, t, seed)
+            if round_no != FINAL:
+                # the entries as they are now: a player who withdrew since the round was paired does
+                # not play it, one who checked in since does
+                r = int(round_no)
+                self.write("UPDATE tournament_entries SET withdrawn_after = :before WHERE tournament_id = :t "
+                           "AND withdrawn_after = :r", {"t": tid, "r": r, "before": r - 1})
+                self.write("UPDATE tournament_entries SET first_round = :r WHERE tournament_id = :t "
+                           "AND first_round = :next", {"t": tid, "r": r, "next": r + 1})
+            pairing = self._pair_now(tid, self.load(tid), seed)
             self._note(tid, "repair", pairing["round"], before=before, tables=_tables_doc(pairing), reason=reason)
         return pairing
 
