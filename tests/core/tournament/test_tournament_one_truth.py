@@ -73,6 +73,33 @@ def test_desks_pairing_at_once_leave_one_round_and_the_others_are_told_who_paire
     assert check.returncode == 0 and json.loads(check.stdout)["ok"], check.stdout + check.stderr
 
 
+def test_two_tables_entering_one_result_at_once_the_second_is_told_who_entered_it(club):
+    """What the issue saw as `no table 2 in round 6`."""
+    desk = _store(club.desk)
+    tid = desk.create("Open de Cannes", PLAYERS[:4], "icf")
+    desk.pair(tid, seed=1)
+    env = dict(os.environ, CARROM_REFEREE_DATABASE=club.table, QT_QPA_PLATFORM="offscreen")
+    holder = club.cluster.connect(club.name, autocommit=False)
+    holder.execute("LOCK TABLE tournament_games IN ACCESS EXCLUSIVE MODE")
+    procs = [subprocess.Popen(cli_command() + ["tournament", "add-result", str(tid), "1", "2", *score],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+             for score in (("25", "4"), ("4", "25"))]
+    try:
+        deadline = time.monotonic() + 60
+        while _waiting(club.cluster, club.name) < len(procs) and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        holder.rollback()
+        holder.close()
+    outputs = [p.communicate(timeout=120) for p in procs]
+    codes = sorted(p.returncode for p in procs)
+    assert codes == [0, 2], outputs
+    told = next(err for p, (_out, err) in zip(procs, outputs) if p.returncode == 2)
+    assert re.fullmatch(rf"carrom-referee: the result of table 2 in round 1 was entered meanwhile by "
+                        rf"{club.table_login} at \d\d:\d\d: only the desk may change it\n", told), told
+    assert [e["action"] for e in desk.log(tid)] == ["create", "pair", "result"]
+
+
 def test_a_second_copy_of_a_paired_game_is_refused_by_the_database_itself(records_url):
     """The unique index, whatever a writer does without the store's lock."""
     from referee_app.core.errors import BadInput
@@ -150,3 +177,44 @@ def test_the_migration_sets_aside_a_round_paired_twice_keeping_the_results(tmp_p
     assert kept == [(1, "P1", "P3"), (2, "P2", "P4")]      # the round that has a result, whole
     aside = [e for e in store.log(1) if e["action"] == "set_aside"]
     assert [(e["table"], e["detail"]["players"]) for e in aside] == [(1, ["P1", "P2"]), (2, ["P3", "P4"])]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_check_and_show_never_crash_on_rows_written_by_hand(tmp_path, seed):
+    """Rows hidden, doubled, naming a stranger, a player against himself, in a round never paired,
+    scored anyhow: `check` reports, `show` shows, neither crashes."""
+    import random
+
+    from referee_app.core.errors import BadInput
+    from referee_app.core.tournament.checker import check
+
+    rnd = random.Random(seed)
+    store = _store(tmp_path / "records.sqlite3")
+    tid = store.create("T", PLAYERS[:rnd.randint(2, 7)], "icf")
+    store.pair(tid, seed=seed)
+    for _ in range(rnd.randint(1, 5)):
+        games = store.all("SELECT * FROM tournament_games WHERE tournament_id = :t AND superseded_at IS NULL",
+                          {"t": tid})
+        if not games:
+            break
+        g = rnd.choice(games)
+        op = rnd.choice(["hide", "double", "stranger", "himself", "ghosts", "round 3", "score"])
+        if op == "hide":
+            store.write("UPDATE tournament_games SET superseded_at = 'x' WHERE id = :i", {"i": g["id"]})
+        elif op == "score":
+            store.write("UPDATE tournament_games SET score_first = :a, score_second = :b WHERE id = :i",
+                        {"i": g["id"], "a": rnd.randint(0, 30), "b": rnd.randint(0, 30)})
+        else:
+            a, b = {"double": (g["first"], g["second"]), "stranger": ("Zed", g["first"]),
+                    "himself": (g["first"], g["first"]), "ghosts": (None, None),
+                    "round 3": (g["first"], g["second"])}[op]
+            store.write("INSERT INTO tournament_games (tournament_id, round, final, table_no, first, second, "
+                        "score_first, score_second, entered_at) VALUES (:t, :r, 0, :table, :a, :b, :sa, :sb, 'x')",
+                        {"t": tid, "r": 3 if op == "round 3" else 1, "table": 10 + rnd.randint(0, 40), "a": a, "b": b,
+                         "sa": rnd.choice([None, 25]), "sb": 3})
+    try:
+        report = check(store.load(tid))
+    except BadInput:
+        return                    # said in one line: a refusal, not a crash
+    assert isinstance(report["ok"], bool)
+    store.show(tid)
