@@ -100,22 +100,26 @@ _GAME_GUARD = _guard("carrom_table_result_guard", declare="previous record", bod
         END IF;
         RETURN NEW;
     END IF;
-    -- a new row for a game: a result replacing the game's last row, which it must copy the pairing of
-    SELECT * INTO previous FROM tournament_games
-        WHERE tournament_id = NEW.tournament_id AND final = NEW.final AND round = NEW.round
-              AND table_no = NEW.table_no
-        ORDER BY id DESC LIMIT 1;
-    IF NOT FOUND THEN
+    -- a new row for a game: a result replacing the game's open row, set aside in this same
+    -- transaction (the deferred check below makes sure of it) and copied pairing and all. The
+    -- unique index keeps one row in force per table: the row replaced is the game's own.
+    IF NEW.superseded_at IS NOT NULL THEN
+        {_refuse("add a second row for one game")}
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM tournament_games WHERE tournament_id = NEW.tournament_id AND final = NEW.final
+                   AND round = NEW.round AND table_no = NEW.table_no) THEN
         {_refuse("pair a round")}
     END IF;
-    IF (previous.first, previous.second) IS DISTINCT FROM (NEW.first, NEW.second) THEN
+    SELECT * INTO previous FROM tournament_games
+        WHERE tournament_id = NEW.tournament_id AND final = NEW.final AND round = NEW.round
+              AND table_no = NEW.table_no AND superseded_at IS NOT NULL
+              AND first IS NOT DISTINCT FROM NEW.first AND second IS NOT DISTINCT FROM NEW.second
+              -- set aside by this transaction (its row version is this transaction's): a game
+              -- the desk set aside earlier (a round paired again) is not brought back
+              AND xmin::text::bigint = mod(pg_current_xact_id()::text::bigint, 4294967296)
+        ORDER BY id DESC LIMIT 1;
+    IF NOT FOUND THEN
         {_refuse("change a pairing")}
-    END IF;
-    IF previous.score_first IS NOT NULL OR previous.score_second IS NOT NULL THEN
-        {_refuse("change a result already entered")}
-    END IF;
-    IF previous.superseded_at IS NULL OR NEW.superseded_at IS NOT NULL THEN
-        {_refuse("add a second row for one game")}
     END IF;""")
 
 # A match whose result is entered (a game linked to it with a score) is finished for the tables.
@@ -261,7 +265,8 @@ def _guards(conn, tables: dict[str, list[str]]) -> list[str]:
         # a constraint trigger cannot be replaced in place: dropped and made again, so that init runs again
         conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON {_quote(table)}")
         conn.exec_driver_sql(f"CREATE CONSTRAINT TRIGGER {trigger} AFTER UPDATE ON {_quote(table)} "
-                             f"DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION {function}()")
+                             f"DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.superseded_at IS NULL AND "
+                             f"NEW.superseded_at IS NOT NULL) EXECUTE FUNCTION {function}()")
         made.append(f"{trigger} on {table}")
     return made
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import uuid
 from urllib.parse import unquote, urlparse
 
 import pytest
@@ -39,7 +40,9 @@ class Club:
         self.cluster, self.url = cluster, url
         self.name = unquote(urlparse(url).path.lstrip("/"))
         self.init = db_init(url)
-        n = next(_logins)
+        # this module may be imported twice (by pytest, and by other tests under core.storage):
+        # a counter each, so a random part keeps the logins of one cluster apart
+        n = f"{next(_logins)}_{uuid.uuid4().hex[:6]}"
         self.desk_login, self.table_login = f"desk_{n}", f"table_{n}"
         with cluster.connect() as conn:
             conn.execute(f"CREATE ROLE {self.desk_login} LOGIN IN ROLE carrom_desk")
@@ -153,7 +156,7 @@ def test_the_table_role_enters_a_result_once_and_may_not_change_it(club):
     desk, table, tid = club.tournament()
     table.result(tid, 1, 1, [25, 3])
     assert desk.game(tid, 1, 1)["score_first"] == 25
-    with pytest.raises(BadInput, match=r"^the result of table 1 in round 1 was entered meanwhile by table_\d+ at "
+    with pytest.raises(BadInput, match=r"^the result of table 1 in round 1 was entered meanwhile by table_\w+ at "
                                        r"\d\d:\d\d: only the desk may change it$"):
         table.result(tid, 1, 1, [3, 25])
     refused(lambda: table.correct(tid, 1, 1, [3, 25], "typed the wrong way round"))

@@ -321,3 +321,25 @@ def test_every_command_as_each_role(day, tmp_path):
         "create", "pair", "sheet", "sheet", "result", "correction",    # the day's records, then the commands
         "result", "enter", "check_in", "check_in", "correction", "result", "withdraw", "choice", "choice", "pair",
         "move_table", "repair"]
+
+
+def test_a_game_the_desk_set_aside_is_not_brought_back_by_a_table(pg_cluster, postgresql_url):
+    """A round paired again has fewer tables: the old last table's row stays set aside, and a
+    table writing a result row for it (its players copied) is refused."""
+    from referee_app.core.tournament.store import TournamentStore
+
+    club = Club(pg_cluster, postgresql_url)
+    desk = TournamentStore(installed(), club.desk)
+    tid = desk.create("Open", ["P1", "P2", "P3", "P4", "P5", "P6"], "icf")
+    desk.pair(tid, seed=1)
+    old = desk.round_games(tid, 1)
+    gone = old[-1]
+    for p in (gone["first"], gone["second"]):
+        desk.withdraw(tid, p, "left before play")
+    desk.repair(tid, 1, "two players left")
+    assert len(desk.round_games(tid, 1)) == 2
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="^only the desk may"):
+        club.sql(club.table, "INSERT INTO tournament_games (tournament_id, round, final, table_no, first, second, "
+                             f"score_first, score_second, entered_at) VALUES ({tid}, 1, 0, 3, '{gone['first']}', "
+                             f"'{gone['second']}', 25, 0, 'x')")
+    assert len(desk.round_games(tid, 1)) == 2

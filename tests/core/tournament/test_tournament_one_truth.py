@@ -218,3 +218,41 @@ def test_check_and_show_never_crash_on_rows_written_by_hand(tmp_path, seed):
         return                    # said in one line: a refusal, not a crash
     assert isinstance(report["ok"], bool)
     store.show(tid)
+
+
+def test_db_migrate_on_a_shared_server_mends_a_doubled_round_and_the_tables_keep_entering_results(
+        pg_cluster, empty_postgresql_url):
+    """A club's server at the version before: `db init` made the roles, two desks paired round 1
+    at once. `db migrate` sets one copy aside and gives the journal its grants, so that a table
+    enters its result as before."""
+    from referee_app.core.storage import migrations, roles
+    from referee_app.core.storage.database import Database
+    from urllib.parse import unquote, urlparse
+
+    url = empty_postgresql_url
+    database = Database(url, migrate=False)
+    with database.begin() as conn:
+        migrations.upgrade(conn, "0003")
+    with database.begin() as conn:
+        roles.apply(conn)
+        conn.exec_driver_sql("INSERT INTO tournaments (id, name, ruleset, created_at) VALUES (1, 'Open', 'icf', 'x')")
+        for seq, p in enumerate(PLAYERS[:4], 1):
+            conn.exec_driver_sql("INSERT INTO tournament_entries (tournament_id, seq, name, checked_in, first_round) "
+                                 f"VALUES (1, {seq}, '{p}', 1, 1)")
+        for table, a, b in ((1, "P1", "P2"), (2, "P3", "P4"), (1, "P1", "P3"), (2, "P2", "P4")):
+            conn.exec_driver_sql("INSERT INTO tournament_games (tournament_id, round, final, table_no, first, second, "
+                                 f"entered_at) VALUES (1, 1, 0, {table}, '{a}', '{b}', 'x')")
+    database.close()
+    done = run_cli("db", "migrate", url, "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["migrations_applied"] == list(migrations.REVISIONS[3:]) and answer["roles"]["created"] == []
+    name = unquote(urlparse(url).path.lstrip("/"))
+    with pg_cluster.connect() as conn:
+        conn.execute("CREATE ROLE table_after_migrate LOGIN IN ROLE carrom_table")
+    table = _store(pg_cluster.url(name, "table_after_migrate"))
+    assert [(g["first"], g["second"]) for g in table.round_games(1, 1)] == [("P1", "P2"), ("P3", "P4")]
+    table.result(1, 1, 2, [25, 11])
+    log = _store(url).log(1)
+    assert [e["action"] for e in log] == ["set_aside", "set_aside", "result"]
+    assert log[-1]["login"] == "table_after_migrate"

@@ -65,6 +65,10 @@ def upgrade() -> None:
         "detail TEXT NOT NULL DEFAULT '{}')"))
     conn.execute(sa.text("CREATE INDEX tournament_journal_by_tournament ON tournament_journal (tournament_id, id)"))
     _set_aside_doubled_rounds(conn)
+    if conn.dialect.name == "postgresql":
+        # the rows set aside queued the roles' deferred row check (roles.py): run now, as an index
+        # cannot be made over a table with checks pending
+        conn.execute(sa.text("SET CONSTRAINTS ALL IMMEDIATE"))
     conn.execute(sa.text(
         "CREATE UNIQUE INDEX tournament_games_one_live_row ON tournament_games (tournament_id, final, round, table_no) "
         "WHERE superseded_at IS NULL"))
