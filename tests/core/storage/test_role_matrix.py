@@ -270,6 +270,14 @@ AS_TABLE = [
      "only the desk may move a game to another table"),
     (("tournament", "add-result", "{tid}", "1", "1", "3", "25", "--correction", "read backwards"),
      "only the desk may correct a result"),
+    (("forms", "new", "protest", "{protest}"), None),
+    (("forms", "incident", "{incident}"), None),
+    (("forms", "decide", "{filed}", "upheld"), "only the desk may decide a form or change a decided one"),
+    (("matches", "play", "{open_match}", "{stroke}"), None),
+    (("matches", "undo", "{open_match}"), None),
+    (("matches", "play", "{finished_match}", "{stroke}"),
+     "only the desk may change the score sheet of a game whose result is entered"),
+    (("matches", "undo", "{finished_match}"), "only the desk may change the score sheet of a game whose result is entered"),
     (("tournament", "add-result", "{tid}", "1", "2", "25", "4"), None),     # a game with no result yet
     (("tournament", "add-result", "{tid}", "1", "2", "4", "25"),
      r"the result of table 2 in round 1 was entered meanwhile by {table} at \d\d:\d\d: only the desk may change it"),
@@ -293,6 +301,9 @@ AS_DESK = [
     ("tournament", "move-table", "{tid}", "2", "1", "3", "--reason", "a board is faulty"),
     ("tournament", "pair", "--id", "{tid}", "--again", "2", "--reason", "paired before P5 came back"),
     ("tournament", "new", "{file}"),
+    ("forms", "decide", "{filed}", "upheld"),
+    ("matches", "play", "{finished_match}", "{stroke}"),
+    ("matches", "undo", "{finished_match}"),
     ("tournament", "log", "{tid}", "--json"),
 ]
 
@@ -302,7 +313,15 @@ def test_every_command_as_each_role(day, tmp_path):
 
     club, records = day
     (tmp_path / "t.json").write_text(json.dumps({"name": "Another open", "players": ["A", "B"]}))
-    fill = {"tid": str(records.tid), "file": str(tmp_path / "t.json"), "table": club.table_login}
+    (tmp_path / "protest.json").write_text(json.dumps(PROTEST))
+    (tmp_path / "incident.json").write_text(json.dumps({"tournament": "Open de Cannes", "round": 1, "table": 2,
+                                                        "player": "P3", "kind": "disturbance",
+                                                        "at": "2026-05-14T16:00:00+02:00"}))
+    (tmp_path / "stroke.json").write_text(json.dumps({"pocketed": {}}))
+    fill = {"tid": str(records.tid), "file": str(tmp_path / "t.json"), "table": club.table_login,
+            "protest": str(tmp_path / "protest.json"), "incident": str(tmp_path / "incident.json"),
+            "stroke": str(tmp_path / "stroke.json"), "filed": str(records.filed),
+            "open_match": str(records.open_match), "finished_match": str(records.finished_match)}
     for args, refusal in AS_TABLE:
         done = _cli(club.table, *(a.format(**fill) for a in args))
         if refusal is None:
