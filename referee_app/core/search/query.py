@@ -128,6 +128,7 @@ class Understanding:
         words, q.definition = self._strip_question(words)
         q.counts = [int(w) for w in words if w.isdigit() and len(w) < 7]
         self._word_concepts(q, words)
+        _quieten_scene(q.concepts, _scene([fold(w) for w in words]), len(words))
         # what defines the term asked about: the first concept named ("coprire la regina" asks
         # what covering is, not what the queen is); for terms joined by `and`, `or`, `vs` ("la
         # différence entre game et match", "multa e penalità"), each of them
@@ -167,7 +168,13 @@ class Understanding:
                     concept.add(lang, stems, weight)
             if not fuzzy:
                 concept.typed.update(langs)
+                own = set(concept.leaves)
                 self._add_as_typed(concept, [words[p] for p in positions])
+                if sense is not None and sense not in senses.FITS:
+                    # the word as typed says the other sense too (`casse`, read as broken, is
+                    # also the break's word): only the chosen concept's own words count in full
+                    for key in set(concept.leaves) - own:
+                        concept.leaves[key] *= senses.OFF_SENSE_FACTOR
             if sense in senses.FITS:
                 concept.sense = senses.FITS[sense]
                 said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, words[positions[0]]))}
@@ -369,6 +376,49 @@ def _frames(folded: list[str]) -> set[int]:
             if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
                 out.update(range(i, i + n))
     return out
+
+
+# Where a question is set, not what it asks: nearly every rule holds `pendant la partie`, `durante
+# il match`, `during a game`, and players add it to a question about smoking or signals. Said beside
+# other words, it weighs little; the rules that happen to say it (`une interruption pendant un
+# match`) must not outrank the one about what was asked. (Alone, it is the question.)
+SCENE_FRAMES = (
+    "pendant la partie", "pendant une partie", "pendant le match", "pendant un match", "pendant le jeu",
+    "pendant la rencontre", "en cours de partie", "en pleine partie", "en cours de jeu", "en plein match",
+    "durant la partie", "durant le match",
+    "durante il match", "durante la partita", "durante una partita", "durante il gioco", "durante un match",
+    "durante l'incontro", "in partita", "a meta partita", "nel corso della partita", "nel corso del match",
+    "during the game", "during a game", "during the match", "during a match", "during play", "mid game",
+    "mid-game", "in the middle of a game", "in the middle of the game", "in a match", "in a game")
+SCENE_FACTOR = 0.25
+
+
+@lru_cache(maxsize=None)
+def _folded_scenes() -> tuple[tuple[str, ...], ...]:
+    return tuple(sorted({tuple(tokens(fold(p))) for p in SCENE_FRAMES}, key=lambda f: -len(f)))
+
+
+def _scene(folded: list[str]) -> set[int]:
+    """The positions of the words that only set the scene (SCENE_FRAMES)."""
+    out: set[int] = set()
+    for frame in _folded_scenes():
+        n = len(frame)
+        for i in range(len(folded) - n + 1):
+            if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
+                out.update(range(i, i + n))
+    return out
+
+
+def _quieten_scene(concepts: list[Concept], scene: set[int], n_words: int) -> None:
+    """The concepts standing only for scene words weigh SCENE_FACTOR, when the query says more."""
+    if not scene or len(scene) >= n_words:
+        return
+    quiet = [c for c in concepts if c.positions and scene.issuperset(c.positions)]
+    if len(quiet) == len(concepts):
+        return
+    for c in quiet:
+        for key in c.leaves:
+            c.leaves[key] *= SCENE_FACTOR
 
 
 # The words that join two terms a question sets side by side, in every language.

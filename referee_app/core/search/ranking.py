@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 
 from . import numbers
+from .senses import OFF_SENSE_FACTOR   # a word of two senses, read in one, where a text of the other kind says it
 from .analysis import LANGS
 from .terms import PHRASE_SLOP
 
@@ -45,7 +46,6 @@ ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other,
 COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
 ASKED_BONUS = 2.0         # a text stating the kind of number a query asks for (`how long`: a duration), three times as much
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
-OFF_SENSE_FACTOR = 0.3    # a word of two senses, read in one, where a text of the other kind says it
 
 
 class Candidate:
