@@ -179,6 +179,8 @@ class Understanding:
                 concept.sense = senses.FITS[sense]
                 said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, words[positions[0]]))}
                 concept.ambiguous = frozenset(said & concept.leaves.keys())
+            elif sense is None and len(positions) > 1 and not fuzzy:
+                self._sense_in_phrase(concept, [words[p] for p in positions])
             q.concepts.append(concept)
         for i, word in enumerate(words):
             if i in covered or is_stopword(word):
@@ -192,6 +194,22 @@ class Understanding:
         q.words = list(words)
         self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    def _sense_in_phrase(self, concept: Concept, words: list[str]) -> None:
+        """A phrase that names one sense of a word of two (`tours du tournoi`, `turni del torneo`):
+        the texts say the word alone (`premier tour`), so the word counts alone too, as it does
+        typed alone in that sense, for less where a text of the other kind says it."""
+        ids = {self._terms.concepts[i]["id"] for i in concept.concepts}
+        for word in words:
+            meant = [name for name in senses.SENSES.get(fold(word), {}) if name in ids and name in senses.FITS]
+            if len(meant) != 1:
+                continue
+            said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, word)) and self._in_index(lang, s)}
+            for key in said:
+                concept.leaves[key] = max(concept.leaves.get(key, 0.0), EQUIVALENT_FACTOR)
+            concept.sense = senses.FITS[meant[0]]
+            concept.ambiguous = frozenset(said)
+            return
 
     def _sense(self, words: list[str], positions: list[int], guessed: set[int], counted: bool) -> str | None:
         """The sense a lone word of two senses is typed in, when its neighbours say it and the
