@@ -364,7 +364,7 @@ class Understanding:
 
 
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
-# `cosa succede se`, `what happens if`. Their verbs are rule words elsewhere (`passe la main`, `en
+# `cosa succede se`, `what happens if`, `au bout de` (after: its `bout` is also a match). Their verbs are rule words elsewhere (`passe la main`, `en
 # droit de remplacer`; `faut`, of `falloir`, stems as `faute` does) and found the rules that say
 # them, not the rule asked for. (`peut-on`, `can I` stay: a question of what is allowed is
 # answered by the rules saying what one may do.)
@@ -373,7 +373,7 @@ QUESTION_FRAMES = (
     "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
     "a-t-on le droit d'", "ai-je le droit de", "ai-je le droit d'", "on a le droit de", "on a le droit d'",
     "a le droit de", "a le droit d'", "est-ce que", "est ce que", "faut-il", "faut il", "il faut", "faudra-t-il",
-    "il faudra",
+    "il faudra", "au bout de",
     "cosa succede se", "che succede se", "cosa succede quando", "cosa succede", "che cosa succede se",
     "what happens if", "what happens when", "what happens")
 
