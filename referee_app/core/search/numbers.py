@@ -224,7 +224,7 @@ def stated(text: str) -> set[str]:
     """What numbers a text states: "count" for any number (in digits or words), "duration" for a
     number of seconds, minutes or hours (`2 minutes`, `dieci minuti`, `five minutes`), "times" for
     how many times (`une seule fois`, `3 fois de suite`, `twice`)."""
-    out = set()
+    out: set[str] = set()
     words = [w.lower() for w in _WORD.findall(text)]
     if any(_times(words, i) for i in range(len(words))):
         out.update(("count", "times"))

@@ -364,10 +364,10 @@ class Understanding:
 
 
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
-# `cosa succede se`, `what happens if`, `au bout de` (after: its `bout` is also a match). Their verbs are rule words elsewhere (`passe la main`, `en
-# droit de remplacer`; `faut`, of `falloir`, stems as `faute` does) and found the rules that say
-# them, not the rule asked for. (`peut-on`, `can I` stay: a question of what is allowed is
-# answered by the rules saying what one may do.)
+# `cosa succede se`, `what happens if`, `au bout de` (after: its `bout` is also a match). Their
+# verbs are rule words elsewhere (`passe la main`, `en droit de remplacer`; `faut`, of `falloir`,
+# stems as `faute` does) and found the rules that say them, not the rule asked for. (`peut-on`,
+# `can I` stay: a question of what is allowed is answered by the rules saying what one may do.)
 QUESTION_FRAMES = (
     "que se passe-t-il si", "que se passe-t-il quand", "qu'est-ce qui se passe si", "qu'est ce qui se passe si",
     "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
