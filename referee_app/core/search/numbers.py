@@ -193,7 +193,10 @@ DURATION_QUESTIONS = ("combien de temps", "en combien de temps", "pendant combie
 DURATION_WORDS = ("duree", "delai", "durer", "durata", "duration", "temps max", "temps maximum",
                   "temps limite", "limite de temps", "temps imparti", "temps accorde", "temps maximal",
                   "tempo massimo", "tempo limite", "limite di tempo", "tempo concesso", "time limit",
-                  "maximum time", "max time", "time allowed")
+                  "maximum time", "max time", "time allowed",
+                  # and a limit to lateness: the minutes a latecomer has
+                  "retard maximum", "retard max", "retard autorise", "retard maximal", "ritardo massimo",
+                  "ritardo consentito", "ritardo max", "maximum delay", "how late", "maximum lateness")
 # how many times something may be done: the rule that says `une seule fois`, `3 fois de suite`,
 # `più di tre volte`, `twice` answers, not one stating any other number on the subject
 FREQUENCY_QUESTIONS = ("combien de fois", "quante volte", "how many times", "how often")
