@@ -26,6 +26,7 @@ EQUIVALENT_FACTOR = 0.8   # a concept's words in the other languages weigh a lit
 MAX_WORDS = 32            # the rest of a longer query is ignored: nobody types more to find a rule
 MAX_FUZZY_CHARS = 24      # longer "words" are not typos of a rulebook word (and would cost seconds)
 MAX_QUERY_CHARS = 1000
+OWN_COUNT = 3             # times a language's texts say a word for it to be that language's own
 
 
 @dataclass
@@ -84,8 +85,9 @@ class Understanding:
     """Reads queries against one open index, its thesaurus and its citation grammar."""
 
     def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]],
-                 source_of: Callable[[int], str | None]):
+                 source_of: Callable[[int], str | None], lexicons: dict[str, dict[str, int]] | None = None):
         self._index = index
+        self._lexicons = lexicons or {}   # lang -> folded word -> how often its texts say it (language.lexicon)
         self._terms = terms
         self._citations = citations
         self._source_of = source_of   # document -> its source, if it is an official text
@@ -99,7 +101,8 @@ class Understanding:
                 forms.append((tokens(fold(head)), tokens(fold(tail))))
         self._questions = sorted(forms, key=lambda f: -len(f[0]) - len(f[1]))
 
-    def read(self, text: str) -> Query:
+    def read(self, text: str, written: str | None = None) -> Query:
+        """What `text` asks; `written`: the language it is written in, when its words say it."""
         text = (text or "")[:MAX_QUERY_CHARS]
         q = Query(text)
         cited = self._citations.parse(text)
@@ -127,7 +130,7 @@ class Understanding:
                 q.concepts.append(Concept(w, dimension=unit[0]))
         words, q.definition = self._strip_question(words)
         q.counts = [int(w) for w in words if w.isdigit() and len(w) < 7]
-        self._word_concepts(q, words)
+        self._word_concepts(q, words, written)
         _quieten_scene(q.concepts, _scene([fold(w) for w in words]), len(words))
         # what defines the term asked about: the first concept named ("coprire la regina" asks
         # what covering is, not what the queen is); for terms joined by `and`, `or`, `vs` ("la
@@ -147,11 +150,15 @@ class Understanding:
                 return words[len(head):len(words) - len(tail)], True
         return words, False
 
-    def _word_concepts(self, q: Query, words: list[str]) -> None:
+    def _word_concepts(self, q: Query, words: list[str], written: str | None = None) -> None:
         """Thesaurus phrases found by any language's analyser, then each other word."""
         guessed = self._guess_typos(words)
         covered: set[int] = set()
         for positions, concept_ids, langs in self._thesaurus_groups(words):
+            if written and written not in langs and self._own(written, [words[p] for p in positions]):
+                # a word of the query's language that another language's thesaurus reads (the
+                # Italian `due`, two, is the English `due`, a coin owed): read as typed, below
+                continue
             covered.update(positions)
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
             sense = self._sense(words, positions, guessed, q.asks == "count")
@@ -185,7 +192,7 @@ class Understanding:
         for i, word in enumerate(words):
             if i in covered or is_stopword(word):
                 continue
-            concept = self._word_concept(word)
+            concept = self._word_concept(word, written)
             concept.positions = (i,)
             if concept.leaves:
                 q.concepts.append(concept)
@@ -319,9 +326,19 @@ class Understanding:
                 groups.append((list(positions), sorted(found[positions][0]), found[positions][1]))
         return sorted(groups)
 
-    def _add_as_typed(self, concept: Concept, words: list[str]) -> None:
-        """The words as typed, in every language whose texts have them."""
+    def _own(self, lang: str, words: list[str]) -> bool:
+        """Whether each word, as written, is one the texts of `lang` say often enough to be its own."""
+        lexicon = self._lexicons.get(lang, {})
+        return all(lexicon.get(fold(w), 0) >= OWN_COUNT for w in words)
+
+    def _add_as_typed(self, concept: Concept, words: list[str], written: str | None = None) -> None:
+        """The words as typed, in every language whose texts have them; not, for a word of the
+        query's language `written`, in another whose texts never write it so, whatever its stem
+        (the Italian `durante` is no French `dure`)."""
+        own = {w for w in words if written and self._own(written, [w])}
         for lang in LANGS:
+            if lang != written and any(fold(w) not in self._lexicons.get(lang, {}) for w in own):
+                continue
             stems = [s for s in (stem(lang, w) for w in words) if s]
             if stems and all(self._in_index(lang, s) for s in stems):
                 concept.add(lang, stems, 1.0, typed=True)
@@ -337,11 +354,11 @@ class Understanding:
     def _in_index(self, lang: str, s: str) -> bool:
         return bool(self._index.doc_frequency(f"text_{lang}", s))
 
-    def _word_concept(self, word: str) -> Concept:
+    def _word_concept(self, word: str, written: str | None = None) -> Concept:
         """A word the thesaurus does not know: itself in every language where the rulebook has it;
         if it has it nowhere, a typo: the words within a slip or two of it, and their concepts."""
         concept = Concept(word)
-        self._add_as_typed(concept, [word])
+        self._add_as_typed(concept, [word], written)
         if concept.leaves or len(word) > MAX_FUZZY_CHARS or not word.isalpha():
             return concept
         concept.fuzzy = True

@@ -89,7 +89,8 @@ class Searcher:
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
         self._terms = Terms(aux["terms"])
-        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source)
+        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source,
+                                            aux.get("lexicon") or {})
         self._filters: dict[tuple[str, object], frozenset] = {}
         self._sources_of: list | None = None   # document -> source of an official text (_official_source)
         self._doc_words: dict[int, list] = {}
@@ -166,14 +167,15 @@ class Searcher:
             self._check_filters(lang, ruleset, source, limit)
             if reader is not None and reader not in LANGS:
                 raise BadInput("reader", f"unknown language '{reader}' (known: {', '.join(LANGS)})")
-            reader = lang or reader or self._language_of(query or "")
+            written = self._language_of(query or "")
+            reader = lang or reader or written
             try:
-                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang, written=written)
             except READ_ERRORS:
                 # what reading changed or damaged index files raises: build anew and try once more
                 # (an error that is not the index's shows again, from the fresh one)
                 self._rebuild()
-                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang, written=written)
             found["lang"] = reader
             return found
 
@@ -201,8 +203,8 @@ class Searcher:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise BadInput("limit", f"must be a whole number of at least 1, not {limit!r}")
 
-    def _search(self, text, lang, ruleset, source, limit, ranked_in=None) -> dict:
-        q = self._understanding.read(text)
+    def _search(self, text, lang, ruleset, source, limit, ranked_in=None, written=None) -> dict:
+        q = self._understanding.read(text, written)
         # a measurement no clause states matches nothing, and is said so as a word is
         q.unmatched[:0] = [c.words for c in q.concepts if c.quantity is not None and not any(
             numbers.nearness(m, c.quantity) for ms in self._measures.values() for m in ms)]

@@ -348,3 +348,15 @@ def test_an_unknown_reader_s_language_is_refused_in_one_line(searcher):
 
     with pytest.raises(BadInput, match="reader"):
         searcher.search("reine", reader="de")
+
+
+def test_a_word_of_the_query_s_language_is_not_read_as_another_language_s_false_friend(searcher):
+    """Typed in an Italian query, `due` is two, not the English coin owed, and `durante` is no
+    French `dure` (same stem): mixed words read in the language the query is written in."""
+    understanding = searcher._understanding   # what the query is read as, before ranking
+    concepts = {c.words: c for c in understanding.read("pedina spaccata in due", "it").concepts}
+    assert not concepts["due"].concepts, "the thesaurus's English `due` is not what an Italian query means"
+    durante = {c.words: c for c in understanding.read("fumare durante il match", "it").concepts}["durante"]
+    assert {fname[-2:] for fname, _ in durante.leaves} == {"it"}
+    english = {c.words: c for c in understanding.read("due coin", "en").concepts}["due"]
+    assert english.concepts, "typed in English, it is the coin owed"
