@@ -111,3 +111,24 @@ def test_a_withdrawal_and_a_round_paired_again_ask_their_reason_and_are_journale
     assert [line.split("  ", 2)[2] for line in lines] == [
         "created the tournament", "paired round 1", "withdrew Bruno after round 1: fell ill",
         "paired round 1 again: Bruno withdrew before play"]
+
+
+def test_a_table_typing_a_result_another_table_entered_meanwhile_is_told_who(gui_env, qtbot, club, monkeypatch):
+    from referee_app.core.tournament.store import TournamentStore
+    from referee_app.ui.common import conflict_dialog
+
+    desk = TournamentStore(installed(), club.desk)
+    tid = desk.create("Open de Besançon", PLAYERS, "icf")
+    desk.pair(tid, seed=1)
+    table = _area(qtbot, club.table)
+    rounds = table.rounds
+    rounds.select_table(1)
+    rounds.first_points.setValue(25)
+    rounds.second_points.setValue(9)
+    TournamentStore(installed(), club.table).result(tid, 1, 1, [25, 2])     # the other table, first
+    monkeypatch.setattr(conflict_dialog, "ask_conflict", lambda *a, **k: pytest.fail("a table never chooses"))
+    rounds.record()
+    assert table.message.text().startswith(f"the result of table 1 in round 1 was entered meanwhile by "
+                                           f"{club.table_login} at ")
+    assert table.message.text().endswith(": only the desk may change it")
+    assert desk.game(tid, 1, 1)["score_second"] == 2

@@ -486,12 +486,13 @@ class TournamentStore(db.Store):
         key = "result" if row["score_first"] is not None else "changed"
         return Meanwhile(key, round_no, table, last.get("login"), last.get("at") or row["entered_at"])
 
-    def _not_entered_meanwhile(self, tid, round_no, row, expected_version) -> None:
+    def _not_entered_meanwhile(self, tid, round_no, row) -> None:
         """A table entering the result of a game that has one is told who entered it, and when;
-        the desk types over a result (or corrects it) and is refused only on a version conflict."""
-        if row["score_first"] is None or GHOST in (row["first"], row["second"]) or expected_version is not None:
+        the desk types over a result (or corrects it), refused only on a version conflict."""
+        if row["score_first"] is None or GHOST in (row["first"], row["second"]):
             return
         if self.database.role() == "table":
+            # whatever version it typed over: a table never chooses between two results
             raise self._changed_meanwhile(tid, round_no, row["table_no"], row)
 
     # --- results --------------------------------------------------------------------------
@@ -503,7 +504,7 @@ class TournamentStore(db.Store):
         round_no = round_arg(round_no)
         with self.transaction():
             row = self._game_row(tid, round_no, table, lock=True, meanwhile=expected_version is None)
-            self._not_entered_meanwhile(tid, round_no, row, expected_version)
+            self._not_entered_meanwhile(tid, round_no, row)
             if round_no != FINAL and self._rounds_paired(tid) > int(round_no) or \
                     round_no != FINAL and self._final_paired(tid):
                 raise BadInput("round", f"the round after round {round_no} is already "
