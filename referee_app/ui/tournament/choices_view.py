@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
-                               QSpinBox, QVBoxLayout, QWidget)
+                               QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
 from referee_app import i18n
 from referee_app.core.tournament.choices import departures
@@ -26,6 +26,8 @@ class ChoicesView(QWidget):
         self.ghost_points = QSpinBox(objectName="choice_ghost_points")
         self.ghost_points.setRange(1, MAX_GHOST_POINTS)
         self.avoid = QCheckBox(objectName="choice_avoid_rematches")
+        # no wider than its text: a tick box stretched past the screen cannot be scrolled into view
+        self.avoid.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.absent_player = QComboBox(objectName="choice_absent_player")
         self.absent_rounds = QLineEdit(objectName="choice_absent_rounds")
         absent = QHBoxLayout()
@@ -34,6 +36,7 @@ class ChoicesView(QWidget):
         self.reason = QLineEdit(objectName="choice_reason")
         self.apply_button = QPushButton(objectName="apply_choices")
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)   # labels above their fields when narrow
         self.labels = [QLabel() for _i in range(5)]
         for label, field in zip(self.labels, (self.rounds_total, self.ghost_points, self.avoid, absent, self.reason)):
             self.form.addRow(label, field)
@@ -129,7 +132,9 @@ class ChoicesView(QWidget):
         for label, text in zip(self.labels, (_("Rounds before the final:"), _("Points for beating the ghost:"),
                                              _("Pairing:"), _("Sits out rounds:"), _("Reason:"))):
             label.setText(text)
-        self.avoid.setText(_("No two players meet twice (backtracking from the bottom)"))
+        # short, for a 1024-pixel screen in large type; the whole of it in the tooltip
+        self.avoid.setText(_("Never the same opponent twice"))
+        self.avoid.setToolTip(_("No two players meet twice (backtracking from the bottom)"))
         self.absent_rounds.setPlaceholderText(_("rounds, like 2 3"))
         self.absent_rounds.setAccessibleName(_("Rounds the player sits out"))
         self.reason.setPlaceholderText(_("why (needed once play has begun)"))
