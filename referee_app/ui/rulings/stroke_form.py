@@ -33,6 +33,29 @@ class _LeaveUndoToTheSheet(QObject):
         return False
 
 
+class _FirstMatchOnReturn(QObject):
+    """Return in the foul's open list, no row chosen: the first match is taken rather than the
+    fragment typed, so a referee who typed "impro" need not press Down first."""
+
+    def __init__(self, field: "FoulField"):
+        super().__init__(field)
+        self.field = field
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            completer = self.field.completer()
+            popup = completer.popup()
+            if popup.isVisible() and not popup.currentIndex().isValid() and completer.completionCount() > 0:
+                completer.setCurrentRow(0)
+                text = completer.currentCompletion()
+                popup.hide()
+                self.field.setText(text)
+                self.field._tidy()
+                return True
+        return False
+
+
 class FoulField(QLineEdit):
     """The foul, typed by name or paragraph in any of the three languages, with a completer.
 
@@ -55,6 +78,7 @@ class FoulField(QLineEdit):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setCompleter(completer)
+        completer.popup().installEventFilter(_FirstMatchOnReturn(self))
         self.setClearButtonEnabled(True)
         self.returnPressed.connect(self._tidy)
         self.editingFinished.connect(self._tidy)
