@@ -19,6 +19,7 @@ from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
 from .areas import AreaHost, EquipmentArea, scrolling
+from .common.focus import enter
 from .common.focus_ring import FocusRing
 from .knowledge_start import load_knowledge
 from .retranslate import follow_language, install_qt_translations, system_language
@@ -366,9 +367,9 @@ class MainWindow(QMainWindow):
                 if self.rulebook.nav.currentIndex() == 1:
                     self.rulebook.search.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
             elif index == RULINGS:
-                # the head of its focus chain, named rather than walked to: a walk wraps every
-                # inner widget of the scroll area for Python, a few ms of the start
-                self.rulings_area.first_name.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                # named rather than walked to: a walk wraps every inner widget of the scroll
+                # area for Python, a few ms of the start
+                self.rulings_area.focus_entry()
             else:
                 _focus_first(area)
 
@@ -565,6 +566,6 @@ def _focus_first(area: QWidget) -> None:
         if w is None or w is area:
             return
         if area.isAncestorOf(w) and w.isVisibleTo(area) and w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus:
-            w.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            enter(w)
             return
         w = w.nextInFocusChain()

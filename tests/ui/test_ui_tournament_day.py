@@ -30,3 +30,39 @@ def test_return_in_the_foul_list_takes_the_first_match(window, qtbot):
     assert area.form.foul_id() == "improper_stroke"
     assert area.form.foul.text().startswith("Improper stroke")
     assert not area.match.strokes   # Return completes; it never records
+
+
+def test_in_a_match_ctrl_1_lands_on_the_stroke_and_never_selects_a_name(window, qtbot):
+    from referee_app.core.play.store import MatchStore
+    from support.kbcopy import installed
+
+    area = rulings(window)
+    assert focused() is area.first_name   # before the match: its first player's name ...
+    type_text(area.first_name, "Élodie")
+    key(window, "Ctrl+2")
+    key(focused(), "Ctrl+1")
+    assert focused() is area.form.own      # ... named: the stroke's first tick
+    record(area, {"pocketed": {"own": 1}})
+    key(window, "Ctrl+2")
+    key(focused(), "Ctrl+1")
+    assert focused() is area.form.own
+    key(focused(), "2")                    # two own coins, as the referee meant
+    assert area.form.own.value() == 2
+    assert area.first_name.text() == "Élodie"
+    assert MatchStore(installed()).meta(area.match_id)["first_name"] == "Élodie"
+
+
+def test_no_area_is_entered_with_a_field_s_text_selected(window, qtbot):
+    """Ctrl+1..5: wherever the keyboard lands, a text already there is kept from the next key."""
+    from PySide6.QtWidgets import QLineEdit
+
+    for n in range(1, 6):
+        key(focused() or window, f"Ctrl+{n}")
+        w = focused()
+        if isinstance(w, QLineEdit) and not w.isReadOnly():
+            if not w.text():
+                w.setText("Anna")
+            key(w, "Ctrl+2" if n != 2 else "Ctrl+1")
+            key(focused(), f"Ctrl+{n}")
+            assert focused() is w or not isinstance(focused(), QLineEdit)
+            assert not focused().hasSelectedText() if isinstance(focused(), QLineEdit) else True, w.objectName()

@@ -10,7 +10,7 @@ shown as the stroke is ticked and what is recorded are one ruling: `MatchSession
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from referee_app.core.errors import BadInput
@@ -19,6 +19,7 @@ from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.focus import enter
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
 from . import match_dialogs, match_tools
@@ -104,6 +105,15 @@ class RulingsArea(QWidget):
 
     def names(self) -> tuple[str, str]:
         return (self.first_name.text().strip() or _("First"), self.second_name.text().strip() or _("Second"))
+
+    def focus_entry(self) -> None:
+        """Where Ctrl+1 lands. In a match (a stroke recorded, or its players named) the stroke's
+        first tick, never a name; before it, the first player's name, its text left unselected so
+        that no key typed replaces a name already saved."""
+        if self.match.strokes or self.first_name.text().strip() or self.second_name.text().strip():
+            self.form.own.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            enter(self.first_name)
 
     def what_if_ruleset(self) -> str:
         return self.match.ruleset  # one ruleset everywhere: the match's
