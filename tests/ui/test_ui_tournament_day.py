@@ -66,3 +66,39 @@ def test_no_area_is_entered_with_a_field_s_text_selected(window, qtbot):
             key(focused(), f"Ctrl+{n}")
             assert focused() is w or not isinstance(focused(), QLineEdit)
             assert not focused().hasSelectedText() if isinstance(focused(), QLineEdit) else True, w.objectName()
+
+
+def answer(monkeypatch, button, asked):
+    def question(parent, title, text, *args, **kwargs):
+        asked.append(text)
+        return button
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+
+
+def test_new_match_asks_before_clearing_a_typed_header_and_leaves_no_empty_duplicate(window, qtbot, monkeypatch):
+    from referee_app.core.play.store import MatchStore
+    from support.kbcopy import installed
+
+    area = rulings(window)
+    type_text(area.first_name, "Élodie")
+    type_text(area.second_name, "Luca")
+    store = MatchStore(installed())
+    qtbot.waitUntil(lambda: area.match_id is not None)
+    asked: list[str] = []
+    answer(monkeypatch, QMessageBox.StandardButton.No, asked)
+    area.new_button.click()
+    assert asked and "Élodie" in asked[0]
+    assert (area.first_name.text(), area.second_name.text()) == ("Élodie", "Luca")   # kept
+    answer(monkeypatch, QMessageBox.StandardButton.Yes, asked)
+    area.new_button.click()
+    assert (area.first_name.text(), area.second_name.text()) == ("", "")
+    area.new_button.click()                  # nothing typed: nothing asked, nothing made
+    assert len(asked) == 2
+    type_text(area.first_name, "Anna")
+    matches = store.list()
+    assert len(matches) == 1 and matches[0]["first_name"] == "Anna"   # one match, the same one
+    record(area, {"pocketed": {"own": 1}})
+    area.new_button.click()                  # a match begun is kept; the next one starts blank
+    assert len(asked) == 2 and area.match_id is None and area.first_name.text() == ""
+    assert [m["first_name"] for m in store.list()] == ["Anna"]

@@ -168,6 +168,22 @@ class RulingsArea(QWidget):
         self.ruleset_in_force.emit(self.match.ruleset)
 
     def new_match(self) -> None:
+        """A match begun (strokes recorded, kept in the records) gives way to a new one. A match
+        with no stroke yet is the new match already: it is kept rather than left behind as an
+        empty duplicate in "Open match…", and a header typed for it is cleared only if the referee
+        says so."""
+        if not self.match.strokes:
+            typed = {f: e.text() for f, e in self.header.fields.items() if e.text().strip()}
+            if typed and not match_dialogs.confirm_clear_header(self, self.header.values()):
+                return
+            for field in typed:
+                self.header.fields[field].clear()
+                self._header_edited(field, "")
+            self.match_clock.reset()
+            self.form.reset()
+            self.refresh()
+            enter(self.first_name)
+            return
         was_correcting = self.correcting
         self.session.new(self.doubles.isChecked())
         self.header.clear()

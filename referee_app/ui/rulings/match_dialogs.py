@@ -21,6 +21,17 @@ def confirm_ruleset_change(parent, knowledge, old: str, new: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def confirm_clear_header(parent, header: dict) -> bool:
+    """Asked before "New match" clears a header typed for a match that has no stroke yet."""
+    names = " – ".join(n for n in (header.get("first_name"), header.get("second_name")) if n)
+    text = (_("This match has no stroke yet. Clear its header ({names}) to start afresh?").format(names=names)
+            if names else _("This match has no stroke yet. Clear its header to start afresh?"))
+    answer = QMessageBox.question(parent, _("New match"), text,
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                  QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def confirm_correction(parent, session, n: int, stroke: dict) -> bool:
     """Shows every later ruling the correction changes and asks to accept it; a correction refused
     (a later stroke made impossible) is said and not made."""
