@@ -102,3 +102,46 @@ def test_new_match_asks_before_clearing_a_typed_header_and_leaves_no_empty_dupli
     area.new_button.click()                  # a match begun is kept; the next one starts blank
     assert len(asked) == 2 and area.match_id is None and area.first_name.text() == ""
     assert [m["first_name"] for m in store.list()] == ["Anna"]
+
+
+def test_after_ctrl_enter_the_headline_keeps_the_ruling_just_recorded(window, qtbot):
+    area = rulings(window)
+    type_text(area.first_name, "Élodie")
+    type_text(area.second_name, "Luca")
+    record(area, {"pocketed": {"own": 1}})
+    view = area.ruling_view
+    assert view.headline.text() == "Élodie plays again"        # not the blank next stroke's
+    assert view.recorded.isVisible() and "1" in view.recorded.text()
+    record(area, {})                                            # a stroke with nothing pocketed
+    assert view.headline.text() == "Turn passes to Luca" and "2" in view.recorded.text()
+    area.form.own.setValue(1)                                   # the next stroke ticked: its ruling
+    assert view.headline.text() == "Luca plays again" and not view.recorded.isVisible()
+
+
+def test_a_correction_is_marked_on_the_sheet_and_its_pdf_and_names_the_players(window, qtbot, monkeypatch):
+    from referee_app import i18n
+
+    area = rulings(window)
+    type_text(area.first_name, "Élodie")
+    type_text(area.second_name, "Luca")
+    for stroke in ({"pocketed": {"own": 1}}, {"pocketed": {"own": 2}}, {}, {"pocketed": {"own": 1}}):
+        record(area, stroke)
+    i18n.set_language("fr")
+    asked: list[str] = []
+    answer(monkeypatch, QMessageBox.StandardButton.Yes, asked)
+    area.sheet.correct_stroke.emit(2)
+    area.form.own.setValue(0)                                   # stroke 2 pocketed nothing after all
+    key(area.form.own, "Ctrl+Return")
+    assert asked, "the correction changes later rulings: it is asked"
+    text = asked[0]
+    assert "de le" not in text and "di il" not in text and "Élodie" in text, text
+    assert "✎" in area.sheet.strokes.item(1, 0).text()          # the corrected stroke, and only it
+    assert all("✎" not in area.sheet.strokes.item(r, 0).text() for r in (0, 2, 3))
+    html = area.sheet.html(area.session.sheet_meta())
+    assert html.count("corrigé") == 1
+    i18n.set_language("it")
+    area.sheet.correct_stroke.emit(3)
+    asked.clear()
+    area.form.own.setValue(1)
+    key(area.form.own, "Ctrl+Return")
+    assert asked and "di il" not in asked[0] and "di chi" not in asked[0], asked[0]

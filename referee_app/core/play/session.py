@@ -77,6 +77,7 @@ class MatchSession:
         self.match = Match(knowledge, ruleset, doubles)
         self.match_id: int | None = None
         self.correcting: int | None = None     # the 1-based stroke being corrected
+        self._corrected: tuple[tuple | None, list[int]] = (None, [])   # (the sheet's mark, corrected strokes)
 
     @property
     def store(self):
@@ -280,4 +281,15 @@ class MatchSession:
         """The match's record and its events, for the printed score sheet ({} while not stored)."""
         if self.match_id is None:
             return {}
-        return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))
+        return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id),
+                    corrected=self.store.corrected(self.match_id))
+
+    def corrected(self) -> list[int]:
+        """The strokes of the sheet corrected after they were recorded (none while not stored);
+        read again only when the sheet changed, not at every tick."""
+        if self.match_id is None:
+            return []
+        key = (self.match_id, id(self.match), len(self.match.strokes))
+        if self._corrected[0] != key:
+            self._corrected = (key, self.store.corrected(self.match_id))
+        return self._corrected[1]

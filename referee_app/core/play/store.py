@@ -221,7 +221,20 @@ class MatchStore(db.Store):
                            "VALUES (:m, :seq, :stroke, :ruling, :at)",
                            {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
                             "ruling": json.dumps(new.rulings[i]), "at": stamp})
+            # which stroke the referee corrected (the later ones were only ruled again), for the
+            # sheet and its PDF to mark it; `at` ties it to the rows written now, so a stroke undone
+            # and entered again later is not marked
+            self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'correction', :d)",
+                       {"m": match_id, "at": stamp, "d": json.dumps({"stroke": seq, "at": stamp})})
         return changes
+
+    def corrected(self, match_id: int) -> list[int]:
+        """The strokes in force (1-based) that a correction replaced after they were recorded."""
+        match_id = self.meta(match_id)["id"]
+        entered = {row["seq"]: row["entered_at"] for row in self._active(match_id)}
+        return sorted({ev["detail"]["stroke"] for ev in self.events(match_id)
+                       if ev["kind"] == "correction" and isinstance(ev["detail"], dict)
+                       and entered.get(ev["detail"].get("stroke")) == ev["detail"].get("at")})
 
     def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         return self.load(match_id).correction(seq - 1, stroke)[1]

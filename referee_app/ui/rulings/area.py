@@ -57,10 +57,11 @@ class RulingsArea(QWidget):
         self.session = MatchSession(knowledge, ruleset, store,
                                     open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
+        self.just_recorded: tuple | None = None   # (ruling, sides, n) shown until the next tick
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)
 
-        self.form.changed.connect(self.update_ruling)
+        self.form.changed.connect(self._ticked)
         self.ruling_view.open_clause.connect(self.open_clause)
         self.doubles.toggled.connect(self._doubles_toggled)
         for button, slot in ((self.record_button, self.record), (self.undo_button, self.undo),
@@ -161,6 +162,7 @@ class RulingsArea(QWidget):
 
     def _match_shown(self, was_correcting) -> None:
         """After a match is begun or opened: the board, the clocks and the toolbar follow it."""
+        self.just_recorded = None
         self.resume.hide()
         self._correction_ended(was_correcting)
         self._apply_ruleset_parameters()
@@ -265,8 +267,12 @@ class RulingsArea(QWidget):
         except (BadInput, NoRule, Conflict) as exc:
             self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
             return
-        self.last_ruling = ruling
-        self.ruling_view.show_ruling(ruling, self._striker_names())
+        self.last_ruling = ruling   # what Record records: the stroke as ticked
+        if self.just_recorded is not None and not self.what_if.isChecked() and not self.correcting:
+            shown, sides, n = self.just_recorded
+            self.ruling_view.show_ruling(shown, sides, recorded=n)
+        else:
+            self.ruling_view.show_ruling(ruling, self._striker_names())
         self.record_button.setEnabled(not self.what_if.isChecked())
 
     def record(self) -> None:
@@ -279,7 +285,7 @@ class RulingsArea(QWidget):
         if not self.correcting:
             self._save_stroke(stroke)
             return
-        if not match_dialogs.confirm_correction(self, self.session, self.correcting, stroke):
+        if not match_dialogs.confirm_correction(self, self.session, self.correcting, stroke, self.names()):
             return
         try:
             self.session.correct(self.correcting, stroke)
@@ -295,11 +301,20 @@ class RulingsArea(QWidget):
 
         save_stroke(self, self.session.pending(stroke, self.header.values()))
 
-    def _stroke_done(self) -> None:
+    def _stroke_done(self, recorded: tuple | None = None) -> None:
+        """`recorded`: (ruling, sides, stroke number) of the stroke just recorded, kept in the
+        headline until the next stroke is ticked: the referee announces it now, and the blank next
+        stroke's ruling ("the turn passes") would contradict the play at the table."""
         self.form.reset()
+        self.just_recorded = recorded
         self.stroke_clock.restart() if self.stroke_clock.running else self.stroke_clock.reset()
         self.refresh()
         self.form.own.setFocus()
+
+    def _ticked(self) -> None:
+        """The stroke form changed: the next stroke's ruling replaces the one just recorded."""
+        self.just_recorded = None
+        self.update_ruling()
 
     def ask_deciding_strokes(self) -> None:
         attempts = match_dialogs.ask_deciding_strokes(self, self.names())
@@ -324,6 +339,7 @@ class RulingsArea(QWidget):
         except StoreUnavailable as exc:   # nothing undone: the banner says why; undo again later
             server_state().noticed(exc)
             return
+        self.just_recorded = None
         self._correction_ended(was_correcting)
         self.refresh()
 
@@ -379,7 +395,8 @@ class RulingsArea(QWidget):
                                 st.queen == "on_board")
         first, second = self.names()
         self.status.setText(status_text(self.session, first, second, what_if))
-        self.sheet.show_match(self.match.ruleset, self.match.doubles, self.match.strokes, (first, second))
+        self.sheet.show_match(self.match.ruleset, self.match.doubles, self.match.strokes, (first, second),
+                              self.session.corrected())
         self.undo_button.setEnabled(bool(self.match.strokes) and not what_if)
         self.tie_button.setVisible(self.match.game.tie_breaker_due and not what_if)
         self.update_ruling()

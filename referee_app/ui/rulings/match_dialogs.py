@@ -32,17 +32,37 @@ def confirm_clear_header(parent, header: dict) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-def confirm_correction(parent, session, n: int, stroke: dict) -> bool:
-    """Shows every later ruling the correction changes and asks to accept it; a correction refused
-    (a later stroke made impossible) is said and not made."""
+def _striking_sides(session, n: int, stroke: dict, names: tuple[str, str]) -> tuple[dict, dict]:
+    """{stroke number: (its striker's name, the opponent's)} of the sheet as it stands and as the
+    correction makes it: a correction may hand a later stroke to the other side."""
+    from referee_app.core.play.match import timeline
+
+    match = session.match
+    corrected = match.correction(n - 1, stroke)[0]
+    out = []
+    for strokes in (match.strokes, corrected.strokes):
+        sides = {}
+        for e in timeline(session.knowledge, match.ruleset, match.doubles, strokes):
+            first_strikes = e["side"] == "first"
+            sides[e["n"]] = names if first_strikes else (names[1], names[0])
+        out.append(sides)
+    return out[0], out[1]
+
+
+def confirm_correction(parent, session, n: int, stroke: dict, names: tuple[str, str]) -> bool:
+    """Shows every later ruling the correction changes, the sides by their names, and asks to
+    accept it; a correction refused (a later stroke made impossible) is said and not made."""
     try:
         changes = session.correction_changes(n, stroke)
     except BadInput as exc:
         QMessageBox.warning(parent, _("Correction refused"), str(exc))
         return False
     lines = []
+    before_sides, after_sides = _striking_sides(session, n, stroke, names)
     for c in changes:
-        what = ruling_differences(c["before"], c["after"], current_language())
+        k = c["stroke"]
+        what = ruling_differences(c["before"], c["after"], current_language(),
+                                  before_sides.get(k), after_sides.get(k))
         if what:  # a line that would read "X → X" tells the referee nothing
             lines.append(_("Stroke {n}:").format(n=c["stroke"]) + "\n" + "\n".join(f"  • {w}" for w in what))
     if not lines:
