@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
 FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
+GEOMETRY_SAVE_MS = 500          # a window dragged or resized is saved once it settles
 
 
 def _inspection_page(knowledge):
@@ -128,6 +129,10 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(self.problems_label)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
 
+        # the window's place and size (maximised or not) are saved as they change, not only on
+        # closing: a window killed mid-match comes back as the referee had it
+        self._geometry_timer = QTimer(self, singleShot=True, interval=GEOMETRY_SAVE_MS)
+        self._geometry_timer.timeout.connect(self._save_geometry)
         self._restore()
         follow_language(self)
         self.retranslate()
@@ -346,7 +351,25 @@ class MainWindow(QMainWindow):
         area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
         self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT) else RULINGS, focus=True)
 
+    def _save_geometry(self) -> None:
+        if self.isVisible():
+            settings.put(settings.GEOMETRY, self.saveGeometry())
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._geometry_timer.start()
+
+    def moveEvent(self, event):
+        super().moveEvent(event)
+        self._geometry_timer.start()
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange:
+            self._geometry_timer.start()
+
     def closeEvent(self, event):
+        self._geometry_timer.stop()
         settings.put(settings.GEOMETRY, self.saveGeometry())
         settings.put(settings.AREA, self.stack.currentIndex())
         if self.rulebook_host.area is not None:   # else the sizes read at start stay as they were

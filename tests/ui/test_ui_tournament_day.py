@@ -145,3 +145,55 @@ def test_a_correction_is_marked_on_the_sheet_and_its_pdf_and_names_the_players(w
     area.form.own.setValue(1)
     key(area.form.own, "Ctrl+Return")
     assert asked and "di il" not in asked[0] and "di chi" not in asked[0], asked[0]
+
+
+def killed(window) -> None:
+    """What a kill leaves: nothing more written, no close event (the window is only hidden)."""
+    from PySide6.QtCore import QTimer
+
+    for timer in window.findChildren(QTimer):   # its clocks' ticks and saves, the window's own
+        timer.stop()
+    window.hide()
+
+
+def test_the_match_clock_comes_back_after_a_crash_where_it_was(qtbot, gui_env, monkeypatch):
+    from referee_app.ui.rulings.clocks import Countdown
+    from support.gui import make_window, spin
+
+    monkeypatch.setattr(Countdown, "SAVE_EVERY_MS", 100, raising=False)   # saved while it runs, as often as a test waits
+    first = make_window(qtbot)
+    area = first.rulings_area
+    record(area, {"pocketed": {"own": 1}})
+    clock = area.match_clock
+    clock._spent_ms = 11_500                     # twelve seconds gone, which a test cannot wait for
+    clock.toggle.click()
+    spin(0.2)
+    clock.toggle.click()                         # paused: saved at once
+    shown = clock.display.text()
+    assert shown == "39:48"
+    killed(first)
+    second = make_window(qtbot)
+    second.rulings_area.resume.resume_button.click()
+    assert second.rulings_area.match_clock.display.text() == "39:48"   # not 40:00
+
+    again = second.rulings_area.match_clock     # running when the window died
+    again.toggle.click()
+    spin(0.5)
+    before = again.remaining()
+    killed(second)
+    third = make_window(qtbot)
+    third.rulings_area.resume.resume_button.click()
+    after = third.rulings_area.match_clock
+    assert not after.running and 0 <= after.remaining() - before <= 0.3, (before, after.remaining())
+
+
+def test_the_window_comes_back_maximised_after_a_crash(qtbot, gui_env):
+    from support.gui import make_window, spin
+
+    first = make_window(qtbot)
+    first.showMaximized()
+    qtbot.waitUntil(first.isMaximized)
+    spin(0.8)                                    # settled: saved without any close
+    killed(first)
+    second = make_window(qtbot, size=None)       # the geometry it restores, as a start does
+    assert second.isMaximized()

@@ -284,6 +284,17 @@ class MatchSession:
         return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id),
                     corrected=self.store.corrected(self.match_id))
 
+    def clock_write(self, spent_ms: int, running: bool) -> Callable[[], None] | None:
+        """The write of the match clock's state, bound to the match on screen; None while the
+        match is not stored (nothing of it is kept yet, its clock neither)."""
+        match_id = self.match_id
+        if match_id is None:
+            return None
+        return lambda: self.store.save_clock(match_id, spent_ms, running)
+
+    def saved_clock(self) -> dict | None:
+        return self.store.match_clock(self.match_id) if self.match_id is not None else None
+
     def corrected(self) -> list[int]:
         """The strokes of the sheet corrected after they were recorded (none while not stored);
         read again only when the sheet changed, not at every tick."""

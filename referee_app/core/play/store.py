@@ -114,9 +114,31 @@ class MatchStore(db.Store):
                                                                       "after_stroke": len(strokes)})})
         return match
 
-    def events(self, match_id: int) -> list[dict]:
+    def events(self, match_id: int, kind: str | None = None) -> list[dict]:
+        """The match's history beside its strokes (ruleset changes, corrections), oldest first;
+        the clock's states are its own (`clock`) and left out unless asked for by `kind`."""
+        where, params = ("kind = :k", {"m": match_id, "k": kind}) if kind else ("kind <> 'clock'", {"m": match_id})
         return [dict(r) | {"detail": db.stored_json(r["detail"], None, shown=True)[0]} for r in self.all(
-            "SELECT at, kind, detail FROM match_events WHERE match_id = :m ORDER BY id", {"m": match_id})]
+            f"SELECT at, kind, detail FROM match_events WHERE match_id = :m AND {where} ORDER BY id", params)]
+
+    def save_clock(self, match_id: int, spent_ms: int, running: bool) -> None:
+        """The match clock as it stands, saved with the sheet: one committed row, so a crash
+        leaves the clock where it was last saved (it is saved at every start, pause and reset,
+        and every few seconds while it runs)."""
+        spent_ms = int(spent_ms)
+        if not 0 <= spent_ms <= 10 ** 9:
+            raise BadInput("clock", "the time spent is out of range")
+        with self.transaction():
+            match_id = self.meta(match_id, lock=True)["id"]
+            self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'clock', :d)",
+                       {"m": match_id, "at": now(), "d": json.dumps({"spent_ms": spent_ms, "running": bool(running)})})
+
+    def match_clock(self, match_id: int) -> dict | None:
+        """The match clock as last saved ({"spent_ms", "running"}), or None if never saved."""
+        row = self.first("SELECT detail FROM match_events WHERE match_id = :m AND kind = 'clock' "
+                         "ORDER BY id DESC LIMIT 1", {"m": self.meta(match_id)["id"]})
+        detail = db.stored_json(row["detail"], None)[0] if row else None
+        return detail if isinstance(detail, dict) and isinstance(detail.get("spent_ms"), int) else None
 
     def unfinished(self) -> dict | None:
         """The last match begun and not over, to offer to resume it when the window opens."""
@@ -232,8 +254,8 @@ class MatchStore(db.Store):
         """The strokes in force (1-based) that a correction replaced after they were recorded."""
         match_id = self.meta(match_id)["id"]
         entered = {row["seq"]: row["entered_at"] for row in self._active(match_id)}
-        return sorted({ev["detail"]["stroke"] for ev in self.events(match_id)
-                       if ev["kind"] == "correction" and isinstance(ev["detail"], dict)
+        return sorted({ev["detail"]["stroke"] for ev in self.events(match_id, "correction")
+                       if isinstance(ev["detail"], dict)
                        and entered.get(ev["detail"].get("stroke")) == ev["detail"].get("at")})
 
     def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
@@ -251,4 +273,4 @@ class MatchStore(db.Store):
                               "ruling": db.stored_json(r["ruling"], None, shown=True)[0]}
                    for r in self.all("SELECT * FROM strokes WHERE match_id = :m ORDER BY id", {"m": match_id})]
         return {"match": self.meta(match_id), "report": match.report(), "history": history,
-                "events": self.events(match_id)}
+                "events": self.events(match_id), "clock": self.match_clock(match_id)}

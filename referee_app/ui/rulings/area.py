@@ -58,6 +58,7 @@ class RulingsArea(QWidget):
                                     open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
         self.just_recorded: tuple | None = None   # (ruling, sides, n) shown until the next tick
+        self._clock_saved: tuple | None = None    # (match id, the match clock's state) last saved
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)
 
@@ -76,6 +77,7 @@ class RulingsArea(QWidget):
         self.first_name.editingFinished.connect(self.refresh)
         self.second_name.editingFinished.connect(self.refresh)
         self.header.edited.connect(self._header_edited)
+        self.match_clock.changed.connect(self._save_clock)
         make_actions(self)
         follow_language(self)
         self._apply_ruleset_parameters()
@@ -204,10 +206,42 @@ class RulingsArea(QWidget):
         self.doubles.blockSignals(False)
         self.header.load(meta)
         self._match_shown(was_correcting)
+        self._restore_clock()
 
     def _ensure_saved(self) -> int:
         self.resume.hide()
         return self.session.ensure_saved(self.header.values())
+
+    def _save_clock(self) -> None:
+        """The match clock saved with the sheet, as a stroke is: committed, or kept waiting while
+        the server is out of reach (the latest state wins)."""
+        state = self.match_clock.state()
+        if (self.match_id, state) == self._clock_saved:   # a paused clock at each stroke: once is enough
+            return
+        write = self.session.clock_write(state["spent_ms"], state["running"])
+        if write is None:
+            return
+        self._clock_saved = (self.match_id, state)
+        from referee_app.ui.common.records import saving   # with the records: not before the first paint
+
+        saving(self, _("The match clock"), write, key=("clock", id(self.match)))
+
+    def _restore_clock(self) -> None:
+        """The match clock where it was last saved, paused (the referee restarts it with play)."""
+        try:
+            saved = self.session.saved_clock()
+        except StoreUnavailable as exc:
+            server_state().noticed(exc)
+            return
+        self.match_clock.setToolTip("")
+        self._clock_saved = (self.match_id, {"spent_ms": saved["spent_ms"], "running": False}) if saved else None
+        if saved is None:
+            self.match_clock.restore(0)
+            return
+        self.match_clock.restore(saved["spent_ms"])
+        if saved.get("running"):
+            self.match_clock.setToolTip(_("The clock was running when the window closed; it is paused at the "
+                                          "time last saved: start it when play resumes"))
 
     def _header_edited(self, field: str, text: str) -> None:
         """A header field is saved as it is typed, before or after the first stroke."""
@@ -307,6 +341,8 @@ class RulingsArea(QWidget):
         stroke's ruling ("the turn passes") would contradict the play at the table."""
         self.form.reset()
         self.just_recorded = recorded
+        if self.match_clock.elapsed_ms():   # a clock started before the match was stored is kept now
+            self._save_clock()
         self.stroke_clock.restart() if self.stroke_clock.running else self.stroke_clock.reset()
         self.refresh()
         self.form.own.setFocus()
