@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("main_window")
         self._open_records = open_records
+        self._learn_ruleset: str | None = None   # chosen in the Learn area during a match: Learn's alone
         self.started = False   # finish_start has run
         self._painted = False
         problems = list(kb_problems or ())
@@ -171,7 +172,8 @@ class MainWindow(QMainWindow):
         learn.open_clause.connect(self.open_clause)
         if self.current_ruleset() in self.rulesets:  # the ruleset the window has applied since start
             learn.set_ruleset(self.current_ruleset())
-        self.ruleset_changed.connect(learn.set_ruleset)
+        # the match's ruleset, unless the learner chose another to study during a match
+        self.ruleset_changed.connect(lambda rid: self._learn_ruleset is None and learn.set_ruleset(rid))
         return learn
 
     def _action(self, name: str, keys: list[str], slot, checkable: bool = False) -> QAction:
@@ -382,6 +384,7 @@ class MainWindow(QMainWindow):
             self.stack.widget(index).ensure_area()
         self.stack.setCurrentIndex(index)
         self.area_actions[index].setChecked(True)
+        self._show_area_ruleset(index)
         self._update_title()
         if focus:
             area = self.stack.currentWidget()
@@ -423,10 +426,26 @@ class MainWindow(QMainWindow):
         the Rulings area asks about and records; refused, the toolbar goes back to the match's."""
         rid = self.ruleset_combo.currentData()
         area = self.rulings_area
+        if self.stack.currentIndex() == LEARN and area.match.strokes:
+            # studying another ruleset in the Learn area is no change to the match being played
+            self._learn_ruleset = rid
+            self.learn.set_ruleset(rid)
+            return
+        self._learn_ruleset = None
         if rid in self.rulesets and not area.set_ruleset(rid):
             self._match_ruleset(area.match.ruleset)
             return
         self._apply_ruleset(rid, save=True)
+
+    def _show_area_ruleset(self, index: int) -> None:
+        """The toolbar says the ruleset of the area shown: the Learn area's own while it studies
+        another than the match's, the match's everywhere else."""
+        rid = (self._learn_ruleset if index == LEARN and self._learn_ruleset
+               else self.rulings_area.match.ruleset if self._learn_ruleset else None)
+        if rid in self.rulesets and rid != self.ruleset_combo.currentData():
+            self.ruleset_combo.blockSignals(True)
+            self.ruleset_combo.setCurrentIndex(self.ruleset_combo.findData(rid))
+            self.ruleset_combo.blockSignals(False)
 
     def _match_ruleset(self, rid: str) -> None:
         """A match opened or begun: its ruleset is the toolbar's, the rulebook's and the rulings'."""

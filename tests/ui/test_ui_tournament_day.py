@@ -197,3 +197,60 @@ def test_the_window_comes_back_maximised_after_a_crash(qtbot, gui_env):
     killed(first)
     second = make_window(qtbot, size=None)       # the geometry it restores, as a start does
     assert second.isMaximized()
+
+
+def test_a_ruleset_chosen_in_the_learn_area_leaves_the_match_alone(window, qtbot, monkeypatch):
+    from referee_app.ui.main_window import LEARN
+
+    area = rulings(window)
+    record(area, {"pocketed": {"own": 1}})
+    asked: list[str] = []
+    answer(monkeypatch, QMessageBox.StandardButton.Yes, asked)
+    key(focused(), "Ctrl+4")
+    assert window.stack.currentIndex() == LEARN
+    combo = window.ruleset_combo
+    combo.setCurrentIndex(combo.findData("it"))
+    assert not asked                                 # nothing offered about the match's rules
+    assert window.learn.ruleset == "it" and area.match.ruleset == "icf"
+    key(focused() or window, "Ctrl+1")
+    assert combo.currentData() == "icf"              # the toolbar says the match's rules here ...
+    key(focused(), "Ctrl+4")
+    assert combo.currentData() == "it"               # ... and the ruleset studied there
+
+
+def test_no_chapter_is_listed_twice_in_the_learn_area(window, qtbot):
+    from referee_app import i18n
+
+    key(focused() or window, "Ctrl+4")
+    for lang in ("fr", "it", "en"):
+        i18n.set_language(lang)
+        scope = window.learn.scope
+        texts = [scope.itemText(i) for i in range(scope.count())]
+        assert len(texts) == len(set(texts)), [t for t in texts if texts.count(t) > 1]
+
+
+def test_the_board_diagram_stands_beside_the_ruling(window, qtbot):
+    from referee_app.core.learn.diagram import piece_counts
+
+    area = rulings(window)
+    area.form.own.setValue(2)
+    board = area.board
+    assert board is not None and board.isVisible() and board.svg
+    assert area.columns.widget(1).isAncestorOf(board)    # in the ruling's column
+    counts = piece_counts(board.svg)
+    assert (counts["before"]["own"], counts["after"]["own"], counts["after"]["own_tray"]) == (9, 7, 2)
+    record(area, {"pocketed": {"own": 2}})
+    recorded = board.svg
+    assert recorded                                       # the stroke just recorded, drawn
+    area.form.own.setValue(1)
+    assert board.svg and board.svg != recorded
+
+
+def test_the_exam_paper_prints_each_answer_s_board(window, qtbot, tmp_path):
+    key(focused() or window, "Ctrl+4")
+    learn = window.learn
+    learn.count.setValue(2)
+    path = learn.print_exam(str(tmp_path / "exam.pdf"))
+    assert path
+    data = (tmp_path / "exam.pdf").read_bytes()
+    assert data.count(b"/Subtype /Image") >= 2, "the answer key draws each question's board"

@@ -266,7 +266,9 @@ class LearnArea(QWidget):
         try:
             exam = make_exam(self.knowledge, self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
                              self.minutes.value(), self.pass_mark.value())
-            write_pdf(exam_html(self.knowledge, exam, i18n.current_language()), path, title=_("Referee examination"))
+            diagrams: dict[str, str] = {}
+            write_pdf(exam_html(self.knowledge, exam, i18n.current_language(), diagrams), path,
+                      title=_("Referee examination"), images=diagrams)
         except (BadInput, OSError) as exc:
             self._message(_("The exam could not be printed: {problem}").format(problem=exc))
             return None

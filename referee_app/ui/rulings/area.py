@@ -23,7 +23,7 @@ from referee_app.ui.common.focus import enter
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
 from . import match_dialogs, match_tools
-from .area_layout import build, make_actions, retranslate_texts, what_if_board
+from .area_layout import build, make_actions, retranslate_texts, show_board, what_if_board
 from .board_status import open_colour_names, status_text
 from .refusal_words import refusal_text
 
@@ -57,12 +57,13 @@ class RulingsArea(QWidget):
         self.session = MatchSession(knowledge, ruleset, store,
                                     open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
-        self.just_recorded: tuple | None = None   # (ruling, sides, n) shown until the next tick
+        self.just_recorded: tuple | None = None   # (ruling, sides, n, situation) shown until the next tick
         self._clock_saved: tuple | None = None    # (match id, the match clock's state) last saved
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)
 
         self.form.changed.connect(self._ticked)
+        self.form.typed.connect(lambda: self.just_recorded is not None and self._ticked())
         self.ruling_view.open_clause.connect(self.open_clause)
         self.doubles.toggled.connect(self._doubles_toggled)
         for button, slot in ((self.record_button, self.record), (self.undo_button, self.undo),
@@ -292,22 +293,34 @@ class RulingsArea(QWidget):
         problem = self.form.problem()
         if problem:
             self.ruling_view.show_error(problem)
+            show_board(self, None, None)
             return
         try:
             ruling = self.session.preview(self.form.stroke(), trace=True, what_if=self._what_if_before())
         except MatchOver:
             self.ruling_view.show_error(_("the match is over"))
+            show_board(self, None, None)
             return
         except (BadInput, NoRule, Conflict) as exc:
             self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
+            show_board(self, None, None)
             return
         self.last_ruling = ruling   # what Record records: the stroke as ticked
         if self.just_recorded is not None and not self.what_if.isChecked() and not self.correcting:
-            shown, sides, n = self.just_recorded
+            shown, sides, n, doc = self.just_recorded
             self.ruling_view.show_ruling(shown, sides, recorded=n)
+            show_board(self, doc, shown)
         else:
             self.ruling_view.show_ruling(ruling, self._striker_names())
+            show_board(self, self._ruled_doc(), ruling)
         self.record_button.setEnabled(not self.what_if.isChecked())
+
+    def _ruled_doc(self) -> dict | None:
+        """The situation the stroke as ticked was ruled on, for its diagram."""
+        try:
+            return self.situation_doc()
+        except BadInput:
+            return None
 
     def record(self) -> None:
         self.update_ruling()  # what is recorded is what the form says now, foul included
@@ -336,7 +349,7 @@ class RulingsArea(QWidget):
         save_stroke(self, self.session.pending(stroke, self.header.values()))
 
     def _stroke_done(self, recorded: tuple | None = None) -> None:
-        """`recorded`: (ruling, sides, stroke number) of the stroke just recorded, kept in the
+        """`recorded`: (ruling, sides, stroke number, situation) of the stroke just recorded, kept in the
         headline until the next stroke is ticked: the referee announces it now, and the blank next
         stroke's ruling ("the turn passes") would contradict the play at the table."""
         self.form.reset()

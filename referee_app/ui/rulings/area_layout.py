@@ -63,8 +63,12 @@ def build(area) -> None:
     area.sheet = ScoreSheetView(area.knowledge)
 
     left = area._stroke_column = column("stroke_column", (area.form, 1), buttons)
-    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 1),
-                    area.stroke_clock, area.break_clock, area.match_clock)
+    # the board before the stroke and after the ruling, under the ruling: made with the first
+    # ruling, after the window's first paint (QtSvg is not for the start)
+    area.board_holder = column("ruling_board_holder")
+    area.board = None
+    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 3),
+                    (area.board_holder, 2), area.stroke_clock, area.break_clock, area.match_clock)
     right = column("sheet_column", tool_row(area.print_button, area.protest_button), (area.sheet, 1))
     area.columns = QSplitter(Qt.Orientation.Horizontal, objectName="rulings_columns")
     area.columns.setChildrenCollapsible(False)
@@ -149,3 +153,26 @@ def retranslate_texts(area) -> None:
     area.stroke_clock.set_title(lambda: _("Stroke clock"))
     area.break_clock.set_title(lambda: _("Break clock"))
     area.match_clock.set_title(lambda: _("Match clock"))
+
+
+def show_board(area, doc: dict | None, ruling: dict | None) -> None:
+    """The diagram of the stroke ruled (`doc`, the situation as ruled) beside its ruling; empty
+    when there is no ruling to draw."""
+    if area.board is None:
+        if ruling is None:
+            return
+        from referee_app.ui.learn.board_view import BoardView
+
+        area.board = BoardView()
+        area.board.setObjectName("ruling_board")
+        area.board.setMinimumHeight(120)
+        area.board_holder.layout().addWidget(area.board)
+    if ruling is None or doc is None or "after" not in ruling:
+        area.board.set_svg("")
+        area.board.setAccessibleDescription("")
+        return
+    from referee_app.core.learn.diagram import diagram_svg
+    from referee_app.i18n import current_language
+
+    area.board.set_svg(diagram_svg(doc, ruling, current_language()))
+    area.board.setAccessibleName(_("Board before the stroke and after the ruling"))

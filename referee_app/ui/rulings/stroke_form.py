@@ -167,6 +167,24 @@ class FoulField(QLineEdit):
         self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
 
 
+class _Typed(QObject):
+    """A key typed into one of the stroke's controls (a digit, a space on a box) is the next stroke
+    being entered, even when it leaves the value as it was ("0" over 0): `StrokeForm.typed`."""
+
+    MOVES = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter,
+             Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta)
+
+    def __init__(self, form: "StrokeForm"):
+        super().__init__(form)
+        self.form = form
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() not in self.MOVES
+                and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
+            self.form.typed.emit()
+        return False
+
+
 def _label_for(widget) -> QLabel:
     """A label whose mnemonic moves the focus to the widget it names."""
     label = QLabel()
@@ -186,6 +204,7 @@ def _grid_box(name: str, rows) -> QGroupBox:
 
 class StrokeForm(QWidget):
     changed = Signal()
+    typed = Signal()   # a key typed into a control, whether or not it changed its value
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -232,6 +251,10 @@ class StrokeForm(QWidget):
             w.installEventFilter(self._undo_filter)
         for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
             w.toggled.connect(self.changed)
+        self._typed_filter = _Typed(self)
+        for w in (self.own, self.opponent, self.queen, self.striker, self.touched, self.foul, self.own_off,
+                  self.opponent_off, self.queen_off, self.striker_off, self.first_colour):
+            w.installEventFilter(self._typed_filter)
         self.foul.textChanged.connect(self.changed)
         self.first_colour.currentIndexChanged.connect(self.changed)
         for w in (self.own, self.opponent):
