@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QApplication, QGroupBox, QLabel, QMenu, QTabBar, QWidget
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenu, QTabBar, QWidget
 
 from referee_app import i18n
 from referee_app.ui.main_window import EQUIPMENT, LEARN, RULEBOOK, RULINGS, TOURNAMENT
@@ -91,8 +91,9 @@ def window_states(window):
             yield "equipment, a protest being written", window
     window.show_area(LEARN)
     yield "learn", window
-    window.learn.exam.setChecked(True) if hasattr(window.learn, "exam") else None
+    window.learn.exam_box.setChecked(True)
     yield "learn, exam", window
+    window.learn.exam_box.setChecked(False)
     window.show_area(TOURNAMENT)
     yield "tournament", window
 
@@ -133,4 +134,20 @@ def test_the_walk_sees_the_reported_clashes_when_they_are_there(window, qtbot):
     window.show_area(RULINGS)
     window.bookmarks_menu.setTitle("&Signets")
     assert "s" in clashes(window.centralWidget(), window.menuBar())
-    assert QApplication.focusWidget() is not None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_alt_letters_tick_the_striker_and_the_queen_with_the_resume_banner_shown(window, qtbot, lang):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    i18n.set_language(lang)
+    window.show_area(RULINGS)
+    area = window.rulings_area
+    area.resume.offer({"id": 1, "first_name": "Élodie", "second_name": "Luca", "strokes": 12, "ruleset": "icf"},
+                      "ICF")
+    for box in (area.form.striker, area.form.queen):
+        letter = mnemonic(box.text())
+        QTest.keyClick(area.form.own, letter, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(box.isChecked)      # ticked, not merely focused
+    assert area.resume.isVisible() and area.resume.match["id"] == 1   # the banner's button not pressed

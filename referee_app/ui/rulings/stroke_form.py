@@ -365,7 +365,7 @@ class StrokeForm(QWidget):
         self.queen.setText(_("&Queen"))
         self.striker.setText(_("&Striker"))
         self.touched.setText(_("The striker &touched a coin"))
-        self.foul_label.setText(_("&Foul (name or paragraph)"))
+        self.foul_label.setText(_("Fo&ul (name or paragraph)"))
         self.off_box.setTitle(_("Left the board"))
         self.own_off_label.setText(_("Own coins"))
         self.opponent_off_label.setText(_("Opponent's coins"))
