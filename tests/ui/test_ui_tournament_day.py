@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from referee_app.ui.main_window import RULINGS
-from support.gui import focused, key, type_text
+from support.gui import focused, key, spin, type_text
 
 
 def rulings(window):
@@ -135,6 +135,7 @@ def test_a_correction_is_marked_on_the_sheet_and_its_pdf_and_names_the_players(w
     assert asked, "the correction changes later rulings: it is asked"
     text = asked[0]
     assert "de le" not in text and "di il" not in text and "Élodie" in text, text
+    assert "Dettes" not in text, text    # no dues before or after: a stroke changing hands is no change
     assert "✎" in area.sheet.strokes.item(1, 0).text()          # the corrected stroke, and only it
     assert all("✎" not in area.sheet.strokes.item(r, 0).text() for r in (0, 2, 3))
     html = area.sheet.html(area.session.sheet_meta())
@@ -239,6 +240,10 @@ def test_the_board_diagram_stands_beside_the_ruling(window, qtbot):
     assert area.columns.widget(1).isAncestorOf(board)    # in the ruling's column
     counts = piece_counts(board.svg)
     assert (counts["before"]["own"], counts["after"]["own"], counts["after"]["own_tray"]) == (9, 7, 2)
+    window.resize(1280, 720)                              # the board takes the room left, no more:
+    qtbot.waitUntil(lambda: window.width() == 1280)
+    spin(0.2)
+    assert window.stack.widget(RULINGS).verticalScrollBar().maximum() == 0   # the clocks stay in view
     record(area, {"pocketed": {"own": 2}})
     recorded = board.svg
     assert recorded                                       # the stroke just recorded, drawn

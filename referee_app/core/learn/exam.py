@@ -89,12 +89,16 @@ def exam_html(knowledge: Knowledge, exam: Exam, lang: str, diagrams: dict[str, s
     if diagrams is not None:
         from .diagram import diagram_svg
 
-        parts.append(f'<h2 style="font-size:{pt(12)}">{esc(w._("The boards, before and after the ruling"))}</h2>')
+        parts.append(f'<h2 style="page-break-before: always; font-size:{pt(12)}">'
+                     f'{esc(w._("The boards, before and after the ruling"))}</h2>')
+        # two boards a page, each under its number: a page is never left with a number whose
+        # board went over to the next
         for n, (q, r) in enumerate(zip(exam.questions, rendered), 1):
             name = f"board-{n}.svg"
             diagrams[name] = diagram_svg(q.situation, q.ruling, lang)
-            parts.append(f"<p><b>{n}.</b> {esc(w._('Answer'))} <b>{LETTERS[r['answer']]}</b><br>"
-                         f'<img src="{name}" width="560"></p>')
+            brk = ' style="page-break-before: always"' if n > 1 and n % 2 == 1 else ""
+            parts.append(f"<p{brk}><b>{n}.</b> {esc(w._('Answer'))} <b>{LETTERS[r['answer']]}</b><br>"
+                         f'<img src="{name}" width="500"></p>')
     parts.append(f'<h2 style="font-size:{pt(12)}">{esc(w._("The deciding clauses"))}</h2>')
     cited: dict[str, dict] = {}
     for r in rendered:

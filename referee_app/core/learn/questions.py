@@ -271,7 +271,8 @@ def _in_chapter(clause, chapter: str) -> bool:
 
 
 def chapters(knowledge: Knowledge, ruleset: str, lang: str) -> list[dict]:
-    """The chapters holding rules the ruleset applies, in reading order, titled in `lang`."""
+    """The chapters holding rules the ruleset applies, in reading order, titled in `lang`; each
+    `label` is its title, followed by its text's short name when another chapter has the same title."""
     rs = knowledge.compiled(knowledge.ruleset(ruleset).id)
     kb = knowledge.kb
     deciding = {r.clause for r in rs.rules}
@@ -289,7 +290,7 @@ def chapters(knowledge: Knowledge, ruleset: str, lang: str) -> list[dict]:
         src = kb.sources.get(source)
         return f"{title} ({src.short if src is not None else source})"
 
-    return [{"id": k, "title": titled(*v)} for k, v in out.items()]
+    return [{"id": k, "title": v[0], "label": titled(*v)} for k, v in out.items()]
 
 
 def plausibility(doc: dict, ending: bool = False) -> float:

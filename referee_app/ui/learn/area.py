@@ -193,7 +193,7 @@ class LearnArea(QWidget):
         self.scope.addItem(_("Due for review"), DUE)
         try:
             for chapter in chapters(self.knowledge, self.ruleset, i18n.current_language()):
-                self.scope.addItem(_("Chapter: {title}").format(title=chapter["title"]), "chapter:" + chapter["id"])
+                self.scope.addItem(_("Chapter: {title}").format(title=chapter["label"]), "chapter:" + chapter["id"])
         except BadInput:
             pass  # a ruleset the knowledge base does not have: the general selections only
         self.scope.setCurrentIndex(max(0, self.scope.findData(current)))

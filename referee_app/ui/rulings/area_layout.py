@@ -3,7 +3,7 @@ the stroke, its ruling and the score sheet side by side, none below the fold; it
 actions; its words, re-translated with the interface."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
@@ -163,9 +163,9 @@ def show_board(area, doc: dict | None, ruling: dict | None) -> None:
             return
         from referee_app.ui.learn.board_view import BoardView
 
-        area.board = BoardView()
+        area.board = BoardView(hint=QSize(300, 100))
         area.board.setObjectName("ruling_board")
-        area.board.setMinimumHeight(120)
+        area.board.setMinimumHeight(100)
         area.board_holder.layout().addWidget(area.board)
     if ruling is None or doc is None or "after" not in ruling:
         area.board.set_svg("")

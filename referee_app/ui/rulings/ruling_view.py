@@ -286,18 +286,30 @@ def ruling_differences(before: dict, after: dict, lang: str, before_sides: tuple
                        after_sides: tuple[str, str] | None = None) -> list[str]:
     """What a referee sees change between two rulings of one stroke, one "old → new" line per
     change, none that reads the same on both sides. `*_sides`: (striker, opponent) by their names,
-    each ruling's own (a correction may hand a later stroke to the other side)."""
+    each ruling's own (a correction may hand a later stroke to the other side); the counts are
+    then said in one order, the first named first, so that a side changing strokes is no change."""
+    order = before_sides or after_sides
+
+    def in_order(sides: tuple[str, str], mine: int, theirs: int) -> tuple[str, int, str, int]:
+        if order is not None and sides[0] != order[0]:
+            return sides[1], theirs, sides[0], mine
+        return sides[0], mine, sides[1], theirs
 
     def facets(r: dict, sides: tuple[str, str] | None) -> list[tuple[str, str]]:
         if "tie_breaker" in r:
             return [(_("Deciding strokes"), r["explanation"].get(lang) or r["explanation"]["en"])]
         striker, opponent = sides or (_("the striking side"), _("the opponent"))
         a, b = r["after"], r["board"]
-        dues = (_("{side} {n}, {other} {m}").format(side=sides[0], n=a["dues"], other=sides[1], m=a["opponent_dues"])
-                if sides else f"{a['dues']} / {a['opponent_dues']}")
+        if sides:
+            one, n, other, m = in_order(sides, a["dues"], a["opponent_dues"])
+            dues = _("{side} {n}, {other} {m}").format(side=one, n=n, other=other, m=m)
+            one, own, other, opp = in_order(sides, a["own_on_board"], a["opponent_on_board"])
+            board = _("{side} {own}, {other} {opp}").format(side=one, own=own, other=other, opp=opp)
+        else:
+            dues, board = f"{a['dues']} / {a['opponent_dues']}", on_board_text(a, None)
         return [
             (_("Ruling"), r["explanation"].get(lang) or r["explanation"]["en"]),
-            (_("On the board"), on_board_text(a, sides)),
+            (_("On the board"), board),
             (_("Queen"), queen_text(a["queen"], striker, opponent)),
             (_("Dues"), dues),
             (_("Board"), _("{a} to {b}").format(a=b["points"]["striker"], b=b["points"]["opponent"])
