@@ -61,7 +61,9 @@ def window_states(window):
     yield "rulings", window
     area.resume.offer({"id": 1, "first_name": "Élodie", "second_name": "Luca", "strokes": 12,
                        "ruleset": "icf"}, "ICF")
-    yield "rulings, resume banner", window
+    window.server_banner.show()   # the records server out of reach, said above every area
+    yield "rulings, resume banner, server banner", window
+    window.server_banner.hide()
     area.resume.hide()
     area.what_if.setChecked(True)
     yield "rulings, what if", window
@@ -107,6 +109,10 @@ def dialogs(window):
     yield "preferences", PreferencesDialog(window)
     yield "shortcuts", ShortcutsDialog(window)
     yield "compare rulesets", CompareDialog(window.knowledge, area.situation_doc(), area, reference="icf")
+    from referee_app.ui.common.conflict_dialog import ConflictDialog
+
+    yield "changed on another machine", ConflictDialog("Protest – No. 12", {"referee": "A"}, {"referee": "B"},
+                                                       parent=window)
 
 
 @pytest.mark.parametrize("lang", LANGS)
