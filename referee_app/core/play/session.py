@@ -77,7 +77,7 @@ class MatchSession:
         self.match = Match(knowledge, ruleset, doubles)
         self.match_id: int | None = None
         self.correcting: int | None = None     # the 1-based stroke being corrected
-        self._corrected: tuple[tuple | None, list[int]] = (None, [])   # (the sheet's mark, corrected strokes)
+        self._corrected: tuple[int | None, Match | None, list[int]] = (None, None, [])   # (id, match, strokes)
 
     @property
     def store(self):
@@ -296,11 +296,13 @@ class MatchSession:
         return self.store.match_clock(self.match_id) if self.match_id is not None else None
 
     def corrected(self) -> list[int]:
-        """The strokes of the sheet corrected after they were recorded (none while not stored);
-        read again only when the sheet changed, not at every tick."""
+        """The strokes of the sheet corrected after they were recorded (none while not stored).
+        Read when the match shown is another object (opened, corrected, undone: each loads the
+        match anew), not at every stroke: a stroke appended is never a corrected one."""
         if self.match_id is None:
             return []
-        key = (self.match_id, id(self.match), len(self.match.strokes))
-        if self._corrected[0] != key:
-            self._corrected = (key, self.store.corrected(self.match_id))
-        return self._corrected[1]
+        match_id, match, found = self._corrected
+        if match_id != self.match_id or match is not self.match:
+            found = self.store.corrected(self.match_id)
+            self._corrected = (self.match_id, self.match, found)
+        return found

@@ -238,25 +238,27 @@ class MatchStore(db.Store):
             stamp = now()
             for row in rows[seq - 1:]:
                 self.write("UPDATE strokes SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": row["id"]})
-            for i in range(seq - 1, len(new.strokes)):
-                self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
-                           "VALUES (:m, :seq, :stroke, :ruling, :at)",
-                           {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
-                            "ruling": json.dumps(new.rulings[i]), "at": stamp})
+            rows_written = [self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
+                                       "VALUES (:m, :seq, :stroke, :ruling, :at) RETURNING id",
+                                       {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
+                                        "ruling": json.dumps(new.rulings[i]), "at": stamp})
+                            for i in range(seq - 1, len(new.strokes))]
             # which stroke the referee corrected (the later ones were only ruled again), for the
-            # sheet and its PDF to mark it; `at` ties it to the rows written now, so a stroke undone
-            # and entered again later is not marked
+            # sheet and its PDF to mark it; `row` ties it to the row written now, so a stroke
+            # undone and entered again later is not marked
             self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'correction', :d)",
-                       {"m": match_id, "at": stamp, "d": json.dumps({"stroke": seq, "at": stamp})})
+                       {"m": match_id, "at": stamp, "d": json.dumps({"stroke": seq, "row": rows_written[0]})})
         return changes
 
     def corrected(self, match_id: int) -> list[int]:
         """The strokes in force (1-based) that a correction replaced after they were recorded."""
         match_id = self.meta(match_id)["id"]
-        entered = {row["seq"]: row["entered_at"] for row in self._active(match_id)}
-        return sorted({ev["detail"]["stroke"] for ev in self.events(match_id, "correction")
-                       if isinstance(ev["detail"], dict)
-                       and entered.get(ev["detail"].get("stroke")) == ev["detail"].get("at")})
+        marks = [ev["detail"] for ev in self.events(match_id, "correction") if isinstance(ev["detail"], dict)]
+        if not marks:   # the usual sheet: one small query, not a read of every stroke
+            return []
+        in_force = {row["id"] for row in self.all(
+            "SELECT id FROM strokes WHERE match_id = :m AND superseded_at IS NULL", {"m": match_id})}
+        return sorted({mark["stroke"] for mark in marks if mark.get("row") in in_force})
 
     def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         return self.load(match_id).correction(seq - 1, stroke)[1]
