@@ -67,8 +67,9 @@ def build(area) -> None:
     # ruling, after the window's first paint (QtSvg is not for the start)
     area.board_holder = column("ruling_board_holder")
     area.board = None
-    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 3),
-                    (area.board_holder, 2), area.stroke_clock, area.break_clock, area.match_clock)
+    # the ruling as tall as it reads; the board takes what is left, and nothing when nothing is
+    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 0),
+                    (area.board_holder, 1), area.stroke_clock, area.break_clock, area.match_clock)
     right = column("sheet_column", tool_row(area.print_button, area.protest_button), (area.sheet, 1))
     area.columns = QSplitter(Qt.Orientation.Horizontal, objectName="rulings_columns")
     area.columns.setChildrenCollapsible(False)
@@ -163,9 +164,9 @@ def show_board(area, doc: dict | None, ruling: dict | None) -> None:
             return
         from referee_app.ui.learn.board_view import BoardView
 
-        area.board = BoardView(hint=QSize(300, 100))
+        area.board = BoardView(hint=QSize(300, 0))
         area.board.setObjectName("ruling_board")
-        area.board.setMinimumHeight(100)
+        area.board.setMinimumHeight(0)
         area.board_holder.layout().addWidget(area.board)
     if ruling is None or doc is None or "after" not in ruling:
         area.board.set_svg("")

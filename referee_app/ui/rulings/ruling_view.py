@@ -6,7 +6,7 @@ Rulings stay in view; from there the Rulebook is one more key away (`open_clause
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextBrowser, QVBoxLayout, QWidget
 
 from referee_app.i18n import current_language
@@ -82,6 +82,17 @@ class RulingView(QWidget):
         self._answer = False
         self._why_not: dict[str, str] = {}
 
+    def sizeHint(self) -> QSize:
+        """As tall as the ruling it shows: the board diagram under it takes only the room left
+        (ui/rulings/area_layout.py), never the lines of the ruling."""
+        hint = super().sizeHint()
+        body = self.scroll.widget()
+        height = body.heightForWidth(max(body.width(), 200)) if body.hasHeightForWidth() else -1
+        height = height if height > 0 else body.sizeHint().height()
+        if self.clause_panel.isVisible():
+            height += self.clause_panel.sizeHint().height()
+        return QSize(hint.width(), height + 4)
+
     def _link(self, href: str) -> None:
         if href.startswith("whynot:"):
             self.show_clause(href.removeprefix("whynot:"), answer=True)
@@ -129,11 +140,11 @@ class RulingView(QWidget):
 
     def retranslate(self) -> None:
         self.retranslate_panel()
+        self.updateGeometry()   # its height follows the ruling shown (sizeHint)
         c = theme.colors()
         shown = self._error is None and self._ruling is not None and self._recorded is not None
         self.recorded.setVisible(shown)
-        if shown:
-            self.recorded.setText(_("✓ Stroke {n} recorded; tick the next stroke").format(n=self._recorded))
+        self.recorded.setText(_("✓ Stroke {n} recorded; tick the next stroke").format(n=self._recorded) if shown else "")
         if self._error is not None:
             self.headline.setText(_("Cannot rule this stroke"))
             self.details.setText(f"<p style='color:{c.accent}'>{escape(self._error)}</p>")
