@@ -176,8 +176,8 @@ class RulingsArea(QWidget):
         """A match begun (strokes recorded, kept in the records) gives way to a new one. A match
         with no stroke yet is the new match already: it is kept rather than left behind as an
         empty duplicate in "Open match…", and a header typed for it is cleared only if the referee
-        says so."""
-        if not self.match.strokes:
+        says so. A stroke waiting for the records server is a match begun: it stays bound to it."""
+        if not self.match.strokes and not server_state().waiting(("stroke", id(self.match))):
             typed = {f: e.text() for f, e in self.header.fields.items() if e.text().strip()}
             if typed and not match_dialogs.confirm_clear_header(self, self.header.values()):
                 return
