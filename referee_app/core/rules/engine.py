@@ -60,6 +60,9 @@ class Rule:
     # once under that other clause (`home`) and cited as this ruleset's clause (`clause`, `also`).
     home: str = ""
     also: tuple = ()
+    # Why it wins over the rules it is an exception to where they disagree (compile._compile_priority):
+    # the text's words, or the project's reading; None where the knowledge base does not say.
+    priority: dict | None = None
 
     def tests_fact(self, fact: str) -> bool:
         return any(t.fact == fact for t in self.tests)
@@ -107,6 +110,17 @@ class CompiledRuleset:
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
     never_decisive: dict = field(default_factory=dict)   # rule id -> why it never decides here
     assumptions: dict = field(default_factory=dict)      # parameter -> reason (fr/it/en): the text is silent
+    # a borrowed clause -> the own rules or clauses its `borrows` entry lets it override
+    borrow_exceptions: dict = field(default_factory=dict)
+
+    def is_borrowed(self, rule: Rule) -> bool:
+        """Whether the rule is another text's, borrowed where this ruleset's own text is silent."""
+        return rule.clause in self.borrowed
+
+    def borrow_overrides(self, winner: Rule, loser: Rule) -> bool:
+        """Whether the ruleset's `borrows` entry of `winner` names `loser` (its rule or clause) as overridden."""
+        targets = set(self.borrow_exceptions.get(winner.clause, ()))
+        return bool(targets & {loser.id, loser.clause, loser.home or loser.clause})
 
     def __post_init__(self):
         # Board rules may test the queen as this stroke leaves it, known only once the queen

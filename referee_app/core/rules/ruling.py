@@ -12,11 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import cite
+from referee_app.i18n import N_, translations
 from . import colours
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
 from .engine import CONTINUES, Board, CompiledRuleset, Conflict, Decision, NoRule, relevance
 from .explain import explain
+from .priority import READING, overridden
 from .situation import COINS_PER_SIDE, Situation, parse
 
 if TYPE_CHECKING:
@@ -176,7 +179,7 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     # the contract's explanation says why, then what; each half on its own for a view or a form
     ruling["explanation"] = {lang: f"{why[lang]} {decision[lang]}".strip() for lang in why}
     ruling["why"], ruling["decision"] = why, decision
-    notes = _notes(rs, d, board.over) + grounds.notes
+    notes = _with_readings(_notes(rs, d, board.over), _reading_notes(kb, rs, d, board.over)) + grounds.notes
     if notes:
         ruling["notes"] = notes
     if trace:
@@ -272,6 +275,51 @@ def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: di
         pts[winner] = cap
         grounds.parameter("board.points", "board_cap")
     return {"striker": pts["striker"], "opponent": pts["opponent"]}
+
+
+# The reading where the text gives two clauses for one stroke and does not say which wins, and the
+# knowledge base has no more to say than that (`priority: {reading: generic}`).
+GENERIC = N_("{rule} and {over} both apply to this stroke and say different things; the text does not say "
+             "which prevails, and the project reads {rule} as prevailing.")
+
+
+def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
+    """A note for each rule that decided against another applicable clause of the ruleset on the
+    project's reading (its `priority.reading`), naming the clauses it weighs (`weighs`)."""
+    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    weighed: dict = {}
+    for o in overridden(rs, d, aspects):
+        if o.ground == READING:
+            entry = weighed.setdefault(o.winner.id, (o.winner, []))
+            for c in (o.loser.clause, *o.loser.also):
+                if c not in entry[1] and c != o.winner.clause:
+                    entry[1].append(c)
+    notes = []
+    for winner, losers in weighed.values():
+        reading = winner.priority["reading"]
+        if reading == "note":
+            text = dict(winner.note)
+        elif reading == "generic":
+            text = {lang: translations(lang).gettext(GENERIC).format(
+                        rule=cite(winner.clause, lang, kb),
+                        over=", ".join(cite(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
+        else:
+            text = dict(reading)
+        notes.append({"clause": winner.clause, **{k: text[k] for k in ("en", "fr", "it")},
+                      "reading": True, "weighs": [winner.clause, *losers]})
+    return notes
+
+
+def _with_readings(notes: list[dict], readings: list[dict]) -> list[dict]:
+    """The rules' notes, a reading that is a rule's own note marked on it rather than said twice."""
+    out = [dict(n) for n in notes]
+    for reading in readings:
+        same = next((n for n in out if n["en"] == reading["en"]), None)
+        if same is None:
+            out.append(reading)
+        else:
+            same.update(reading=True, weighs=reading["weighs"])
+    return out
 
 
 def _notes(rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
