@@ -264,6 +264,11 @@ def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> lis
             if rule is not None:
                 rules.append(rule)
     _link_exceptions(rules, kb, problems)
+    own = [r for r in rules if r.clause not in st.borrowed]
+    for r in rules:
+        targets = set(st.borrow_exceptions.get(r.clause, ()))
+        if targets:   # a borrowed rule its `borrows` entry sets over some own rules (engine.resolve)
+            r.borrow_named = frozenset(o.id for o in own if targets & {o.id, o.clause, o.home or o.clause})
     return rules
 
 

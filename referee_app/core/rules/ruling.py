@@ -135,6 +135,16 @@ class Grounds:
         return [c for e in in_order for c in (e["clause"], *also.get(e["rule"], ()))]
 
 
+def ruling_aspects(d: Decision, over: bool) -> tuple:
+    """The aspects a ruling rests on: all of them while the board goes on; once it is over, the
+    result and the queen and break that shaped it, and the own coins when they go back (they are
+    the loser's coins counted, and `returned.own`); the rest is moot (icf-fr 3.7 d)."""
+    if not over:
+        return ASPECT_ORDER
+    return ("board", "queen", "own", "break_made") if d.values.get("own") == "returned" else \
+        ("board", "queen", "break_made")
+
+
 def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
     """The aspects that decided a part of this ruling: once the board is over, the result and the
     queen and break that shaped it (the rest is moot, icf-fr 3.7 d); a board that goes on cites
@@ -149,7 +159,7 @@ def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
         elif aspect == "penalty":
             keep = not over and (d.values["penalty"] > 0 or not rules[0].default)
         elif over:
-            keep = aspect in ("queen", "break_made") and relevance(aspect, facts, False)
+            keep = aspect in ruling_aspects(d, True) and relevance(aspect, facts, False)
         else:
             keep = relevance(aspect, facts, False)
         if keep:
@@ -166,7 +176,7 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     for aspect in aspects:
         for part in ASPECT_PARTS[aspect]:
             grounds.add(part, dict(derivation[aspect], aspect=aspect))
-    outcome = _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
+    outcome = carried_out(rs, s, d, grounds)
     if s.own_off or s.opponent_off or s.queen_off:
         grounds.mechanic("after.off_board", "off_board")
     kb = knowledge.kb
@@ -187,8 +197,16 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     return ruling
 
 
+def carried_out(rs: CompiledRuleset, s: Situation, d: Decision, grounds: Grounds | None = None) -> dict:
+    """The decision's numbers: the turn, what goes back, the board after the stroke and its result
+    (the part of the ruling tests/core/rules/test_ruling_numbers.py holds together)."""
+    board: Board = d.values.get("board", CONTINUES)
+    grounds = grounds if grounds is not None else Grounds(rs)
+    return _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
+
+
 def _deciding_rules(d: Decision, over: bool) -> list[str]:
-    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    aspects = ruling_aspects(d, over)
     return list(dict.fromkeys(r.id for a in aspects for r in d.rules.get(a, [])))
 
 
@@ -196,13 +214,17 @@ def _board_over(rs, s: Situation, d: Decision, board: Board, grounds: Grounds) -
     v = d.values
     queen_after = v.get("queen", s.queen)
     # the loser's coins are those on the surface once its own pocketed coins that go back are back
-    own_left = s.own_on_board - s.own_pocketed + (s.own_pocketed if v.get("own") == "returned" else 0)
+    own_returned = s.own_pocketed if v.get("own") == "returned" else 0
+    own_left = s.own_on_board - s.own_pocketed + own_returned
     opp_left = s.opponent_on_board - s.opponent_pocketed
     points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, grounds)
     if s.dues or s.opponent_dues:
         grounds.parameter("after.dues", "dues_at_board_end")
+    # what goes back is said where it goes back: after.own_on_board counts it (the numbers agree,
+    # tests/core/rules/test_ruling_numbers.py)
+    queen_back = queen_after == "on_board" and (s.queen_pocketed or s.queen == "awaiting_cover")
     return {"turn": "passes",
-            "returned": {"own": 0, "opponent": 0, "queen": False},
+            "returned": {"own": own_returned, "opponent": 0, "queen": queen_back},
             "after": {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
                       "dues": 0, "opponent_dues": 0},
             "board": {"over": True, "winner": board.winner, "points": points}}
@@ -286,7 +308,7 @@ GENERIC = N_("{rule} and {over} both apply to this stroke and say different thin
 def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
     """A note for each rule that decided against another applicable clause of the ruleset on the
     project's reading (its `priority.reading`), naming the clauses it weighs (`weighs`)."""
-    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    aspects = ruling_aspects(d, over)
     weighed: dict = {}
     for o in overridden(rs, d, aspects):
         if o.ground == READING:
@@ -323,7 +345,7 @@ def _with_readings(notes: list[dict], readings: list[dict]) -> list[dict]:
 
 
 def _notes(rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
-    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    aspects = ruling_aspects(d, over)
     notes, seen = [], set()
     for r in (r for a in aspects for r in d.rules.get(a, [])):
         # a rule's own note speaks in the paragraphs of the text it stands under (`home`)

@@ -46,3 +46,27 @@ def test_an_exception_without_priority_is_refused(tmp_path):
     copy = knowledge_with_files(tmp_path, {path: edited})
     with pytest.raises(KnowledgeError, match="it:75/more-than-one-coin: exception_to needs a priority"):
         copy.compiled("it")
+
+
+def test_own_text_first_then_borrowing_with_a_note():
+    k = installed()
+    # fr-house 6.1 speaks of the queen pocketed (kept only if covered next): the simplified rules'
+    # special case 9.7 (the queen with an opponent's coin goes to the opponent) is not borrowed
+    ruling = rule(k, {"ruleset": "fr-house", "before": {"own_on_board": 7, "opponent_on_board": 8},
+                      "stroke": {"pocketed": {"queen": True, "opponent": 1}}})
+    assert ruling["after"]["queen"] == "awaiting_cover" and ruling["clauses"][0] == "fr-house:6.1"
+    assert not any("say nothing" in n["en"] for n in ruling.get("notes", []))
+    # where the house text has nothing that applies (an opponent's coin alone), it borrows, and says so
+    ruling = rule(k, {"ruleset": "fr-house", "before": {"own_on_board": 7, "opponent_on_board": 8},
+                      "stroke": {"pocketed": {"opponent": 1}}})
+    assert ruling["clauses"][0] == "fr-simplified:9.1"
+    assert any("simplified rules printed on the same page" in n["en"] for n in ruling["notes"])
+
+
+def test_the_striker_with_the_last_coin_at_board_end_returns_what_it_counts():
+    # carom-bi: both last coins with the striker while covering; the own coin goes back
+    ruling = rule(installed(), {"ruleset": "carom-bi",
+                                "before": {"own_on_board": 1, "opponent_on_board": 1, "queen": "awaiting_cover"},
+                                "stroke": {"pocketed": {"own": 1, "opponent": 1, "striker": True}}})
+    assert ruling["board"]["over"]
+    assert ruling["after"]["own_on_board"] == 1 and ruling["returned"]["own"] == 1
