@@ -272,6 +272,10 @@ def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> lis
     return rules
 
 
+# What a foul committed between strokes needs of the stroke it is recorded with: nothing moved.
+BETWEEN_STROKES = {"pocketed_any": False, "striker_pocketed": False, "own_off": 0, "opponent_off": 0, "queen_off": False}
+
+
 def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
     only_when = {}
     for fid, foul in st.fouls.items():
@@ -279,6 +283,10 @@ def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
             only_when[fid] = compile_when(foul.get("only_when"), st.params, f"foul {fid}: only_when", set(st.fouls))
         except ConditionError as exc:
             problems.append(Problem(where, getattr(foul, "line", 1), str(exc)))
+        when = foul.get("only_when") or {}
+        if foul.get("timing") == "between_strokes" and any(when.get(k) != v for k, v in BETWEEN_STROKES.items()):
+            problems.append(Problem(where, getattr(foul, "line", 1),
+                                    f"foul {fid}: between_strokes, so its only_when holds {BETWEEN_STROKES}"))
     return only_when
 
 

@@ -78,8 +78,8 @@ class Report:
             "never_decisive": self.never_decisive,
             "never_decisive_explained": [{"rule": r, "reason": why}
                                          for r, why in self.never_decisive_explained.items()],
-            "contradictions": [{"rule": rule, "over": over, "ground": c["ground"], "aspects": sorted(c["aspects"]),
-                                "count": c["count"], "example": c["example"]}
+            "contradictions": [{"rule": rule, "over": over, **{k: v for k, v in c.items() if k != "aspects"},
+                                "aspects": sorted(c["aspects"])}
                                for (rule, over), c in sorted(self.contradictions.items())],
             "contradiction_counts": self.counts(),
             "facts": self.facts,
@@ -186,6 +186,21 @@ def _record_failure(report: Report, exc, facts: dict) -> None:
     table[key] = (n + 1, ex)
 
 
+def _grounds(rs: CompiledRuleset, o) -> dict:
+    """What the report says of a region: the clauses weighed, and the words or the reading."""
+    out: dict = {"clause": o.winner.clause, "over_rule": o.loser.id}
+    p = o.winner.priority or {}
+    if o.ground == STATED:
+        out["stated"] = p.get("stated")
+    elif o.ground == READING:
+        reading = p.get("reading")
+        out["reading"] = dict(o.winner.note or {}) if reading == "note" else reading
+    elif o.ground == OWN_FIRST:
+        borrowed = o.loser if rs.is_borrowed(o.loser) else o.winner
+        out["borrowed"] = borrowed.clause
+    return out
+
+
 def _record_contradictions(report: Report, rs: CompiledRuleset, decision, facts: dict, seen: dict) -> None:
     # The same applicable rules decide the same way: what they contradict is found once per set
     # (`seen`), not once per situation, which keeps verify's time near what it was without it.
@@ -195,13 +210,13 @@ def _record_contradictions(report: Report, rs: CompiledRuleset, decision, facts:
     found = seen.get(key)
     if found is None:
         aspects = ruling_aspects(decision, over)
-        found = seen[key] = [((o.winner.id, o.loser.clause), o.aspect, o.ground)
+        found = seen[key] = [((o.winner.id, o.loser.clause), o.aspect, o.ground, o)
                              for o in overridden(rs, decision, aspects)]
-    for region, aspect, ground in found:
+    for region, aspect, ground, o in found:
         entry = report.contradictions.get(region)
         if entry is None:
             entry = report.contradictions[region] = {"ground": ground, "aspects": set(), "count": 0,
-                                                     "example": _describe(facts)}
+                                                     "example": _describe(facts), **_grounds(rs, o)}
         entry["aspects"].add(aspect)
         entry["count"] += 1
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core.errors import KnowledgeError
+from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.rules.ruling import rule
 
 from support.kbcopy import installed, knowledge_with_files
@@ -70,3 +70,17 @@ def test_the_striker_with_the_last_coin_at_board_end_returns_what_it_counts():
                                 "stroke": {"pocketed": {"own": 1, "opponent": 1, "striker": True}}})
     assert ruling["board"]["over"]
     assert ruling["after"]["own_on_board"] == 1 and ruling["returned"]["own"] == 1
+
+
+def test_fouls_say_whether_they_happen_during_a_stroke_or_between_strokes():
+    import json
+
+    from support.kbcopy import run_main
+
+    done = run_main(["fouls", "--ruleset", "icf", "--json"], installed())
+    fouls = {f["id"]: f["timing"] for f in json.loads(done.stdout)}
+    assert fouls["improper_stroke"] == "during_stroke" and fouls["striker_on_frame"] == "between_strokes"
+    # a between-strokes foul with a stroke that pocketed something is refused, naming the field
+    with pytest.raises(BadInput) as refused:
+        rule(installed(), {"ruleset": "icf", "stroke": {"pocketed": {"own": 1}, "foul": "striker_on_frame"}})
+    assert refused.value.field == "stroke.foul"
