@@ -102,10 +102,12 @@ def _print_trace_entry(part: str, e: dict) -> None:
 
 
 def run_fouls(args) -> int:
+    from referee_app.core.rules.compile import foul_timing
+
     knowledge = knowledge_of(args)
     rs = knowledge.compiled(knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id)
     fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", [])),
-              "timing": f["timing"]} for f in rs.fouls.values()]
+              "timing": foul_timing(f)} for f in rs.fouls.values()]
     print_rows(fouls, args.json, lambda f: f"{f['id']:24} {f['timing']:16} {f['names'].get('en', '')}  "
                                            f"({', '.join(f['clauses'])})")
     return 0

@@ -283,11 +283,19 @@ def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
             only_when[fid] = compile_when(foul.get("only_when"), st.params, f"foul {fid}: only_when", set(st.fouls))
         except ConditionError as exc:
             problems.append(Problem(where, getattr(foul, "line", 1), str(exc)))
-        when = foul.get("only_when") or {}
-        if foul.get("timing") == "between_strokes" and any(when.get(k) != v for k, v in BETWEEN_STROKES.items()):
+        if foul.get("timing") and foul["timing"] != foul_timing(foul):
             problems.append(Problem(where, getattr(foul, "line", 1),
-                                    f"foul {fid}: between_strokes, so its only_when holds {BETWEEN_STROKES}"))
+                                    f"foul {fid}: {foul['timing']}, but its only_when says otherwise "
+                                    f"(a foul between strokes holds {BETWEEN_STROKES})"))
     return only_when
+
+
+def foul_timing(foul) -> str:
+    """`between_strokes` for a foul committed outside a stroke (recorded on its own, nothing moved:
+    its only_when holds BETWEEN_STROKES), else `during_stroke`; a foul's `timing` says it, and
+    is checked against its only_when."""
+    when = foul.get("only_when") or {}
+    return "between_strokes" if all(when.get(k) == v for k, v in BETWEEN_STROKES.items()) else "during_stroke"
 
 
 def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id: str) -> CompiledRuleset:

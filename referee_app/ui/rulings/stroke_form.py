@@ -64,12 +64,13 @@ class FoulField(QLineEdit):
     def set_fouls(self, knowledge, ruleset: str) -> None:
         """The fouls a referee can call under `ruleset`, each named in every language as the
         knowledge root names it (Knowledge.foul_name)."""
+        from referee_app.core.rules.compile import foul_timing
         from referee_app.languages import LANGUAGES
 
         current = self.foul_id()
         self._kb = knowledge.kb
         self._fouls = [{"id": f["id"], "names": {lang: knowledge.foul_name(ruleset, f["id"], lang) for lang in LANGUAGES},
-                        "clauses": f.get("clauses", []), "timing": f.get("timing", "during_stroke")}
+                        "clauses": f.get("clauses", []), "timing": foul_timing(f)}
                        for f in knowledge.compiled(ruleset).fouls.values()]
         self.retranslate()
         if current is not None:

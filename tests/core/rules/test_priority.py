@@ -84,3 +84,13 @@ def test_fouls_say_whether_they_happen_during_a_stroke_or_between_strokes():
     with pytest.raises(BadInput) as refused:
         rule(installed(), {"ruleset": "icf", "stroke": {"pocketed": {"own": 1}, "foul": "striker_on_frame"}})
     assert refused.value.field == "stroke.foul"
+
+
+def test_a_foul_whose_timing_contradicts_its_only_when_is_refused(tmp_path):
+    path = "rulesets/icf.yaml"
+    text = Path(installed().kb.root, path).read_text(encoding="utf-8")
+    edited = text.replace("  - id: improper_stroke\n    timing: during_stroke\n",
+                          "  - id: improper_stroke\n    timing: between_strokes\n", 1)
+    assert edited != text
+    with pytest.raises(KnowledgeError, match="foul improper_stroke: between_strokes, but its only_when"):
+        knowledge_with_files(tmp_path, {path: edited}).compiled("icf")
