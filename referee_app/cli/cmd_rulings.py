@@ -188,7 +188,8 @@ def _print_report(d: dict) -> None:
               f"({c['count']} situations), e.g. {c['example']}")
     n = d["contradiction_counts"]
     print(f"  where the text contradicts itself: {n['self_contradictions']} regions, {n['stated']} resolved by "
-          f"its own words, {n['readings']} by the project's reading, {n['silent']} silent; "
+          f"its own words, {n['readings']} by the project's reading, {n['borrowed']} by a borrowed text, "
+          f"{n['silent']} silent; "
           f"{n['own_text_first']} where the own text prevails over a borrowed one (verify --markdown lists them)")
     for c in d["contradictions"]:
         if c["ground"] == "silent":

@@ -24,7 +24,9 @@ the board). Each region is decided by one of:
   in the region carries as a note (`reading: true`, with the clauses it weighs), in the user's
   language;
 - **own text first**: a text the ruleset borrows from (where its own is silent) gives way to the
-  ruleset's own clause.
+  ruleset's own clause;
+- **borrowed**: the ruleset's own clauses give no single ruling on the stroke, and the text it
+  borrows from settles it (the ruling's note says so).
 
 A base case (`default: true`, such as "the board goes on") giving way is no contradiction and is
 not listed. `verify` fails on a region decided by none of these.
@@ -44,6 +46,8 @@ def _decided_by(knowledge: Knowledge, c: dict) -> str:
         if reading == "generic":
             return "our reading: the text does not say which prevails"
         return f"our reading: {_md(reading.get('en', ''))}"
+    if c["ground"] == "borrowed":
+        return f"borrowed: the own text gives no single ruling here; {cite(c['borrowed'], 'en', kb)} settles it"
     if c["ground"] == "own_first":
         return f"own text first (borrowed: {cite(c['borrowed'], 'en', kb)})"
     return "**silent: nothing says why (verify fails)**"
@@ -59,6 +63,7 @@ def markdown(knowledge: Knowledge, reports: list[dict]) -> str:
         lines += [f"## {_md(name)} (`{rep['ruleset']}`)", "",
                   f"{counts['self_contradictions']} regions where the ruleset's own text contradicts itself: "
                   f"{counts['stated']} resolved by the text's own words, {counts['readings']} by our reading"
+                  + (f", {counts['borrowed']} by the text it borrows from" if counts["borrowed"] else "")
                   + (f", {counts['silent']} silent" if counts["silent"] else "")
                   + f"; {counts['own_text_first']} where its own text prevails over a text it borrows from"
                   f" ({rep['situations']} situations checked).", ""]

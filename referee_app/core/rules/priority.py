@@ -13,6 +13,8 @@ every such region (verify.py):
 - `own_first`: a borrowed rule gives way to the ruleset's own text wherever that speaks, and a
   borrowed rule that overrides the own text does so by the ruleset's `borrows` entry, whose note
   every ruling it decides shows;
+- `borrowed`: the ruleset's own clauses leave the stroke without one ruling (they contradict each
+  other with nothing to decide between them), and a borrowed clause settles it, with its note;
 - `silent`: the knowledge base gives no reason; `verify` fails on it.
 
 A rule marked `default: true` is the base case the others stand out from: losing to them is no
@@ -24,7 +26,7 @@ from typing import NamedTuple
 
 from .engine import CompiledRuleset, Decision, Rule, _key
 
-STATED, READING, OWN_FIRST, SILENT = "stated", "reading", "own_first", "silent"
+STATED, READING, OWN_FIRST, BORROWED, SILENT = "stated", "reading", "own_first", "borrowed", "silent"
 
 
 class Overridden(NamedTuple):
@@ -45,8 +47,10 @@ def ground(rs: CompiledRuleset, winner: Rule, loser: Rule) -> str:
     w_borrowed, l_borrowed = rs.is_borrowed(winner), rs.is_borrowed(loser)
     if l_borrowed and not w_borrowed:
         return OWN_FIRST
-    if w_borrowed and not l_borrowed and rs.borrow_overrides(winner, loser):
-        return OWN_FIRST   # the ruleset's borrows entry says the borrowed clause wins here, with its note
+    if w_borrowed and not l_borrowed:
+        # the ruleset's borrows entry says the borrowed clause wins here, with its note; or the own
+        # text leaves the stroke without one ruling and the borrowed clause settles it (engine.decide)
+        return OWN_FIRST if rs.borrow_overrides(winner, loser) else BORROWED
     p = winner.priority
     if p is None:
         return SILENT

@@ -19,7 +19,7 @@ from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
 from .engine import CONTINUES, Board, CompiledRuleset, Conflict, Decision, NoRule, relevance
 from .explain import explain
-from .priority import READING, overridden
+from .priority import BORROWED, READING, overridden
 from .situation import COINS_PER_SIDE, Situation, parse
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     # the contract's explanation says why, then what; each half on its own for a view or a form
     ruling["explanation"] = {lang: f"{why[lang]} {decision[lang]}".strip() for lang in why}
     ruling["why"], ruling["decision"] = why, decision
-    notes = _with_readings(_notes(rs, d, board.over), _reading_notes(kb, rs, d, board.over)) + grounds.notes
+    notes = _with_readings(_notes(rs, d, board.over), _reading_notes(kb, rs, d, board.over), rs.borrowed) + grounds.notes
     if notes:
         ruling["notes"] = notes
     if trace:
@@ -305,36 +305,47 @@ GENERIC = N_("{rule} and {over} both apply to this stroke and say different thin
              "which prevails, and the project reads {rule} as prevailing.")
 
 
+# Where a ruleset's own clauses contradict each other on a stroke and a clause it borrows settles it.
+BORROWED_NOTE = N_("This ruleset's own text gives no single ruling here ({over} and its other clauses "
+                   "disagree); {rule}, from the text it borrows from where its own is silent, settles it.")
+
+
 def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
     """A note for each rule that decided against another applicable clause of the ruleset on the
     project's reading (its `priority.reading`), naming the clauses it weighs (`weighs`)."""
     aspects = ruling_aspects(d, over)
     weighed: dict = {}
     for o in overridden(rs, d, aspects):
-        if o.ground == READING:
+        if o.ground in (READING, BORROWED):
             entry = weighed.setdefault(o.winner.id, (o.winner, []))
             for c in (o.loser.clause, *o.loser.also):
                 if c not in entry[1] and c != o.winner.clause:
                     entry[1].append(c)
     notes = []
     for winner, losers in weighed.values():
-        reading = winner.priority["reading"]
+        borrowed = rs.is_borrowed(winner)
+        reading = None if borrowed else (winner.priority or {}).get("reading")
         if reading == "note":
-            text = dict(winner.note)
-        elif reading == "generic":
-            text = {lang: translations(lang).gettext(GENERIC).format(
+            text = dict(winner.note or {})
+        elif borrowed or reading == "generic":
+            template = BORROWED_NOTE if borrowed else GENERIC
+            text = {lang: translations(lang).gettext(template).format(
                         rule=cite(winner.clause, lang, kb),
                         over=", ".join(cite(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
         else:
-            text = dict(reading)
+            text = dict(reading or {})
         notes.append({"clause": winner.clause, **{k: text[k] for k in ("en", "fr", "it")},
-                      "reading": True, "weighs": [winner.clause, *losers]})
+                      "reading": True, "weighs": [winner.clause, *losers], **({"borrowed": True} if borrowed else {})})
     return notes
 
 
-def _with_readings(notes: list[dict], readings: list[dict]) -> list[dict]:
-    """The rules' notes, a reading that is a rule's own note marked on it rather than said twice."""
-    out = [dict(n) for n in notes]
+def _with_readings(notes: list[dict], readings: list[dict], borrowed: dict) -> list[dict]:
+    """The rules' notes, a reading that is a rule's own note marked on it rather than said twice;
+    where a borrowed clause settles what the own text leaves at odds, its borrowing note (the own
+    text "says nothing") gives way to the note saying so."""
+    settled = {r["clause"] for r in readings if r.get("borrowed")}
+    out = [dict(n) for n in notes
+           if not (n["clause"] in settled and n["en"] == (borrowed.get(n["clause"]) or {}).get("en"))]
     for reading in readings:
         same = next((n for n in out if n["en"] == reading["en"]), None)
         if same is None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from .conditions import matches
 from .engine import CompiledRuleset, Conflict, NoRule
 from .ruling import ruling_aspects
-from .priority import OWN_FIRST, READING, SILENT, STATED, overridden
+from .priority import BORROWED, OWN_FIRST, READING, SILENT, STATED, overridden
 from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
 
 if TYPE_CHECKING:
@@ -64,9 +64,9 @@ class Report:
         """How many regions the text contradicts itself in, how many it resolves in its own words,
         how many the project reads; and where a borrowed text gives way to the ruleset's own."""
         grounds = Counter(c["ground"] for c in self.contradictions.values())
-        return {"self_contradictions": grounds[STATED] + grounds[READING] + grounds[SILENT],
-                "stated": grounds[STATED], "readings": grounds[READING], "silent": grounds[SILENT],
-                "own_text_first": grounds[OWN_FIRST]}
+        return {"self_contradictions": grounds[STATED] + grounds[READING] + grounds[BORROWED] + grounds[SILENT],
+                "stated": grounds[STATED], "readings": grounds[READING], "borrowed": grounds[BORROWED],
+                "silent": grounds[SILENT], "own_text_first": grounds[OWN_FIRST]}
 
     def as_dict(self) -> dict:
         return {
@@ -195,6 +195,8 @@ def _grounds(rs: CompiledRuleset, o) -> dict:
     elif o.ground == READING:
         reading = p.get("reading")
         out["reading"] = dict(o.winner.note or {}) if reading == "note" else reading
+    elif o.ground == BORROWED:
+        out["borrowed"] = o.winner.clause
     elif o.ground == OWN_FIRST:
         borrowed = o.loser if rs.is_borrowed(o.loser) else o.winner
         out["borrowed"] = borrowed.clause

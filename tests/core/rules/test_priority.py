@@ -70,6 +70,11 @@ def test_the_striker_with_the_last_coin_at_board_end_returns_what_it_counts():
                                 "stroke": {"pocketed": {"own": 1, "opponent": 1, "striker": True}}})
     assert ruling["board"]["over"]
     assert ruling["after"]["own_on_board"] == 1 and ruling["returned"]["own"] == 1
+    # the leaflet's own clauses disagree on the queen here (4.1 covers it, 8.4 sends the coin back);
+    # the borrowed fr-simplified 9.9 settles it and the note says so, not that the leaflet is silent
+    settled = [n for n in ruling["notes"] if n.get("borrowed")]
+    assert [n["clause"] for n in settled] == ["fr-simplified:9.9"] and "carom-bi:4.1" in settled[0]["weighs"]
+    assert not any(n["clause"] == "fr-simplified:9.9" and "says nothing" in n["en"] for n in ruling["notes"])
 
 
 def test_fouls_say_whether_they_happen_during_a_stroke_or_between_strokes():
