@@ -6,11 +6,28 @@ from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
 from .match import timeline
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.knowledge.citations import label
 from .sheet_document import catalog, explanation, side_name, stroke_summary
 
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
+
+
+def match_label(meta: dict, lang: str) -> str:
+    """The match as people name it on a form: its players and when it began, never the
+    records' number ("Élodie – Luca, 29/11/2026 14:05")."""
+    from datetime import datetime
+
+    from referee_app.i18n import format_datetime
+    from referee_app.core.validation import local
+
+    _ = catalog(lang)
+    names = f"{side_name(meta, 'first', lang)} – {side_name(meta, 'second', lang)}"
+    try:
+        began = format_datetime(local(datetime.fromisoformat(meta["created_at"])), "short", lang)
+    except (KeyError, TypeError, ValueError):
+        return names
+    return _("{players}, begun {when}").format(players=names, when=began)
 
 
 def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang: str) -> dict:
@@ -30,13 +47,14 @@ def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang
         "tournament": meta.get("tournament") or "",
         "round": meta.get("round") or "",
         "table": meta.get("table_no") or "",
-        "match": str(meta.get("id", "")),
+        "match": match_label(meta, lang),
         "players": {"first": side_name(meta, "first", lang), "second": side_name(meta, "second", lang)},
         "referee": meta.get("referee") or "",
         "ruleset": ruleset,
         "board": e["board"],
+        "score": e["score"],
         "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
-        "facts": facts + (" (" + ", ".join(cite(c, lang, knowledge.kb) for c in clauses) + ")" if clauses else ""),
+        "facts": facts + (" (" + ", ".join(label(c, lang, knowledge.kb) for c in clauses) + ")" if clauses else ""),
         "lang": lang,
     }
     if clauses:

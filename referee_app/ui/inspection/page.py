@@ -47,6 +47,7 @@ class InspectionPage(QWidget):
         super().__init__(parent)
         self.setObjectName("inspection_page")
         self._store = store
+        self.knowledge = knowledge
         self.specs = knowledge.equipment   # read when the page is first shown, not at start-up
         self.record_id: int | None = None        # the record shown (saved or reopened)
         self.previous_id: int | None = None      # set while re-inspecting
@@ -415,7 +416,7 @@ class InspectionPage(QWidget):
 
         try:
             lang = i18n.current_language()
-            written = write_pdf(certificate_html(record, lang, self.specs), path, title=certificate_title(record, lang))
+            written = write_pdf(certificate_html(record, lang, self.specs, self.knowledge.kb), path, title=certificate_title(record, lang))
         except (OSError, BadInput) as exc:
             self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
             return None

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.knowledge.citations import label
 from referee_app.core.learn.diagram import diagram_svg
 from referee_app.core.learn.questions import Question, Scope, chapters, generate, make_question
 from referee_app.core.learn.render import render
@@ -424,7 +424,7 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
+            item = QTreeWidgetItem([label(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
                                     str(c["due"])])
             item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
             self.mastery.addTopLevelItem(item)
