@@ -11,7 +11,7 @@ from datetime import datetime
 from babel.dates import format_datetime
 
 from referee_app.i18n import babel_locale, translations
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from . import wording as fmt

@@ -132,8 +132,8 @@ class Knowledge:
         return ruleset_name(self.rulesets, ruleset_id, lang)
 
     def clause_label(self, clause_id: str, lang: str) -> str:
-        """A clause as people cite it in `lang` ("ICF 3.12 c"): core/knowledge/citations.label."""
-        from .citations import label
+        """A clause as people cite it in `lang` ("ICF 3.12 c"): core/clause_labels.label."""
+        from referee_app.core.clause_labels import label
 
         return label(clause_id, lang, self.kb)
 

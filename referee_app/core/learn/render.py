@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from .questions import Question
 from .wording import Words, describe_outcome, describe_situation, queen_state
 

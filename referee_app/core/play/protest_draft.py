@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
+from referee_app.core.forms.fields import LABEL_MAX
 from .match import timeline
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from .sheet_document import catalog, explanation, side_name, stroke_summary
 
 if TYPE_CHECKING:
@@ -25,9 +26,13 @@ def match_label(meta: dict, lang: str) -> str:
     names = f"{side_name(meta, 'first', lang)} – {side_name(meta, 'second', lang)}"
     try:
         began = format_datetime(local(datetime.fromisoformat(meta["created_at"])), "short", lang)
+        full = _("{players}, begun {when}").format(players=names, when=began)
     except (KeyError, TypeError, ValueError):
-        return names
-    return _("{players}, begun {when}").format(players=names, when=began)
+        full = names
+    for text in (full, names):   # the form's field is short: the start goes first, then the names are cut
+        if len(text) <= LABEL_MAX:
+            return text
+    return names[:LABEL_MAX - 1] + "…"
 
 
 def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang: str) -> dict:

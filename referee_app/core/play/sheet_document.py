@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from referee_app import i18n
 from referee_app.i18n import translations
 from referee_app.languages import FALLBACK, LANGUAGES
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from referee_app.core.printing import esc
 from referee_app.core.rules.colours import colour_name
 from referee_app.core.printing import pt

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit
                                QPushButton, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.citations import label, parse
+from referee_app.core.clause_labels import label
+from referee_app.core.knowledge.citations import parse
 from referee_app.i18n import gettext as _
 from .labels import label_text
 

@@ -407,7 +407,8 @@ class InspectionPage(QWidget):
             return None
         record = self.store.get(record_id)
         if path is None:
-            suggested = f"inspection-{record.id}.pdf"
+            # TRANSLATORS: a file name: lower case, hyphens, no spaces
+            suggested = _("inspection-{number}").format(number=record.id) + ".pdf"
             path, _filter = QFileDialog.getSaveFileName(self, _("Export certificate"), suggested, _("PDF (*.pdf)"))
             if not path:
                 return None

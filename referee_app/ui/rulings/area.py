@@ -17,7 +17,6 @@ from referee_app.core.errors import BadInput
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
-from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
@@ -195,7 +194,7 @@ class RulingsArea(QWidget):
         """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
         found = self.session.unfinished()
         if found:
-            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
+            self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
 
     def _resume_offered(self) -> None:
         if self.resume.match:

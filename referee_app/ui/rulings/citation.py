@@ -2,7 +2,7 @@
 clause's text for a tooltip in the reader's language."""
 from __future__ import annotations
 
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from referee_app.i18n import current_language
 from referee_app.ui.common.rich_text import escape
 

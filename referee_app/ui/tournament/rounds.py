@@ -277,7 +277,9 @@ class RoundsView(QWidget):
 
     def print_pairings(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),
-                                                    f"pairings-{self.round_no}.pdf", "PDF (*.pdf)")
+                                                    # TRANSLATORS: a file name: lower case, hyphens, no spaces
+                                                    _("pairings-{round}").format(round=self.round_no) + ".pdf",
+                                                    "PDF (*.pdf)")
         if path:
             def write():
                 from referee_app.printing.pdf import write_pdf

@@ -12,7 +12,7 @@ from referee_app.core.forms.store import Form
 from referee_app.core.inspection.certificate import certificate_html
 from referee_app.core.inspection.store import InspectionRecord
 from referee_app.core.inspection.verdict import inspect
-from referee_app.core.knowledge.citations import label
+from referee_app.core.clause_labels import label
 from referee_app.core.knowledge.root import Knowledge
 from referee_app.core.play.protest_draft import protest_fields
 

@@ -1,0 +1,96 @@
+"""Issue 32, item 8, in the window: Qt's own dialogs, default file names and the resume offer in
+the user's language; a protest from a stroke offers the players by name, carries the score at
+the incident and shows the clause as people cite it, never an id."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QLabel
+
+from referee_app.ui.rulings import match_tools
+from support.gui import make_window
+from support.kbcopy import installed
+
+from test_ui_match_record import record
+
+RAW_ID = re.compile(r"\b(?:icf-fr|aicf-2009|fr-house|fr-simplified):[\w.\-]+")
+
+
+def choose_language(window, lang):
+    window.language_combo.setCurrentIndex(window.language_combo.findData(lang))
+
+
+@pytest.mark.parametrize("lang,words", [("fr", ("Voir dans", "Fichiers de type")),
+                                        ("it", ("Cerca in", "File di tipo"))])
+def test_qts_own_file_dialog_speaks_the_users_language(window, lang, words):
+    choose_language(window, lang)
+    dialog = QFileDialog(window)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)   # Qt's own, as offscreen and on Linux
+    texts = " ".join(label.text().replace("&", "") for label in dialog.findChildren(QLabel))
+    for word in words:
+        assert word in texts, texts
+    assert "Look in" not in texts and "Files of type" not in texts
+
+
+@pytest.mark.parametrize("lang,name", [("fr", "feuille-de-match.pdf"), ("it", "referto.pdf"),
+                                       ("en", "score-sheet.pdf")])
+def test_the_score_sheet_is_offered_under_a_name_in_the_users_language(window, monkeypatch, lang, name):
+    choose_language(window, lang)
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda parent, title, suggested, *a: (offered.append(suggested), ("", ""))[1]))
+    match_tools.print_sheet(window.rulings_area)
+    assert offered == [name]
+
+
+def test_the_forms_pdf_names_are_in_the_users_language(window, monkeypatch):
+    from referee_app.ui.forms.page import _file_name
+
+    choose_language(window, "fr")
+    assert _file_name("protest", 4) == "contestation-4.pdf" and _file_name("disqualification", None) == \
+        "disqualification-vierge.pdf"
+    choose_language(window, "it")
+    assert _file_name("protest", 4) == "reclamo-4.pdf"
+
+
+def test_the_resume_offer_follows_a_change_of_language(qtbot, gui_env):
+    first = make_window(qtbot)
+    area = first.rulings_area
+    area.header.fields["first_name"].setText("Anna")
+    area._header_edited("first_name", "Anna")
+    record(area, {"pocketed": {"own": 2}})
+    record(area, {"pocketed": {}})
+    first.close()
+    second = make_window(qtbot)
+    banner = second.rulings_area.resume
+    assert banner.isVisible() and "strokes" in banner.label.text()
+    choose_language(second, "fr")
+    assert "Un match inachevé" in banner.label.text(), banner.label.text()
+    ruleset = second.knowledge.ruleset_name(second.knowledge.default_ruleset, "fr")
+    assert ruleset in banner.label.text() and "International rules" not in banner.label.text()
+
+
+def test_a_protest_from_a_stroke_names_the_players_carries_the_score_and_cites_the_clause(window, qtbot):
+    choose_language(window, "fr")
+    area = window.rulings_area
+    for name, text in (("first_name", "Élodie"), ("second_name", "Luca"), ("tournament", "Open de Lyon"),
+                       ("round", "2"), ("table_no", "3"), ("referee", "Ana")):
+        area.header.fields[name].setText(text)
+        area._header_edited(name, text)
+    record(area, {"pocketed": {"own": 1}})
+    record(area, {"pocketed": {}, "foul": "improper_stroke"})
+    area.sheet.strokes.setCurrentCell(1, 0)
+    area.protest_button.click()
+    page = next(p for p in window.equipment.pages if p.objectName() == "forms_page")
+    editor = page.editors["protest"]
+    protester = editor.fields["protester"]
+    offered = [protester.itemText(i) for i in range(protester.count())]
+    assert any("Élodie" in t for t in offered) and any("Luca" in t for t in offered), offered
+    score = editor.fields["score"]
+    assert score.value() == {"first": 0, "second": 0}
+    shown = editor.fields["clause"].edit.text()
+    assert shown == installed().clause_label("icf-fr:4.1.2", "fr") and not RAW_ID.search(shown)
+    assert editor.fields["clause"].value() == "icf-fr:4.1.2"
+    match = editor.fields["match"].text()
+    assert "Élodie" in match and "Luca" in match
