@@ -424,8 +424,8 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            item = QTreeWidgetItem([clause_label(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
-                                    str(c["due"])])
+            item = QTreeWidgetItem([clause_label(c["clause"], i18n.current_language(), self.knowledge.kb),
+                                    str(c["seen"]), str(c["mastered"]), str(c["due"])])
             item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
             self.mastery.addTopLevelItem(item)
 
