@@ -14,6 +14,7 @@ from referee_app.core.clause_labels import label
 from referee_app.core.knowledge.citations import parse
 from referee_app.i18n import gettext as _
 from .labels import label_text
+from referee_app.ui.common.accessible import name as accessible_name
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 PICKER_LIMIT = 200                  # clauses listed at once by the clause picker
@@ -119,6 +120,10 @@ class ClausePicker(QFrame):
         self.query.setPlaceholderText(_("Search the rulebook: words, or a paragraph such as 3.12 e or regola 53"))
         self.source.setItemText(0, _("All sources"))
         self.cite.setText(_("Cite this paragraph"))
+        accessible_name(self.query, _("Search the rulebook for a paragraph"),
+                        _("Words, or a paragraph such as 3.12 e or regola 53"))
+        accessible_name(self.source, _("Source of the paragraphs"))
+        accessible_name(self.results, _("Paragraphs found"), _("Enter cites the chosen paragraph"))
         if self.isVisible():
             self.refresh()
 
@@ -200,6 +205,9 @@ class ClauseField(QWidget):
             self.status.setText(label_text(self.knowledge, "not_a_clause") if cid else "")
             self.status.setStyleSheet("color: #b00020;" if cid else "")
         self.status.setVisible(bool(self.status.text()))
+
+    def name_parts(self, field: str) -> None:
+        accessible_name(self.edit, field, _("A paragraph as people cite it, e.g. ICF 3.12 d, or regola 53"))
 
     def retranslate(self) -> None:
         if self._shown and self.edit.text().strip() == self._shown[0]:

@@ -16,6 +16,7 @@ from referee_app.core.knowledge.rulesets import ruleset_name
 from .clause_picker import ClauseField
 from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
 from .labels import field_label, label_text
+from referee_app.ui.common.accessible import names_from_labels
 
 MULTILINE = ("decision", "facts")   # fields written as a paragraph
 
@@ -129,7 +130,10 @@ class FormEditor(QWidget):
             if pair is not None:
                 for side, edit in pair.edits.items():
                     edit.setPlaceholderText(label_text(self.knowledge, side))
-        for widget in self.fields.values():
+        for name, widget in self.fields.items():
             if hasattr(widget, "retranslate"):
                 widget.retranslate()
+            if hasattr(widget, "name_parts"):   # a field of several controls: each named after the field
+                widget.name_parts(self.labels[name].text())
         self._fill_choices()
+        names_from_labels(self)

@@ -16,6 +16,7 @@ from referee_app.core.inspection.model import Item
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text
 from referee_app.ui.common.verdict_style import show_verdict, verdict_colours
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 class CoinSetForm(QWidget):
@@ -223,8 +224,10 @@ class CoinSetForm(QWidget):
             lim = m.applied()[0]
             headers.append(f"{m.label_in(lang)}\n{fmt.bounds(lim.min, lim.max, m.unit, lang)}")
             self.unit_labels[m.name].setText(_("{measurement} in").format(measurement=m.label_in(lang)))
+            accessible_name(self.units[m.name], _("Unit of {measurement}").format(measurement=m.label_in(lang)))
         headers.append(_("Verdict"))
         self.table.setHorizontalHeaderLabels(headers)
+        accessible_name(self.table, _("Coins of the set"), _("One row per coin: its colour, its readings, its verdict"))
         for row in range(self.table.rowCount()):
             combo = self.table.cellWidget(row, 1)
             for i in range(combo.count()):

@@ -33,6 +33,7 @@ from .coin_set_table import CoinSetForm
 from .history import InspectionHistory
 from .measurement_form import MeasurementForm
 from referee_app.ui.common.verdict_style import show_verdict
+from referee_app.ui.common.accessible import names_from_labels
 
 # The striker first: every player's must be approved before each match (icf-fr 4.b, it 98).
 ITEM_ORDER = ("striker", "board", "coin_set", "coin", "stand", "chair", "lamp")
@@ -431,6 +432,7 @@ class InspectionPage(QWidget):
             self.item_combo.setItemText(i, self.specs.item(self.item_combo.itemData(i)).label_in(lang))
         for label, text in zip(self.head_labels, (_("Item"), _("Identifier"), _("Inspector"), _("Tournament"))):
             label.setText(text)
+        names_from_labels(self)
         self.label_edit.setPlaceholderText(_("e.g. striker of A. Rossi, board 7"))
         self.hint.setText(_("Type a reading with a decimal comma or point. A dimension measured several times "
                             "(the four pockets, the four sides): separate the readings with “;”. Hover a limit "

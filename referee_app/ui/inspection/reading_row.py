@@ -13,6 +13,7 @@ from referee_app.core.inspection.model import Item, Measurement
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text, limit_tooltip
 from referee_app.ui.common.verdict_style import mark_input, show_verdict
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 class ReadingRow:
@@ -78,6 +79,10 @@ class ReadingRow:
         lang = i18n.current_language()
         required = "" if self.m.required else f" ({_('optional')})"
         self.label.setText(self.m.label_in(lang) + required)
+        # a yes/no box would be read as its value ("—"), a unit box as "cm": each is named
+        accessible_name(self.input, self.m.label_in(lang))
+        if self.unit is not None:
+            accessible_name(self.unit, _("Unit of {measurement}").format(measurement=self.m.label_in(lang)))
         if self.m.quantity == "boolean":
             for i, (text, data) in enumerate(((("—"), None), (_("yes"), True), (_("no"), False))):
                 self.input.setItemText(i, text)
@@ -94,6 +99,7 @@ class ReadingRow:
         self.limit.setText(f"{bounds}   {clause_text(lim.clause)}")
         self.limit.setToolTip(limit_tooltip(self.m, facts))
         self.input.setToolTip(self.limit.toolTip())
+        self.input.setAccessibleDescription(_("Limit: {limit}").format(limit=bounds))
 
     def _example(self):
         lim = self.m.applied()[0]

@@ -27,6 +27,7 @@ from referee_app.i18n import ngettext
 from referee_app.ui.retranslate import follow_language
 from referee_app.printing.image import svg_to_png
 from .board_view import BoardView
+from referee_app.ui.common.accessible import name as accessible_name
 
 MAX_KEYS = 9
 ALL, ENDINGS, DIFFER, DUE = "all", "endings", "differ", "due"
@@ -442,6 +443,8 @@ class LearnArea(QWidget):
         self.save_board_button.setText(_("Save the board…"))
         self.next_button.setText(_("Next (Enter)"))
         self.mastery.setHeaderLabels([_("Clause"), _("Seen"), _("Mastered"), _("Due")])
+        accessible_name(self.mastery, _("Progress by clause"), _("For each clause: questions seen, mastered, due"))
+        accessible_name(self.why, _("Why: the ruling explained"))
         self._fill_scopes()
         self._show()
 

@@ -8,7 +8,6 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
-from referee_app.ui.retranslate import follow_language
 
 
 class ResumeBanner(QFrame):
@@ -28,7 +27,6 @@ class ResumeBanner(QFrame):
         row.addWidget(self.dismiss_button)
         self._ruleset_name: Callable[[str], str] = str
         self.hide()
-        follow_language(self)   # the offer reads in the language chosen after it was made
 
     def offer(self, match: dict, ruleset_name: Callable[[str], str]) -> None:
         """`ruleset_name(lang)`: the match's ruleset named in a language, asked again on each change."""
