@@ -94,3 +94,17 @@ def test_a_protest_from_a_stroke_names_the_players_carries_the_score_and_cites_t
     assert editor.fields["clause"].value() == "icf-fr:4.1.2"
     match = editor.fields["match"].text()
     assert "Élodie" in match and "Luca" in match
+
+
+def test_the_inspection_page_cites_its_clauses_as_people_do(window):
+    from referee_app.ui.main_window import EQUIPMENT
+
+    choose_language(window, "fr")
+    window.show_area(EQUIPMENT)
+    window.equipment.ensure_pages()
+    page = next(p for p in window.equipment.pages if p.objectName() == "inspection_page")
+    page.set_item("board")
+    limit = page.form_of["board"].rows["pocket_diameter"].limit
+    assert "ICF 2, cote C" in limit.text() and not RAW_ID.search(limit.text() + limit.toolTip())
+    choose_language(window, "it")
+    assert "ICF 2, quota C" in limit.text()

@@ -25,9 +25,10 @@ class CoinSetForm(QWidget):
     changed = Signal()
     FIXED = 3   # columns before the measurements: number, colour, spare
 
-    def __init__(self, item: Item, member: Item, parent=None):
+    def __init__(self, item: Item, member: Item, parent=None, kb=None):
         super().__init__(parent)
         self.item, self.member = item, member
+        self.kb = kb   # the knowledge base its clauses are cited from
         self.setObjectName(f"form_{item.name}")
         self.remeasure: dict[tuple[int, str], int] = {}
         self._loading = False
@@ -211,7 +212,7 @@ class CoinSetForm(QWidget):
             text += " · " + i18n.ngettext("{n} spare, not counted", "{n} spares, not counted", spares).format(n=spares)
         all_ok = all(counted.count(c) == n for c, n in wanted.items()) and not set(counted) - set(wanted)
         show_verdict(self.counts, _("Coins in the set: {counts}").format(counts=text)
-                     + f"   ({clause_text(self.item.composition.clause)})", "ok" if all_ok else "fail")
+                     + f"   ({clause_text(self.item.composition.clause, self.kb)})", "ok" if all_ok else "fail")
 
     def evaluate(self) -> dict:
         self._refresh()

@@ -102,7 +102,8 @@ class InspectionPage(QWidget):
         self.page_of: dict[str, QWidget] = {}
         for name in names:
             item = self.specs.item(name)
-            form = CoinSetForm(item, self.specs.item(item.each)) if item.each else MeasurementForm(item)
+            form = CoinSetForm(item, self.specs.item(item.each), kb=self.knowledge.kb) if item.each \
+                else MeasurementForm(item, kb=self.knowledge.kb)
             form.changed.connect(self._form_changed)
             page = form
             if not item.each:

@@ -19,8 +19,9 @@ from referee_app.ui.common.accessible import name as accessible_name
 class ReadingRow:
     """One measurement of the form: label, field, unit, the limit beside it and its verdict."""
 
-    def __init__(self, item: Item, m: Measurement, grid: QGridLayout, row: int, on_change):
+    def __init__(self, item: Item, m: Measurement, grid: QGridLayout, row: int, on_change, kb=None):
         self.item, self.m = item, m
+        self.kb = kb   # the knowledge base its clauses are cited from
         self.remeasure_from: int | None = None     # set when a re-inspection asks for this again
         self.label = QLabel(objectName=f"label_{m.name}")
         self.label.setWordWrap(True)
@@ -96,8 +97,8 @@ class ReadingRow:
                 names=", ".join(self.item.measurement(n).label_in(lang) for n in self.m.condition_for))
         elif self.m.quantity == "text":
             bounds = _("recorded")
-        self.limit.setText(f"{bounds}   {clause_text(lim.clause)}")
-        self.limit.setToolTip(limit_tooltip(self.m, facts))
+        self.limit.setText(f"{bounds}   {clause_text(lim.clause, self.kb)}")
+        self.limit.setToolTip(limit_tooltip(self.m, facts, self.kb))
         self.input.setToolTip(self.limit.toolTip())
         self.input.setAccessibleDescription(_("Limit: {limit}").format(limit=bounds))
 
