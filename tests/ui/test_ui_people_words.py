@@ -108,3 +108,17 @@ def test_the_inspection_page_cites_its_clauses_as_people_do(window):
     assert "ICF 2, cote C" in limit.text() and not RAW_ID.search(limit.text() + limit.toolTip())
     choose_language(window, "it")
     assert "ICF 2, quota C" in limit.text()
+
+
+def test_open_match_names_the_ruleset_not_its_id(window, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    area = window.rulings_area
+    record(area, {"pocketed": {"own": 1}})
+    choose_language(window, "it")
+    offered = []
+    monkeypatch.setattr(QInputDialog, "getItem",
+                        staticmethod(lambda parent, title, label, items, *a: (offered.extend(items), ("", False))[1]))
+    area.choose_match()
+    ruleset = window.knowledge.ruleset_name(area.match.ruleset, "it")
+    assert offered and f"({ruleset}, 1 tiro)" in offered[0], offered
