@@ -433,7 +433,6 @@ class InspectionPage(QWidget):
             self.item_combo.setItemText(i, self.specs.item(self.item_combo.itemData(i)).label_in(lang))
         for label, text in zip(self.head_labels, (_("Item"), _("Identifier"), _("Inspector"), _("Tournament"))):
             label.setText(text)
-        names_from_labels(self)
         self.label_edit.setPlaceholderText(_("e.g. striker of A. Rossi, board 7"))
         self.hint.setText(_("Type a reading with a decimal comma or point. A dimension measured several times "
                             "(the four pockets, the four sides): separate the readings with “;”. Hover a limit "
@@ -450,8 +449,9 @@ class InspectionPage(QWidget):
         self.new_button.setText(_("New inspection"))
         self.certificate_button.setText(_("Export certificate (PDF)…"))
         self.past.retranslate()
+        names_from_labels(self)   # once every label reads in the new language
         for form in self.form_of.values():
-            form.retranslate()
+            form.retranslate()   # then each reading's own name (a yes/no box, a unit box)
         self._show_approval()
         self._update_overall()
         if self._store is not None:
