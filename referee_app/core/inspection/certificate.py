@@ -155,10 +155,11 @@ def _gaps(specs: Specs, record: InspectionRecord, item, lang: str) -> str:
     """What was not measured, not checked, or not known to any rule."""
     _ = translations(lang).gettext
     result, parts = record.result, []
-    if result.get("missing"):
-        parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(result['missing']))}</p>")
+    owner = item.each if item and item.each else record.item
+    if result.get("missing"):   # named as the form names them, never by their ids
+        missing = [_measurement_label(specs, f"{owner}.{n.split('.')[-1]}", lang) for n in result["missing"]]
+        parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(dict.fromkeys(missing)))}</p>")
     if result.get("unchecked"):
-        owner = item.each if item and item.each else record.item
         names = [_measurement_label(specs, f"{owner}.{n.split('.')[-1]}", lang) for n in result["unchecked"]]
         parts.append(f"<p><b>{esc(_('Not checked (not stated):'))}</b> {esc(', '.join(dict.fromkeys(names)))}</p>")
     if result.get("unknown"):

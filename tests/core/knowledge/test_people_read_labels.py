@@ -72,6 +72,8 @@ def test_the_certificate_cites_clauses_says_which_pocket_failed_and_keeps_the_pr
         assert "4,1\u00a0cm" not in html and "4,1 " not in html
         assert not RAW_ID.search(html), RAW_ID.search(html)
         assert "5f3a9c0d1e2b" not in html   # the specifications' fingerprint is for the records
+        assert "surface_side" not in html and "frame_width" not in html   # what was not measured, in words
+    assert "Largeur du plateau (A)" in certificate_html(record, "fr", knowledge.equipment, knowledge.kb)
 
 
 def test_the_protest_form_and_its_pdf_cite_clauses_and_name_the_match(knowledge):
