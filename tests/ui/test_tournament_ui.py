@@ -86,7 +86,8 @@ def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp
     sheets = sorted((tmp_path / "sheets").glob("*.pdf"))
     assert [p.name for p in sheets] == ["round-1-table-1.pdf", "round-1-table-2.pdf"]
     sheet = pdf_text(sheets[0])
-    for expected in (games[0]["first"], games[0]["second"], "Round: 1", "Table: 1", "Ruleset: icf", "ffc-tournament:1.8"):
+    for expected in (games[0]["first"], games[0]["second"], "Round: 1", "Table: 1",
+                     "Ruleset: International rules (ICF)", "FFC tournoi 1.8"):   # names, not ids
         assert expected in sheet
 
     # Both tables keep their score sheet on screen; table 1 reaches 25 points, table 2 runs out of time.

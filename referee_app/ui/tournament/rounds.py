@@ -302,8 +302,10 @@ class RoundsView(QWidget):
 
                 Path(folder).mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
                 return [write_pdf(html, Path(folder) / name, title) for name, html, title in
-                        documents.score_sheet_documents(self.desk.store.ffc, meta["name"], self.round_no, self.games(), meta["ruleset"],
-                                                        current_language())]
+                        documents.score_sheet_documents(
+                            self.desk.store.ffc, meta["name"], self.round_no, self.games(),
+                            self.desk.store.knowledge.ruleset_name(meta["ruleset"], current_language()), current_language(),
+                            lambda c: self.desk.store.knowledge.clause_label(c, current_language()))]
 
             written = self.desk.run(write)
             if written:
@@ -326,7 +328,8 @@ class RoundsView(QWidget):
         self.sheets_button.setText(_("Score sheets (PDF)…"))
         self.open_button.setText(_("Open the table's score sheet"))
         self.time_called.setText(_("Time is up (40 + 5 minutes)"))
-        self.time_called.setToolTip(documents.limits_text(self.desk.store.ffc, False, current_language()))
+        self.time_called.setToolTip(documents.limits_text(
+            self.desk.store.ffc, False, current_language(), lambda c: self.desk.store.knowledge.clause_label(c, current_language())))
         self.collect_button.setText(_("Take the results from the score sheets"))
         self.points_label.setText(_("Result typed at the desk:"))
         self.first_points.setAccessibleName(_("Points of the first player"))
