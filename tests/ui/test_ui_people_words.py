@@ -14,7 +14,7 @@ from support.kbcopy import installed
 
 from test_ui_match_record import record
 
-RAW_ID = re.compile(r"\b(?:icf-fr|aicf-2009|fr-house|fr-simplified):[\w.\-]+")
+RAW_ID = re.compile(r"\b(?:icf-fr|aicf-2009|fr-house|fr-simplified|ffc-[a-z]+|it):[\w.\-]+")
 
 
 def choose_language(window, lang):
@@ -122,3 +122,38 @@ def test_open_match_names_the_ruleset_not_its_id(window, monkeypatch):
     area.choose_match()
     ruleset = window.knowledge.ruleset_name(area.match.ruleset, "it")
     assert offered and f"({ruleset}, 1 tiro)" in offered[0], offered
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_no_area_shows_a_clause_or_ruleset_id(qtbot, gui_env, tmp_path, monkeypatch, lang):
+    """Every label, button, tooltip and list line of every area, a tournament open at the desk,
+    in the user's language, names clauses and rulesets as people do."""
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QListWidget, QWidget
+
+    from referee_app.ui.main_window import EQUIPMENT, LEARN, RULEBOOK, RULINGS, TOURNAMENT
+    from support.gui import type_text
+
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
+    window = make_window(qtbot)
+    choose_language(window, lang)
+    for area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT):
+        window.show_area(area)
+    window.equipment.ensure_pages()
+    desk = window.tournament.area
+    type_text(desk.new_name, "Open de Cannes")
+    desk.create_button.click()
+    assert desk.tid is not None
+    choose_language(window, "en")
+    choose_language(window, lang)   # every view said again, the tournament open
+    texts = []
+    for w in window.findChildren(QWidget):
+        if isinstance(w, (QLabel, QAbstractButton)):
+            texts.append((w.objectName(), w.text()))
+        if isinstance(w, QComboBox):
+            texts += [(w.objectName(), w.itemText(i)) for i in range(w.count())]
+        if isinstance(w, QListWidget):
+            texts += [(w.objectName(), w.item(i).text()) for i in range(w.count())]
+        texts.append((w.objectName(), w.toolTip()))
+    shown = [(name, re.sub(r"<[^>]+>", " ", text)) for name, text in texts if text]   # a link's target is not shown
+    leaks = [(name, RAW_ID.search(text).group()) for name, text in shown if RAW_ID.search(text)]
+    assert leaks == []

@@ -322,7 +322,8 @@ class RoundsView(QWidget):
         self.round_combo.setAccessibleName(_("Round"))
         self.pair_button.setText(_("Pair the next round"))
         self.pair_button.setToolTip(_("Round 1 is drawn; then each player from the top meets the first player below "
-                                      "not yet met (ffc-tournament:1.14). After the last round: the final."))
+                                      "not yet met ({clause}). After the last round: the final.").format(
+            clause=self.desk.store.knowledge.clause_label("ffc-tournament:1.14", current_language())))
         self.close_button.setText(_("Close the round"))
         self.print_button.setText(_("Print the pairings…"))
         self.sheets_button.setText(_("Score sheets (PDF)…"))

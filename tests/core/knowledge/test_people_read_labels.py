@@ -31,7 +31,7 @@ def knowledge():
     ("icf-fr:5.j-c-de-penalite", "en", "ICF 5, “penalty coin”"),
     ("icf-fr:3.12.a-exception", "it", "ICF 3.12 a, eccezione"),
     ("icf-fr:3.7.special-f-l", "en", "ICF 3.7 f–l"),
-    ("it:53", "it", "regola 53"),
+    ("it:53", "it", "regola 53"), ("ffc-tournament:1.14", "it", "FFC torneo 1.14"),
 ])
 def test_a_clause_is_labelled_as_people_cite_it(knowledge, cid, lang, expected):
     assert label(cid, lang, knowledge.kb) == expected == knowledge.clause_label(cid, lang)
