@@ -157,3 +157,29 @@ def test_no_area_shows_a_clause_or_ruleset_id(qtbot, gui_env, tmp_path, monkeypa
     shown = [(name, re.sub(r"<[^>]+>", " ", text)) for name, text in texts if text]   # a link's target is not shown
     leaks = [(name, RAW_ID.search(text).group()) for name, text in shown if RAW_ID.search(text)]
     assert leaks == []
+
+
+def test_the_pairings_are_offered_under_a_name_in_the_users_language(qtbot, gui_env, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+
+    from referee_app.ui.main_window import TOURNAMENT
+    from support.gui import type_text
+
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
+    window = make_window(qtbot)
+    choose_language(window, "fr")
+    window.show_area(TOURNAMENT)
+    desk = window.tournament.area
+    type_text(desk.new_name, "Open de Lyon")
+    desk.create_button.click()
+    for name in ("Anne", "Bruno", "Chloé", "David"):
+        type_text(desk.entries.name_edit, name)
+        desk.entries.enter_button.click()
+    for i in range(4):
+        desk.entries.table.item(i, 1).setCheckState(Qt.CheckState.Checked)
+    desk.rounds.pair_button.click()
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda parent, title, suggested, *a: (offered.append(suggested), ("", ""))[1]))
+    desk.rounds.print_pairings()
+    assert offered == ["appariements-1.pdf"]
