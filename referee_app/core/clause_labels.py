@@ -25,7 +25,7 @@ _PRINTED_INSIDE = re.compile(r"\(([^()]*\d[^()]*)\)")   # "Cas spéciaux (3.7 f�
 
 def label(clause_id: str, lang: str, kb) -> str:
     """A clause as a person reads it in `lang`: "ICF 3.12 c", "regola 53", "ICF 2, figure C",
-    "ICF 5, « pedina di penalità »"; never the knowledge base's id nor a word of another language
+    "ICF 5, «pedina di penalità»"; never the knowledge base's id nor a word of another language
     where the knowledge base has the reader's. Every window and printed document labels a clause
     through this one function (`Knowledge.clause_label`); `cite` stays the form the search reads back."""
     clause = kb.clauses.get(clause_id)
@@ -34,7 +34,7 @@ def label(clause_id: str, lang: str, kb) -> str:
     grammar = citations(kb)
     src, local = clause_id.split(":", 1)
     short = kb.sources[src].short
-    if grammar._order[src].match(local) or not kb.sources[src].numbered:
+    if grammar.numbered(clause_id) or not kb.sources[src].numbered:
         return grammar.cite(clause_id, lang)
     _ = translations(lang).gettext
     m = _FIGURE.match(local)
