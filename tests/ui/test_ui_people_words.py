@@ -183,3 +183,20 @@ def test_the_pairings_are_offered_under_a_name_in_the_users_language(qtbot, gui_
                         staticmethod(lambda parent, title, suggested, *a: (offered.append(suggested), ("", ""))[1]))
     desk.rounds.print_pairings()
     assert offered == ["appariements-1.pdf"]
+
+
+def test_compare_rulesets_cites_the_clauses_as_people_do(window):
+    from PySide6.QtWidgets import QTableWidget
+
+    from referee_app.ui.rulings.compare_view import CompareDialog
+
+    choose_language(window, "it")
+    area = window.rulings_area
+    area.form.load({"pocketed": {"own": 1, "queen": True}})
+    dialog = CompareDialog(window.knowledge, area.situation_doc(), window)
+    table = dialog.findChild(QTableWidget, "compare_table")
+    cells = [table.item(r, c).text() for r in range(table.rowCount()) for c in range(table.columnCount())
+             if table.item(r, c) is not None]
+    assert any("ICF 3.12" in cell for cell in cells), cells
+    assert not [cell for cell in cells if RAW_ID.search(cell)]
+    dialog.close()

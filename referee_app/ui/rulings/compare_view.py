@@ -13,6 +13,7 @@ from referee_app.i18n import gettext as _
 from referee_app.ui import theme
 from .ruling_view import queen_text
 from referee_app.ui.common.accessible import name as accessible_name
+from .citation import human_citation
 
 
 def rulings_for_all(knowledge, situation: dict) -> dict[str, dict | str]:
@@ -54,7 +55,7 @@ def _rows(knowledge, ruling, ruleset: str = "") -> list[str]:
         f"{a['dues']} / {a['opponent_dues']}",
         result,
         _colour(knowledge, ruling, ruleset),
-        ", ".join(ruling["clauses"]),
+        ", ".join(human_citation(knowledge.kb, c) for c in ruling["clauses"]),   # as people cite them
     ]
 
 
