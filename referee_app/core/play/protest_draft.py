@@ -16,17 +16,17 @@ if TYPE_CHECKING:
 
 def match_label(meta: dict, lang: str) -> str:
     """The match as people name it on a form: its players and when it began, never the
-    records' number ("Élodie – Luca, 29/11/2026 14:05")."""
+    records' number ("Élodie – Luca, begun at 14:05")."""
     from datetime import datetime
 
-    from referee_app.i18n import format_datetime
+    from referee_app.i18n import format_time
     from referee_app.core.validation import local
 
     _ = catalog(lang)
     names = f"{side_name(meta, 'first', lang)} – {side_name(meta, 'second', lang)}"
     try:
-        began = format_datetime(local(datetime.fromisoformat(meta["created_at"])), "short", lang)
-        full = _("{players}, begun {when}").format(players=names, when=began)
+        began = format_time(local(datetime.fromisoformat(meta["created_at"])), "short", lang)   # the day is the form's
+        full = _("{players}, begun at {time}").format(players=names, time=began)
     except (KeyError, TypeError, ValueError):
         full = names
     for text in (full, names):   # the form's field is short: the start goes first, then the names are cut

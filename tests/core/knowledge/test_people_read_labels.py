@@ -81,7 +81,7 @@ def test_the_protest_form_and_its_pdf_cite_clauses_and_name_the_match(knowledge)
             "second_name": "Luca", "tournament": "Open de Lyon", "round": "2", "table_no": "3", "referee": "Ana"}
     strokes = [{"pocketed": {"own": 1}}, {"pocketed": {"own": 1, "queen": True}}, {"pocketed": {}}]
     fields = protest_fields(knowledge, meta, strokes, 3, "fr")
-    assert fields["match"].startswith("Élodie – Luca") and fields["match"] != "2"
+    assert fields["match"].startswith("Élodie – Luca, commencé à ") and fields["match"] != "2"   # names, the start
     assert fields["score"] == {"first": 0, "second": 0}   # the game's points as the stroke was played
     fields["clause"] = "icf-fr:3.12.c"
     form = Form(knowledge, id=4, kind="protest", status="draft", fields=fields, outcome=None,
