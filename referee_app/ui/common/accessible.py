@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 
 def plain(text: str) -> str:
@@ -21,8 +21,12 @@ def plain(text: str) -> str:
 
 
 def name(widget: QWidget, text: str, description: str | None = None) -> None:
-    """Names a control; `description` says more where the name is not enough."""
+    """Names a control; `description` says more where the name is not enough. On Linux Qt gives
+    a combo box its value for a name (its label is a relation): a combo box with no label of its
+    own is described by its name too, so that a reader says what the value is of."""
     widget.setAccessibleName(plain(text))
+    if description is None and isinstance(widget, QComboBox):
+        description = plain(text)
     if description is not None:
         widget.setAccessibleDescription(description)
 
