@@ -105,9 +105,9 @@ def test_the_inspection_page_cites_its_clauses_as_people_do(window):
     page = next(p for p in window.equipment.pages if p.objectName() == "inspection_page")
     page.set_item("board")
     limit = page.form_of["board"].rows["pocket_diameter"].limit
-    assert "ICF 2, cote C" in limit.text() and not RAW_ID.search(limit.text() + limit.toolTip())
+    assert "ICF 2 cote C" in limit.text() and not RAW_ID.search(limit.text() + limit.toolTip())
     choose_language(window, "it")
-    assert "ICF 2, quota C" in limit.text()
+    assert "ICF 2 quota C" in limit.text()
 
 
 def test_open_match_names_the_ruleset_not_its_id(window, monkeypatch):

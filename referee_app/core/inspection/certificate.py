@@ -69,7 +69,7 @@ def _measurement_label(specs: Specs, check_id: str, lang: str) -> str:
 
 
 def _clauses(kb, clauses: list[str], lang: str) -> str:
-    """The clauses as people cite them ("ICF 2, dimension C"), each once."""
+    """The clauses as people cite them ("ICF 2 dimension C"), each once."""
     return ", ".join(dict.fromkeys(label(c, lang, kb) for c in clauses))
 
 

@@ -12,7 +12,7 @@ from referee_app.i18n import gettext as _
 
 
 def clause_text(clause_id: str, kb=None) -> str:
-    """The clause as people cite it ("ICF 2, cote C"), from the knowledge base `kb`."""
+    """The clause as people cite it ("ICF 2 cote C"), from the knowledge base `kb`."""
     return label(clause_id, i18n.current_language(), kb) if kb is not None else clause_id.replace(":", " ")
 
 

@@ -26,10 +26,10 @@ def knowledge():
 
 @pytest.mark.parametrize("cid,lang,expected", [
     ("icf-fr:3.12.c", "fr", "ICF 3.12 c"), ("icf-fr:3.12.c", "it", "ICF 3.12 c"),
-    ("icf-fr:2.dim.C", "fr", "ICF 2, cote C"), ("icf-fr:2.fig.C", "it", "ICF 2, figura C"),
-    ("icf-fr:5.j-c-de-penalite", "it", "ICF 5, «pedina di penalità»"),
-    ("icf-fr:5.j-c-de-penalite", "en", "ICF 5, “penalty coin”"),
-    ("icf-fr:3.12.a-exception", "it", "ICF 3.12 a, eccezione"),
+    ("icf-fr:2.dim.C", "fr", "ICF 2 cote C"), ("icf-fr:2.fig.C", "it", "ICF 2 figura C"),
+    ("icf-fr:5.j-c-de-penalite", "it", "ICF 5 «pedina di penalità»"),
+    ("icf-fr:5.j-c-de-penalite", "en", "ICF 5 “penalty coin”"),
+    ("icf-fr:3.12.a-exception", "it", "eccezione a ICF 3.12 a"),
     ("icf-fr:3.7.special-f-l", "en", "ICF 3.7 f–l"),
     ("it:53", "it", "regola 53"), ("ffc-tournament:1.14", "it", "FFC torneo 1.14"),
 ])
@@ -65,8 +65,8 @@ def _record(knowledge, readings):
 
 def test_the_certificate_cites_clauses_says_which_pocket_failed_and_keeps_the_precision(knowledge):
     record = _record(knowledge, {"pocket_diameter": {"values": [4.45, 4.46, 4.1, 4.45], "unit": "cm"}})
-    for lang, pocket, cited in (("fr", "trou 3 (4,10\u00a0cm)", "ICF 2, cote C"),
-                                ("it", "buca 3 (4,10\u00a0cm)", "ICF 2, quota C")):
+    for lang, pocket, cited in (("fr", "trou 3 (4,10\u00a0cm)", "ICF 2 cote C"),
+                                ("it", "buca 3 (4,10\u00a0cm)", "ICF 2 quota C")):
         html = certificate_html(record, lang, knowledge.equipment, knowledge.kb)
         assert pocket in html and cited in html, lang
         assert "4,1\u00a0cm" not in html and "4,1 " not in html
