@@ -17,7 +17,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
-from referee_app.i18n import current_language
+from referee_app import i18n
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
@@ -195,7 +195,7 @@ class RulingsArea(QWidget):
         """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
         found = self.session.unfinished()
         if found:
-            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
+            self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -203,7 +203,8 @@ class RulingsArea(QWidget):
             self.form.own.setFocus()
 
     def choose_match(self) -> None:
-        chosen = match_dialogs.choose_match(self, self.session.saved())
+        chosen = match_dialogs.choose_match(self, self.session.saved(),
+                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()))
         if chosen is not None:
             self.open_match(chosen)
 
