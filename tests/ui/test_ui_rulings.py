@@ -188,6 +188,21 @@ def test_the_foul_list_is_made_when_the_referee_comes_to_the_field_and_follows_t
         i18n.set_language("en")
 
 
+def test_the_foul_field_offers_only_the_fouls_that_fit_the_stroke(qtbot, area):
+    # a foul committed between strokes (touching the coins, standing up...) is recorded on its own
+    # entry with nothing pocketed: once the stroke pockets a coin, it is no longer offered
+    field = area.form.foul
+    between = [f for f in field._fouls if f["timing"] == "between_strokes"]
+    assert between   # icf has them (carrom-referee fouls)
+    assert len(field.labels()) == len(field._fouls)
+    area.form.own.setValue(1)
+    offered = field.labels()
+    assert len(offered) == len(field._fouls) - len(between)
+    assert not any(label.startswith(area.knowledge.foul_name("icf", f["id"], "en")) for f in between for label in offered)
+    area.form.own.setValue(0)
+    assert len(field.labels()) == len(field._fouls)
+
+
 def test_compare_rulesets_marks_what_differs(qtbot, area):
     area.form.own.setValue(1)
     area.form.queen.setChecked(True)
@@ -292,3 +307,19 @@ def test_the_ruling_says_why_and_why_not_the_rule_it_set_aside(qtbot, area):
     panel = area.ruling_view.clause_text.toPlainText()
     assert "Why not ICF 3.6 a?" in panel and "ICF 3.12 c is an exception to it." in panel
     assert "would have played again" in panel and area.ruling_view.clause_panel.isVisible()
+
+
+def test_a_what_if_score_no_game_reaches_is_refused_beside_the_field(qtbot, area):
+    # icf's game ends at 25 points (icf-fr 3.7 e): a board at 30 is refused, under the score's field
+    qtbot.keyClick(area, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    board = area.situation
+    board.break_.setChecked(False)
+    board.score.setValue(30)
+    assert area.last_ruling is None and not area.record_button.isEnabled()
+    assert area.ruling_view.headline.text() == "Cannot rule this stroke"
+    assert board.problem.isVisible() and "score" in board.problem.text() and "3.7" in board.problem.text()
+    row, _role = board.form.getWidgetPosition(board.score)
+    assert board.form.getWidgetPosition(board.problem)[0] == row + 1
+    assert board.score.styleSheet() and board.score.accessibleDescription() == board.problem.text()
+    board.score.setValue(24)
+    assert area.last_ruling is not None and not board.problem.isVisible() and not board.score.styleSheet()

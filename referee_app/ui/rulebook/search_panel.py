@@ -22,6 +22,7 @@ from referee_app.ui.common.highlight import highlight_html
 from referee_app.ui.common.html_delegate import HTML_ROLE, HtmlDelegate
 from referee_app.ui.retranslate import follow_language
 from referee_app.ui.theme import colors
+from referee_app.ui.common.accessible import name as accessible_name
 
 DEBOUNCE_MS = 150
 LIMIT = 50
@@ -41,6 +42,7 @@ class SearchPanel(QWidget):
         self._results: list[dict] = []
         self._status = ("idle", 0, "")
         self._shown_query = ""
+        self._shown_in: str | None = None   # the language the hits shown were asked in
         self._open_when_done = False
         self._unmatched: list[str] = []
 
@@ -118,12 +120,17 @@ class SearchPanel(QWidget):
         for i, rs in enumerate(self.rulesets.values(), 1):
             self.ruleset_filter.setItemText(i, self.knowledge.ruleset_name(rs.id, lang))
         self.ruleset_filter.setToolTip(_("Only the sources a ruleset applies"))
+        accessible_name(self.lang_filter, _("Language of the clauses"))
+        accessible_name(self.source_filter, _("Source of the clauses"))
+        accessible_name(self.ruleset_filter, _("Ruleset of the clauses"))
         for combo in (self.lang_filter, self.source_filter, self.ruleset_filter):
             combo.setAccessibleName(combo.toolTip())
         self.results.setAccessibleName(_("Search results"))
         self._show_status()
         if not self.search_box.text().strip():
             self._show_recent()
+        elif lang != self._shown_in:
+            self._search_again_in(lang)
 
     def _show_status(self) -> None:
         kind, n, message = self._status
@@ -181,8 +188,29 @@ class SearchPanel(QWidget):
         self._generation += 1
         engine = search_worker.backend(self.knowledge)
         self._set_status("searching" if engine.ready else "building")
+        # every hit in the window's language, the reader's (the contract's search section); the
+        # query is still read in every language
+        self._shown_in = i18n.current_language()
         search_worker.start(search_worker.SearchJob(self._generation, query, self.filters(), self._signals,
-                                                    engine, LIMIT))
+                                                    engine, LIMIT, reader=self._shown_in))
+
+    def _search_again_in(self, lang: str) -> None:
+        """The hits shown again in the reader's new language. With the index open this is a few
+        milliseconds, done at once so that no hit is left in the old language; otherwise in the
+        worker, as any search."""
+        engine = search_worker.backend(self.knowledge)
+        if not engine.ready:
+            self.run_search()
+            return
+        self._generation += 1
+        self._shown_in = lang
+        try:
+            found = engine.search_detailed(self.query(), reader=lang, limit=LIMIT, **self.filters())
+        except Exception as exc:  # as the worker does: said in the panel, never a crash
+            self._failed(self._generation, f"{type(exc).__name__}: {exc}")
+            return
+        self._got_unmatched(self._generation, found["unmatched"])
+        self._finished(self._generation, found["hits"])
 
     def _building(self, generation: int) -> None:
         if generation == self._generation:

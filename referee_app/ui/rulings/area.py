@@ -17,7 +17,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
-from referee_app.i18n import current_language
+from referee_app import i18n
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.focus import enter
 from referee_app.ui.common.server_state import server_state
@@ -258,7 +258,7 @@ class RulingsArea(QWidget):
         """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
         found = self.session.unfinished()
         if found:
-            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
+            self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -266,7 +266,8 @@ class RulingsArea(QWidget):
             self.form.own.setFocus()
 
     def choose_match(self) -> None:
-        chosen = match_dialogs.choose_match(self, self.session.saved())
+        chosen = match_dialogs.choose_match(self, self.session.saved(),
+                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()))
         if chosen is not None:
             self.open_match(chosen)
 
@@ -302,9 +303,12 @@ class RulingsArea(QWidget):
             show_board(self, None, None)
             return
         except (BadInput, NoRule, Conflict) as exc:
-            self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
+            text = refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id())
+            self.ruling_view.show_error(text)
+            self._mark_board(exc.field if isinstance(exc, BadInput) else None, text)
             show_board(self, None, None)
             return
+        self._mark_board(None)
         self.last_ruling = ruling   # what Record records: the stroke as ticked
         if self.just_recorded is not None and not self.what_if.isChecked() and not self.correcting:
             shown, sides, n, doc = self.just_recorded
@@ -314,6 +318,11 @@ class RulingsArea(QWidget):
             self.ruling_view.show_ruling(ruling, self._striker_names())
             show_board(self, self._ruled_doc(), ruling)
         self.record_button.setEnabled(not self.what_if.isChecked())
+
+    def _mark_board(self, field: str | None, text: str = "") -> None:
+        """A what-if board no game reaches: the refusal beside the field it is about."""
+        if self._situation is not None:
+            self._situation.mark(field if self.what_if.isChecked() else None, text)
 
     def _ruled_doc(self) -> dict | None:
         """The situation the stroke as ticked was ruled on, for its diagram."""

@@ -91,13 +91,16 @@ def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:
     return attempts
 
 
-def choose_match(parent, matches: list[dict]) -> int | None:
-    """The saved match the referee picks, or None."""
+def choose_match(parent, matches: list[dict], ruleset_name=str) -> int | None:
+    """The saved match the referee picks, or None; `ruleset_name(id)` names a ruleset for people."""
     if not matches:
         QMessageBox.information(parent, _("Open a match"), _("No match has been saved yet."))
         return None
-    labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} "
-              f"({m['ruleset']}, {m['strokes']})" for m in reversed(matches)]
+    from referee_app.i18n import ngettext
+
+    labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
+              + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
+                  ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")" for m in reversed(matches)]
     from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
 
     choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Saved matches"), labels, 0, False)

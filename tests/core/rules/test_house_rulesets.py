@@ -45,7 +45,7 @@ def test_where_the_house_text_is_silent_the_simplified_rule_decides_and_says_so(
     ruling = rule(installed(), {"before": {"own_on_board": 6, "opponent_on_board": 7}, "stroke": {"pocketed": {"opponent": 1}}},
                   "fr-house")
     assert ruling["turn"] == "continues" and "fr-simplified:9.1" in ruling["clauses"]
-    assert any(n["clause"] == "fr-simplified:9.1" and "000" in n["en"] for n in ruling["notes"])
+    assert any(n["clause"] == "fr-simplified:9.1" and "the simplified rules printed on the same page" in n["en"] for n in ruling["notes"])
 
 
 def test_the_house_rules_add_a_penalty_coin_to_the_striker_queen_and_coin():
@@ -62,8 +62,13 @@ def test_the_leaflet_gives_no_extra_points_and_no_queen_cut_off():
     assert rule(installed(), last, "fr-house")["board"]["points"] == {"striker": 9, "opponent": 10}
     late = {"before": {"own_on_board": 1, "opponent_on_board": 3, "queen": "covered_by_striker",
                        "score": {"striker": 25, "opponent": 0}}, "stroke": {"pocketed": {"own": 1}}}
-    assert rule(installed(), late, "carom-bi")["board"]["points"]["striker"] == 13
     assert rule(installed(), late, "fr-house")["board"]["points"]["striker"] == 9
+    # the leaflet's game is one board (carom-bi 1.1): no score comes before it, so no cut-off can
+    # lower the queen, and a board at 25 points is one no game reaches
+    with pytest.raises(BadInput, match=r"before\.score\.striker.*carom-bi:1\.1"):
+        rule(installed(), late, "carom-bi")
+    assert rule(installed(), dict(late, before={**late["before"], "score": {}}), "carom-bi")["board"]["points"][
+        "striker"] == 13
 
 
 @pytest.mark.parametrize("ruleset,light,dark", [("fr-house", "blancs", "noirs"), ("carom-bi", "marron", "noirs"),
