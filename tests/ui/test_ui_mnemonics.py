@@ -60,7 +60,7 @@ def window_states(window):
     area = window.rulings_area
     yield "rulings", window
     area.resume.offer({"id": 1, "first_name": "Élodie", "second_name": "Luca", "strokes": 12,
-                       "ruleset": "icf"}, "ICF")
+                       "ruleset": "icf"}, lambda lang: "ICF")
     window.server_banner.show()   # the records server out of reach, said above every area
     yield "rulings, resume banner, server banner", window
     window.server_banner.hide()
@@ -151,7 +151,7 @@ def test_alt_letters_tick_the_striker_and_the_queen_with_the_resume_banner_shown
     window.show_area(RULINGS)
     area = window.rulings_area
     area.resume.offer({"id": 1, "first_name": "Élodie", "second_name": "Luca", "strokes": 12, "ruleset": "icf"},
-                      "ICF")
+                      lambda lang: "ICF")
     for box in (area.form.striker, area.form.queen):
         letter = mnemonic(box.text())
         QTest.keyClick(area.form.own, letter, Qt.KeyboardModifier.AltModifier)
