@@ -166,7 +166,7 @@ def test_the_match_clock_comes_back_after_a_crash_where_it_was(qtbot, gui_env, m
     area = first.rulings_area
     record(area, {"pocketed": {"own": 1}})
     clock = area.match_clock
-    clock._spent_ms = 11_500                     # twelve seconds gone, which a test cannot wait for
+    clock._spent_ms = 11_000                     # twelve seconds gone, which a test cannot wait for
     clock.toggle.click()
     spin(0.2)
     clock.toggle.click()                         # paused: saved at once
@@ -185,7 +185,8 @@ def test_the_match_clock_comes_back_after_a_crash_where_it_was(qtbot, gui_env, m
     third = make_window(qtbot)
     third.rulings_area.resume.resume_button.click()
     after = third.rulings_area.match_clock
-    assert not after.running and 0 <= after.remaining() - before <= 0.3, (before, after.remaining())
+    # paused where it was last saved (every 100 ms here): a moment before the kill, never 40:00
+    assert not after.running and 0 <= after.remaining() - before <= 1.0, (before, after.remaining())
 
 
 def test_the_window_comes_back_maximised_after_a_crash(qtbot, gui_env):
