@@ -96,7 +96,7 @@ def _export_pdf(args) -> int:
     from referee_app.printing.pdf import write_pdf
 
     store = _store(args)
-    meta = store.meta(args.id)
+    meta = dict(store.meta(args.id), corrected=store.corrected(args.id))   # marked on the sheet
     document, title = sheet_html(store.knowledge, meta, store.strokes(args.id), args.lang or "en", store.events(args.id))
     path = write_pdf(document, args.pdf, title)
     print_json({"id": args.id, "pdf": str(path)}) if args.json else print(path)

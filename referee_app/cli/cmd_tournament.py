@@ -377,7 +377,8 @@ def run_print(args) -> int:
         except OSError as exc:
             raise BadInput("--score-sheets", f"cannot make {folder}: {exc.strerror or exc}") from None
         written += [write_pdf(html, folder / name, title, "--score-sheets")
-                    for name, html, title in documents.score_sheet_documents(store.ffc, meta["name"], round_no, games,
-                                                                             meta["ruleset"], lang)]
+                    for name, html, title in documents.score_sheet_documents(
+                        store.ffc, meta["name"], round_no, games, store.knowledge.ruleset_name(meta["ruleset"], lang), lang,
+                        lambda c: store.knowledge.clause_label(c, lang))]
     print("\n".join(str(path) for path in written))
     return 0

@@ -77,6 +77,7 @@ class MatchSession:
         self.match = Match(knowledge, ruleset, doubles)
         self.match_id: int | None = None
         self.correcting: int | None = None     # the 1-based stroke being corrected
+        self._corrected: tuple[int | None, Match | None, list[int]] = (None, None, [])   # (id, match, strokes)
 
     @property
     def store(self):
@@ -280,4 +281,28 @@ class MatchSession:
         """The match's record and its events, for the printed score sheet ({} while not stored)."""
         if self.match_id is None:
             return {}
-        return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id))
+        return dict(self.store.meta(self.match_id), events=self.store.events(self.match_id),
+                    corrected=self.store.corrected(self.match_id))
+
+    def clock_write(self, spent_ms: int, running: bool) -> Callable[[], None] | None:
+        """The write of the match clock's state, bound to the match on screen; None while the
+        match is not stored (nothing of it is kept yet, its clock neither)."""
+        match_id = self.match_id
+        if match_id is None:
+            return None
+        return lambda: self.store.save_clock(match_id, spent_ms, running)
+
+    def saved_clock(self) -> dict | None:
+        return self.store.match_clock(self.match_id) if self.match_id is not None else None
+
+    def corrected(self) -> list[int]:
+        """The strokes of the sheet corrected after they were recorded (none while not stored).
+        Read when the match shown is another object (opened, corrected, undone: each loads the
+        match anew), not at every stroke: a stroke appended is never a corrected one."""
+        if self.match_id is None:
+            return []
+        match_id, match, found = self._corrected
+        if match_id != self.match_id or match is not self.match:
+            found = self.store.corrected(self.match_id)
+            self._corrected = (self.match_id, self.match, found)
+        return found

@@ -115,9 +115,31 @@ class MatchStore(db.Store):
                                                                       "after_stroke": len(strokes)})})
         return match
 
-    def events(self, match_id: int) -> list[dict]:
+    def events(self, match_id: int, kind: str | None = None) -> list[dict]:
+        """The match's history beside its strokes (ruleset changes, corrections), oldest first;
+        the clock's states are its own (`clock`) and left out unless asked for by `kind`."""
+        where, params = ("kind = :k", {"m": match_id, "k": kind}) if kind else ("kind <> 'clock'", {"m": match_id})
         return [dict(r) | {"detail": db.stored_json(r["detail"], None, shown=True)[0]} for r in self.all(
-            "SELECT at, kind, detail FROM match_events WHERE match_id = :m ORDER BY id", {"m": match_id})]
+            f"SELECT at, kind, detail FROM match_events WHERE match_id = :m AND {where} ORDER BY id", params)]
+
+    def save_clock(self, match_id: int, spent_ms: int, running: bool) -> None:
+        """The match clock as it stands, saved with the sheet: one committed row, so a crash
+        leaves the clock where it was last saved (it is saved at every start, pause and reset,
+        and every few seconds while it runs)."""
+        spent_ms = int(spent_ms)
+        if not 0 <= spent_ms <= 10 ** 9:
+            raise BadInput("clock", "the time spent is out of range")
+        with self.transaction():
+            match_id = self.meta(match_id, lock=True)["id"]
+            self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'clock', :d)",
+                       {"m": match_id, "at": now(), "d": json.dumps({"spent_ms": spent_ms, "running": bool(running)})})
+
+    def match_clock(self, match_id: int) -> dict | None:
+        """The match clock as last saved ({"spent_ms", "running"}), or None if never saved."""
+        row = self.first("SELECT detail FROM match_events WHERE match_id = :m AND kind = 'clock' "
+                         "ORDER BY id DESC LIMIT 1", {"m": self.meta(match_id)["id"]})
+        detail = db.stored_json(row["detail"], None)[0] if row else None
+        return detail if isinstance(detail, dict) and isinstance(detail.get("spent_ms"), int) else None
 
     def unfinished(self) -> dict | None:
         """The last match begun and not over, to offer to resume it when the window opens."""
@@ -217,12 +239,27 @@ class MatchStore(db.Store):
             stamp = now()
             for row in rows[seq - 1:]:
                 self.write("UPDATE strokes SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": row["id"]})
-            for i in range(seq - 1, len(new.strokes)):
-                self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
-                           "VALUES (:m, :seq, :stroke, :ruling, :at)",
-                           {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
-                            "ruling": json.dumps(new.rulings[i]), "at": stamp})
+            rows_written = [self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
+                                       "VALUES (:m, :seq, :stroke, :ruling, :at) RETURNING id",
+                                       {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
+                                        "ruling": json.dumps(new.rulings[i]), "at": stamp})
+                            for i in range(seq - 1, len(new.strokes))]
+            # which stroke the referee corrected (the later ones were only ruled again), for the
+            # sheet and its PDF to mark it; `row` ties it to the row written now, so a stroke
+            # undone and entered again later is not marked
+            self.write("INSERT INTO match_events (match_id, at, kind, detail) VALUES (:m, :at, 'correction', :d)",
+                       {"m": match_id, "at": stamp, "d": json.dumps({"stroke": seq, "row": rows_written[0]})})
         return changes
+
+    def corrected(self, match_id: int) -> list[int]:
+        """The strokes in force (1-based) that a correction replaced after they were recorded."""
+        match_id = self.meta(match_id)["id"]
+        marks = [ev["detail"] for ev in self.events(match_id, "correction") if isinstance(ev["detail"], dict)]
+        if not marks:   # the usual sheet: one small query, not a read of every stroke
+            return []
+        in_force = {row["id"] for row in self.all(
+            "SELECT id FROM strokes WHERE match_id = :m AND superseded_at IS NULL", {"m": match_id})}
+        return sorted({mark["stroke"] for mark in marks if mark.get("row") in in_force})
 
     def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         return self.load(match_id).correction(seq - 1, stroke)[1]
@@ -239,4 +276,4 @@ class MatchStore(db.Store):
                               "ruling": db.stored_json(r["ruling"], None, shown=True)[0]}
                    for r in self.all("SELECT * FROM strokes WHERE match_id = :m ORDER BY id", {"m": match_id})]
         return {"match": self.meta(match_id), "report": match.report(), "history": history,
-                "events": self.events(match_id)}
+                "events": self.events(match_id), "clock": self.match_clock(match_id)}

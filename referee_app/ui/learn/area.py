@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label as clause_label
 from referee_app.core.learn.diagram import diagram_svg
 from referee_app.core.learn.questions import Question, Scope, chapters, generate, make_question
 from referee_app.core.learn.render import render
@@ -27,6 +27,7 @@ from referee_app.i18n import ngettext
 from referee_app.ui.retranslate import follow_language
 from referee_app.printing.image import svg_to_png
 from .board_view import BoardView
+from referee_app.ui.common.accessible import name as accessible_name
 
 MAX_KEYS = 9
 ALL, ENDINGS, DIFFER, DUE = "all", "endings", "differ", "due"
@@ -216,7 +217,7 @@ class LearnArea(QWidget):
         self.scope.addItem(_("Due for review"), DUE)
         try:
             for chapter in chapters(self.knowledge, self.ruleset, i18n.current_language()):
-                self.scope.addItem(_("Chapter: {title}").format(title=chapter["title"]), "chapter:" + chapter["id"])
+                self.scope.addItem(_("Chapter: {title}").format(title=chapter["label"]), "chapter:" + chapter["id"])
         except BadInput:
             pass  # a ruleset the knowledge base does not have: the general selections only
         self.scope.setCurrentIndex(max(0, self.scope.findData(current)))
@@ -282,14 +283,16 @@ class LearnArea(QWidget):
         from referee_app.printing.pdf import write_pdf
 
         if path is None:
-            path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), "exam.pdf",
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), _("exam") + ".pdf",
                                                         "PDF (*.pdf)")
         if not path:
             return None
         try:
             exam = make_exam(self.knowledge, self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
                              self.minutes.value(), self.pass_mark.value())
-            write_pdf(exam_html(self.knowledge, exam, i18n.current_language()), path, title=_("Referee examination"))
+            diagrams: dict[str, str] = {}
+            write_pdf(exam_html(self.knowledge, exam, i18n.current_language(), diagrams), path,
+                      title=_("Referee examination"), images=diagrams)
         except (BadInput, OSError) as exc:
             self._message(_("The exam could not be printed: {problem}").format(problem=exc))
             return None
@@ -301,7 +304,7 @@ class LearnArea(QWidget):
         if not self.board.svg:
             return None
         if path is None:
-            path, _filter = QFileDialog.getSaveFileName(self, _("Save the board diagram"), "board.svg",
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the board diagram"), _("board-diagram") + ".svg",
                                                         _("SVG image (*.svg);;PNG image (*.png)"))
         if not path:
             return None
@@ -447,8 +450,8 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
-                                    str(c["due"])])
+            item = QTreeWidgetItem([clause_label(c["clause"], i18n.current_language(), self.knowledge.kb),
+                                    str(c["seen"]), str(c["mastered"]), str(c["due"])])
             item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
             self.mastery.addTopLevelItem(item)
 
@@ -465,6 +468,8 @@ class LearnArea(QWidget):
         self.save_board_button.setText(_("Save the board…"))
         self.next_button.setText(_("Next (Enter)"))
         self.mastery.setHeaderLabels([_("Clause"), _("Seen"), _("Mastered"), _("Due")])
+        accessible_name(self.mastery, _("Progress by clause"), _("For each clause: questions seen, mastered, due"))
+        accessible_name(self.why, _("Why: the ruling explained"))
         self._fill_scopes()
         self._show()
 

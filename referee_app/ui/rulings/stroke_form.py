@@ -33,6 +33,29 @@ class _LeaveUndoToTheSheet(QObject):
         return False
 
 
+class _FirstMatchOnReturn(QObject):
+    """Return in the foul's open list, no row chosen: the first match is taken rather than the
+    fragment typed, so a referee who typed "impro" need not press Down first."""
+
+    def __init__(self, field: "FoulField"):
+        super().__init__(field)
+        self.field = field
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            completer = self.field.completer()
+            popup = completer.popup()
+            if popup.isVisible() and not popup.currentIndex().isValid() and completer.completionCount() > 0:
+                completer.setCurrentRow(0)
+                text = completer.currentCompletion()
+                popup.hide()
+                self.field.setText(text)
+                self.field._tidy()
+                return True
+        return False
+
+
 class FoulField(QLineEdit):
     """The foul, typed by name or paragraph in any of the three languages, with a completer.
 
@@ -49,12 +72,14 @@ class FoulField(QLineEdit):
         # The completer's list cites each foul's paragraphs, which reads the citation styles: it
         # is filled when the referee first comes to the field, not for the window's first paint.
         self._listed = False
+        self._moved = False   # the stroke moved a piece: only fouls of the stroke are offered (set_moved)
         self._model = QStringListModel(self)
         completer = QCompleter(self._model, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setCompleter(completer)
+        completer.popup().installEventFilter(_FirstMatchOnReturn(self))
         self.setClearButtonEnabled(True)
         self.returnPressed.connect(self._tidy)
         self.editingFinished.connect(self._tidy)
@@ -63,12 +88,14 @@ class FoulField(QLineEdit):
     def set_fouls(self, knowledge, ruleset: str) -> None:
         """The fouls a referee can call under `ruleset`, each named in every language as the
         knowledge root names it (Knowledge.foul_name)."""
+        from referee_app.core.rules.compile import foul_timing
         from referee_app.languages import LANGUAGES
 
         current = self.foul_id()
         self._kb = knowledge.kb
         self._fouls = [{"id": f["id"], "names": {lang: knowledge.foul_name(ruleset, f["id"], lang) for lang in LANGUAGES},
-                        "clauses": f.get("clauses", [])} for f in knowledge.compiled(ruleset).fouls.values()]
+                        "clauses": f.get("clauses", []), "timing": foul_timing(f)}
+                       for f in knowledge.compiled(ruleset).fouls.values()]
         self.retranslate()
         if current is not None:
             self.set_foul(current)
@@ -82,9 +109,19 @@ class FoulField(QLineEdit):
     def labels(self) -> list[str]:
         """What the completer offers: each foul's name and paragraphs, in the interface language."""
         if not self._listed:
-            self._model.setStringList([self.label_of(f) for f in self._fouls])
+            self._model.setStringList([self.label_of(f) for f in self._fouls
+                                       if not (self._moved and f["timing"] == "between_strokes")])
             self._listed = True
         return self._model.stringList()
+
+    def set_moved(self, moved: bool) -> None:
+        """Whether the stroke as ticked moved a piece: a foul committed between strokes is then not
+        offered (it is recorded on its own entry, with nothing pocketed: `fouls` says its timing)."""
+        if moved != self._moved:
+            self._moved = moved
+            self._listed = False
+            if self.hasFocus():
+                self.labels()
 
     def focusInEvent(self, event) -> None:
         self.labels()
@@ -143,6 +180,24 @@ class FoulField(QLineEdit):
         self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
 
 
+class _Typed(QObject):
+    """A key typed into one of the stroke's controls (a digit, a space on a box) is the next stroke
+    being entered, even when it leaves the value as it was ("0" over 0): `StrokeForm.typed`."""
+
+    MOVES = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter,
+             Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta)
+
+    def __init__(self, form: "StrokeForm"):
+        super().__init__(form)
+        self.form = form
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() not in self.MOVES
+                and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
+            self.form.typed.emit()
+        return False
+
+
 def _label_for(widget) -> QLabel:
     """A label whose mnemonic moves the focus to the widget it names."""
     label = QLabel()
@@ -162,6 +217,7 @@ def _grid_box(name: str, rows) -> QGroupBox:
 
 class StrokeForm(QWidget):
     changed = Signal()
+    typed = Signal()   # a key typed into a control, whether or not it changed its value
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -208,8 +264,13 @@ class StrokeForm(QWidget):
             w.installEventFilter(self._undo_filter)
         for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
             w.toggled.connect(self.changed)
+        self._typed_filter = _Typed(self)
+        for w in (self.own, self.opponent, self.queen, self.striker, self.touched, self.foul, self.own_off,
+                  self.opponent_off, self.queen_off, self.striker_off, self.first_colour):
+            w.installEventFilter(self._typed_filter)
         self.foul.textChanged.connect(self.changed)
         self.first_colour.currentIndexChanged.connect(self.changed)
+        self.changed.connect(self._offer_fouls)
         for w in (self.own, self.opponent):
             w.valueChanged.connect(self._show_first_colour)
         self.setTabOrder(self.own, self.opponent)
@@ -223,6 +284,11 @@ class StrokeForm(QWidget):
 
     def set_fouls(self, knowledge, ruleset: str) -> None:
         self.foul.set_fouls(knowledge, ruleset)
+
+    def _offer_fouls(self) -> None:
+        moved = any(w.value() for w in (self.own, self.opponent, self.own_off, self.opponent_off)) or any(
+            w.isChecked() for w in (self.queen, self.striker, self.queen_off))
+        self.foul.set_moved(moved)
 
     def set_colours(self, names: tuple[str, str] | None) -> None:
         """Colours still open: the counts are the light and the dark coins, `names` as the text
@@ -305,6 +371,7 @@ class StrokeForm(QWidget):
             self.own_label.setText(_("&Own coins"))
             self.opponent_label.setText(_("O&pponent's coins"))
         self.first_colour_label.setText(_("First coin in"))
+        self.first_colour.setAccessibleName(_("First coin in"))   # a combo box is read by its value otherwise
         current = self.first_colour.currentData()
         self.first_colour.blockSignals(True)
         self.first_colour.clear()
@@ -318,7 +385,7 @@ class StrokeForm(QWidget):
         self.queen.setText(_("&Queen"))
         self.striker.setText(_("&Striker"))
         self.touched.setText(_("The striker &touched a coin"))
-        self.foul_label.setText(_("&Foul (name or paragraph)"))
+        self.foul_label.setText(_("Fo&ul (name or paragraph)"))
         self.off_box.setTitle(_("Left the board"))
         self.own_off_label.setText(_("Own coins"))
         self.opponent_off_label.setText(_("Opponent's coins"))

@@ -18,13 +18,16 @@ def save_stroke(area, pending) -> None:
 
     Unsaved (a file that refuses it, a server out of reach), it stays ticked in the form, and a
     server's wait is said beside the Record button; the save is tried again on its own."""
-    def committed(_ruling) -> None:
+    sides = area._striker_names()   # who struck it, and the opponent, as the ruling names them
+    doc = area._ruled_doc()         # the board it was struck on, for its diagram
+
+    def committed(ruling) -> None:
         area.waiting.hide()
         if not pending.commit():   # another match was opened meanwhile: its sheet is not this one
             return
         area.resume.hide()
         if area.form.stroke() == pending.stroke:  # the form still shows it: done with it
-            area._stroke_done()
+            area._stroke_done((ruling, sides, len(area.match.strokes), doc))
         else:
             area.refresh()
 

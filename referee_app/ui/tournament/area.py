@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushB
 from referee_app.core.errors import BadInput
 from referee_app.core.storage.change_marks import tournament_mark
 from referee_app.core.storage.errors import VersionConflict
+from referee_app import i18n
 from referee_app.core.storage.refusals import said
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
@@ -189,14 +190,18 @@ class TournamentArea(QWidget):
             view.refresh()
         self._status()
 
+    def _cite(self, clause_id: str) -> str:
+        """A clause as people cite it ("FFC tournoi 1.13"), never its id."""
+        return self.store.knowledge.clause_label(clause_id, i18n.current_language())
+
     def _status(self) -> None:
         if self.tid is None:
             self.status.setText(_("Create a tournament to start: type its name above."))
             return
         t = self.store.load(self.tid)
-        self.status.setText(_("{players} players checked in: {rounds} rounds (ffc-tournament:1.13); "
+        self.status.setText(_("{players} players checked in: {rounds} rounds ({clause}); "
                               "{paired} paired.").format(players=len(t.players), rounds=t.rounds_total,
-                                                         paired=len(t.rounds))
+                                                         paired=len(t.rounds), clause=self._cite("ffc-tournament:1.13"))
                             + (" " + _("The organiser departs from the text: see the Organiser's choices tab.")
                                if t.choices_doc() else ""))
 

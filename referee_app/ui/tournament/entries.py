@@ -127,4 +127,5 @@ class EntriesView(QWidget):
         self.table.setAccessibleName(_("Entries"))
         self._headers()
         choices = [self.desk.store.ffc.choice(c) for c in ("late_entry", "withdrawal")]
-        self.notes.setText("\n".join(f"{c[lang]} ({c['clause']})" for c in choices))
+        cite = self.desk.store.knowledge.clause_label   # a clause as people cite it, never its id
+        self.notes.setText("\n".join(f"{c[lang]} ({cite(c['clause'], lang)})" for c in choices))

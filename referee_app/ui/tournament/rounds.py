@@ -364,7 +364,9 @@ class RoundsView(QWidget):
 
     def print_pairings(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),
-                                                    f"pairings-{self.round_no}.pdf", "PDF (*.pdf)")
+                                                    # TRANSLATORS: a file name: lower case, hyphens, no spaces
+                                                    _("pairings-{round}").format(round=self.round_no) + ".pdf",
+                                                    "PDF (*.pdf)")
         if path:
             def write():
                 from referee_app.printing.pdf import write_pdf
@@ -387,8 +389,10 @@ class RoundsView(QWidget):
 
                 Path(folder).mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
                 return [write_pdf(html, Path(folder) / name, title) for name, html, title in
-                        documents.score_sheet_documents(self.desk.store.ffc, meta["name"], self.round_no, self.games(), meta["ruleset"],
-                                                        current_language())]
+                        documents.score_sheet_documents(
+                            self.desk.store.ffc, meta["name"], self.round_no, self.games(),
+                            self.desk.store.knowledge.ruleset_name(meta["ruleset"], current_language()), current_language(),
+                            lambda c: self.desk.store.knowledge.clause_label(c, current_language()))]
 
             written = self.desk.run(write)
             if written:
@@ -405,7 +409,8 @@ class RoundsView(QWidget):
         self.round_combo.setAccessibleName(_("Round"))
         self.pair_button.setText(_("Pair the next round"))
         self.pair_button.setToolTip(_("Round 1 is drawn; then each player from the top meets the first player below "
-                                      "not yet met (ffc-tournament:1.14). After the last round: the final."))
+                                      "not yet met ({clause}). After the last round: the final.").format(
+            clause=self.desk.store.knowledge.clause_label("ffc-tournament:1.14", current_language())))
         self.close_button.setText(_("Close the round"))
         self.again_button.setText(_("Pair this round again…"))
         self.again_button.setToolTip(_("Before any of its games has begun: after a withdrawal or an absence, the "
@@ -414,7 +419,8 @@ class RoundsView(QWidget):
         self.sheets_button.setText(_("Score sheets (PDF)…"))
         self.open_button.setText(_("Open the table's score sheet"))
         self.time_called.setText(_("Time is up (40 + 5 minutes)"))
-        self.time_called.setToolTip(documents.limits_text(self.desk.store.ffc, False, current_language()))
+        self.time_called.setToolTip(documents.limits_text(
+            self.desk.store.ffc, False, current_language(), lambda c: self.desk.store.knowledge.clause_label(c, current_language())))
         self.collect_button.setText(_("Take the results from the score sheets"))
         self.points_label.setText(_("Result typed at the desk:"))
         self.first_points.setAccessibleName(_("Points of the first player"))
