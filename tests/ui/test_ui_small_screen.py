@@ -207,9 +207,12 @@ def test_the_combo_boxes_are_their_own_size_again_after_the_largest_type(small, 
     assert grown == {}
 
 
-def test_no_score_sheet_cell_is_cut_short(small, qtbot):
+@pytest.mark.parametrize("large", [False, True])
+def test_no_score_sheet_cell_is_cut_short(small, qtbot, large):
     window = small
+    window.setMaximumSize(1280, 720)
     window.resize(1280, 720)
+    window.set_large_type(large)
     area = window.rulings_area
     area.first_name.setText("Anna")
     area.second_name.setText("Bruno")
