@@ -199,8 +199,8 @@ def run_check_in(args) -> int:
 
 
 def run_withdraw(args) -> int:
-    _store(args).withdraw(args.id, args.player, args.reason)
-    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True, "reason": args.reason.strip()})
+    kept = _store(args).withdraw(args.id, args.player, args.reason)
+    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True, "reason": kept})
 
 
 def run_add_result(args) -> int:

@@ -40,10 +40,18 @@ def _round_key(round_no) -> str:
     return FINAL if round_no == FINAL else str(int(round_no))
 
 
+MAX_REASON = 500
+
+
 def _reason(reason, what: str) -> str:
+    """The reason as the journal keeps it, on one line. One too long is refused rather than cut:
+    the journal is what the desk shows a federation afterwards, so it holds what was typed."""
     if not isinstance(reason, str) or not reason.strip():
         raise BadInput("reason", f"{what} needs its reason")
-    return validation.one_line(reason.strip(), 500)
+    kept = validation.one_line(reason.strip(), len(reason) + 1)
+    if len(kept) > MAX_REASON:
+        raise BadInput("reason", f"a reason of {len(kept)} characters is too long (at most {MAX_REASON})")
+    return kept
 
 
 def _tables_doc(pairing: dict) -> builtins.list:
@@ -198,9 +206,9 @@ class TournamentStore(db.Store):
                        {"present": int(present), "first": paired + 1 if present else None, "t": tid, "name": name})
             self._note(tid, "check_in", player=name, present=bool(present))
 
-    def withdraw(self, tid, name: str, reason: str) -> None:
+    def withdraw(self, tid, name: str, reason: str) -> str:
         """The player is not paired any more (documented choice `withdrawal`): a destructive change,
-        asked with its reason, which the journal keeps."""
+        asked with its reason. Returns the reason as the journal keeps it."""
         self._desk_only("entries")
         reason = _reason(reason, "withdrawing a player")
         entry = self._entry(tid, name)
@@ -213,6 +221,7 @@ class TournamentStore(db.Store):
             self.write("UPDATE tournament_entries SET withdrawn_after = :after WHERE tournament_id = :t AND name = :name",
                        {"after": after, "t": tid, "name": name})
             self._note(tid, "withdraw", player=name, after_round=after, reason=reason)
+        return reason
 
     def _entry(self, tid, name: str) -> dict:
         self.meta(tid)
