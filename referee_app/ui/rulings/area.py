@@ -177,10 +177,6 @@ class RulingsArea(QWidget):
         self.header.load(meta)
         self._match_shown(was_correcting)
 
-    def _ensure_saved(self) -> int:
-        self.resume.hide()
-        return self.session.ensure_saved(self.header.values())
-
     def _header_edited(self, field: str, text: str) -> None:
         """A header field is saved as it is typed, before or after the first stroke."""
         if self.match_id is None and not text.strip():
