@@ -207,7 +207,7 @@ class MatchStore(db.Store):
 
     def correct(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         """Replaces stroke `seq` (1-based) and re-rules the later ones, all or nothing; returns the
-        rulings that changed (preview them first with `preview_correction`)."""
+        rulings that changed (the window previews them with `MatchSession.correction_changes`)."""
         self._cached = None
         with self.transaction():
             match_id = self.meta(match_id, lock=True)["id"]
@@ -223,9 +223,6 @@ class MatchStore(db.Store):
                            {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
                             "ruling": json.dumps(new.rulings[i]), "at": stamp})
         return changes
-
-    def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
-        return self.load(match_id).correction(seq - 1, stroke)[1]
 
     def list(self) -> list[dict]:
         rows = self.all("SELECT m.*, (SELECT COUNT(*) FROM strokes s WHERE s.match_id = m.id "
