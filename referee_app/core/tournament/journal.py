@@ -6,6 +6,7 @@ from datetime import datetime
 
 from referee_app.i18n import N_, translations
 from referee_app.core.storage.refusals import round_words
+from referee_app.core.validation import one_line
 
 ACTIONS = {
     "create": N_("created the tournament"),
@@ -49,7 +50,8 @@ def entry_text(entry: dict, lang: str = "en") -> str:
         when = datetime.fromisoformat(entry["at"]).strftime("%Y-%m-%d %H:%M")
     except (TypeError, ValueError):
         when = str(entry.get("at"))
-    return f"{when}  {entry.get('login') or '?'}  {said}"
+    # one line a change, whatever a reason held when it was written (`tournament log`, the Journal tab)
+    return one_line(f"{when}  {entry.get('login') or '?'}  {said}", 10 ** 9)
 
 
 class _Missing(dict):

@@ -280,7 +280,9 @@ class TournamentStore(db.Store):
         from .choices import changed
 
         self._desk_only("tournament")
-        reason = reason.strip() if isinstance(reason, str) else ""
+        # no reason is asked before play (the choices set when the tournament is created)
+        reason = _reason(reason, "a change of the organiser's choices") \
+            if isinstance(reason, str) and reason.strip() else ""
         with self.transaction():
             t = self.load(tid)
             if not reason and (t.rounds or t.final is not None):
@@ -308,8 +310,7 @@ class TournamentStore(db.Store):
         """A game moved to another table (a board found faulty, a table freed), recording why; a game
         already at that table takes the first one's place. Nothing is deleted: the rows moved are
         superseded by their copies at the new numbers, with the next version."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise BadInput("reason", "moving a game to another table needs its reason")
+        reason = _reason(reason, "moving a game to another table")
         self._desk_only("move")
         new_table = int(new_table)
         if new_table < 1:
@@ -333,7 +334,7 @@ class TournamentStore(db.Store):
                                   (moved["score_first"], moved["score_second"]), stamp, moved["match_id"],
                                   moved["version"] + 1)
             change = {"choice": "table", "round": _round_key(round_no), "before": int(table), "after": new_table,
-                      "players": [row["first"], row["second"]], "reason": reason.strip(), "at": stamp}
+                      "players": [row["first"], row["second"]], "reason": reason, "at": stamp}
             t = self.load(tid)
             self._journal(tid, t.choices_doc(), list(t.players), change, self._stored_choices(tid))
             self._note(tid, "move_table", round_no, int(table), after=new_table, players=change["players"],
@@ -526,8 +527,7 @@ class TournamentStore(db.Store):
     def correct(self, tid, round_no, table: int, score, reason: str, expected_version: int | None = None) -> dict:
         """Changes a result at any time, recording what it changes and why (documented choice
         `correction`); the rounds already paired stay as they were."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise BadInput("reason", "a correction needs its reason")
+        reason = _reason(reason, "a correction")
         self._desk_only("correct")
         round_no = round_arg(round_no)
         with self.transaction():
@@ -535,7 +535,7 @@ class TournamentStore(db.Store):
             before = None if row["score_first"] is None else [row["score_first"], row["score_second"]]
             new = self._write_result(tid, row, score, row["match_id"], expected_version)
             entry = {"round": _round_key(round_no), "table": int(table), "before": before, "after": list(new),
-                     "reason": reason.strip(), "at": self.clock().isoformat()}
+                     "reason": reason, "at": self.clock().isoformat()}
             self.write("INSERT INTO tournament_corrections (tournament_id, round, table_no, before, after, reason, at) "
                        "VALUES (:t, :round, :table, :before, :after, :reason, :at)",
                        {"t": tid, **entry, "before": json.dumps(before), "after": json.dumps(entry["after"])})

@@ -40,3 +40,26 @@ def test_a_withdrawal_answers_the_reason_the_journal_keeps(store):
     tid = store.create("Open", PLAYERS, "icf")
     kept = store.withdraw(tid, "B", "  fell ill\nat noon ")
     assert kept == "fell ill at noon" and _journal_reasons(store, tid) == [kept]
+
+
+def test_every_reason_the_journal_keeps_is_one_line_of_bounded_length(store):
+    from referee_app.core.tournament.journal import entry_text
+
+    tid = store.create("Open", PLAYERS, "icf")
+    store.pair(tid, 1)
+    moved = store.move_table(tid, 1, 1, 9, "board 1\nfound warped")
+    assert moved["reason"] == "board 1 found warped"
+    store.result(tid, 1, 2, (25, 3))
+    assert store.correct(tid, 1, 2, (25, 4), "misread\r\nthe sheet")["reason"] == "misread the sheet"
+    for refused in (lambda: store.move_table(tid, 1, 3, 8, "z" * 501),
+                    lambda: store.correct(tid, 1, 2, (25, 5), "z" * 501),
+                    lambda: store.set_choice(tid, "avoid_rematches", False, "z" * 501)):
+        with pytest.raises(BadInput) as e:
+            refused()
+        assert e.value.field == "reason"
+    lines = [entry_text(e) for e in store.log(tid)]
+    assert all("\n" not in line and "\r" not in line for line in lines), lines
+    # a reason written before the bound (or by hand) is still shown on one line
+    assert "\n" not in entry_text({"at": "2026-11-29T14:02:00+01:00", "login": "desk", "action": "withdraw",
+                                   "round": None, "table": None,
+                                   "detail": {"player": "B", "after_round": 1, "reason": "a\nb"}})
