@@ -24,7 +24,7 @@ TABLE = "carrom_table"
 # until it is listed) it may only read.
 TABLE_WRITES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None]] = {
     "matches": (("INSERT",), ("id", "created_at")),
-    "strokes": (("INSERT",), ("id", "match_id", "seq", "stroke", "ruling", "entered_at")),
+    "strokes": (("INSERT",), ("id", "match_id", "seq", "stroke", "ruling", "entered_at", "client_id", "state")),
     "match_events": (("INSERT",), None),
     # the store writes a form's row whole; the row check keeps `outcome` and `decided_at` empty
     "forms": (("INSERT",), ("id", "kind", "created_at")),

@@ -33,8 +33,8 @@ matches = Table(
 strokes = Table(
     "strokes", metadata, _id(), Column("match_id", Integer, ForeignKey("matches.id"), nullable=False),
     Column("seq", Integer, nullable=False), _text("stroke"), _text("ruling"), _text("entered_at"),
-    _text("superseded_at", nullable=True),
-    Index("strokes_by_match", "match_id", "seq"))
+    _text("superseded_at", nullable=True), _text("client_id", nullable=True), _text("state", nullable=True),
+    Index("strokes_by_match", "match_id", "seq"), Index("strokes_by_client_id", "client_id", unique=True))
 
 match_events = Table(
     "match_events", metadata, _id(), Column("match_id", Integer, ForeignKey("matches.id"), nullable=False),
@@ -81,7 +81,8 @@ tournament_games = Table(
     Column("table_no", Integer, nullable=False), _text("first", nullable=True), _text("second", nullable=True),
     Column("score_first", Integer), Column("score_second", Integer), Column("match_id", Integer),
     _text("entered_at"), _text("superseded_at", nullable=True), _version(),
-    Index("tournament_games_by_round", "tournament_id", "round", "table_no"))
+    Index("tournament_games_by_round", "tournament_id", "round", "table_no"),
+    Index("tournament_games_by_match", "match_id"))
 
 tournament_corrections = Table(
     "tournament_corrections", metadata, _id(),
