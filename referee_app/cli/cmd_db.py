@@ -18,6 +18,10 @@ import sys
 from referee_app.core.errors import BadInput
 from .io import print_json
 
+# An upgrade, the roles' grants or a copy of every record may run long statements, and wait for
+# the tables' short transactions: bounded still, but by minutes, not a table's seconds.
+ADMIN_TIMEOUT_S = 600.0
+
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("db", help="the records database: migrate, check, create a shared one (init), copy records (copy)")
@@ -36,7 +40,7 @@ def add_parsers(sub) -> None:
 def _open(url):
     from referee_app.core.storage.database import Database
 
-    return Database(url or None, migrate=False)
+    return Database(url or None, migrate=False, statement_timeout=ADMIN_TIMEOUT_S)
 
 
 def run_migrate(args) -> int:
@@ -93,7 +97,7 @@ def _open_asking(url: str, migrate: bool = True):
     from referee_app.core.storage.database import Database, StoreError, parse_url
 
     try:
-        database = Database(url, migrate=migrate)
+        database = Database(url, migrate=migrate, statement_timeout=ADMIN_TIMEOUT_S)
         database.revision()
         return database
     except StoreError as exc:
@@ -105,7 +109,7 @@ def _open_asking(url: str, migrate: bool = True):
                                   "PGPASSWORD") from None
     parsed = parse_url(url)
     secret = getpass.getpass(f"password of {parsed.username or 'the login'} for {parsed.database}: ")
-    return Database(parsed.set(password=secret), migrate=migrate)
+    return Database(parsed.set(password=secret), migrate=migrate, statement_timeout=ADMIN_TIMEOUT_S)
 
 
 def _refuse_foreign(database) -> None:
