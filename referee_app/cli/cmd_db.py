@@ -4,6 +4,7 @@
     carrom-referee db check [URL] [--json]     its engine, schema revision and rows per table
     carrom-referee db init URL                 the schema, and on PostgreSQL the desk and table roles (JSON)
     carrom-referee db copy --from URL --to URL [--renumber]   every record into another database (JSON)
+    carrom-referee db sync [--json]            send the strokes this table kept while the server was away
 
 URL defaults to the records database in use (CARROM_REFEREE_DATABASE, the preferences, or the
 SQLite file in the data folder); a path names a SQLite file. A URL is `postgresql://USER@HOST/DATABASE`
@@ -35,6 +36,42 @@ def add_parsers(sub) -> None:
         q.set_defaults(func=func)
     _add_init(dsub)
     _add_copy(dsub)
+    q = dsub.add_parser("sync", help="send the strokes this machine kept while the server was out of reach")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_sync)
+
+
+def run_sync(args) -> int:
+    """Sends this machine's waiting strokes to the records server in use, in order, each once:
+    {"sent", "waiting", "refused"} (refused: every stroke the server did not take, kept here)."""
+    from referee_app.core.play.outbox import Outbox
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.storage.database import database_url, shown
+    from referee_app.core.storage.errors import StoreUnavailable
+    from .io import knowledge_of
+
+    url = database_url()
+    with Outbox() as outbox:
+        server = shown(url)
+        lost = None
+        sent = 0
+        if outbox.count(server):
+            try:
+                with MatchStore(knowledge_of(args), url) as store:
+                    report = outbox.sync(store)
+                sent, lost = report.sent, report.unavailable
+            except StoreUnavailable as exc:
+                lost = exc.problem
+        out = {"sent": sent, "waiting": outbox.count(server), "refused": outbox.refused(server)}
+    if args.json:
+        print_json(out)
+    else:
+        print(f"sent: {out['sent']}, waiting: {out['waiting']}, refused: {len(out['refused'])}")
+        for r in out["refused"]:
+            print(f"  refused (match {r['match']}): {r['problem']}")
+    if lost is not None:
+        raise StoreUnavailable(server, lost)
+    return 0
 
 
 def _open(url):

@@ -171,6 +171,15 @@ class MatchStore(db.Store):
             match = self.load(meta["id"])
         return match, last["seq"] + 1
 
+    def pairing(self, match_id: int) -> dict | None:
+        """The paired game this sheet is kept for ({tournament, round, table}; round "final"), or None."""
+        game = self.first("SELECT tournament_id, round, final, table_no FROM tournament_games WHERE match_id = :m "
+                          "AND superseded_at IS NULL ORDER BY id DESC LIMIT 1", {"m": int(match_id)})
+        if game is None:
+            return None
+        return {"tournament": game["tournament_id"], "round": "final" if game["final"] else game["round"],
+                "table": game["table_no"]}
+
     def closed(self, match_id: int) -> str | None:
         """Why the sheet takes no more strokes (its game's result is entered at the desk), or None."""
         game = self.first("SELECT g.round, g.final, g.table_no, t.name FROM tournament_games g "
@@ -209,14 +218,17 @@ class MatchStore(db.Store):
                         "at": now(), "client": client_id, "state": json.dumps(_state_after(match, seq))})
         return ruling
 
-    def add_strokes(self, match_id: int, strokes: list, where: str = "") -> list[dict]:
+    def add_strokes(self, match_id: int, strokes: list, where: str = "",
+                    client_ids: list[str] | None = None) -> list[dict]:
         """Rules and saves a list of strokes all or nothing: one refused stroke (BadInput naming
-        it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again."""
+        it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again.
+        `client_ids`: one per stroke (see `add_stroke`)."""
+        ids = client_ids or [None] * len(strokes)
         with self.transaction():
             rulings = []
-            for i, stroke in enumerate(strokes, 1):
+            for i, (stroke, client_id) in enumerate(zip(strokes, ids), 1):
                 try:
-                    rulings.append(self.add_stroke(match_id, stroke))
+                    rulings.append(self.add_stroke(match_id, stroke, client_id))
                 except db.StoreError:
                     raise
                 except BadInput as exc:

@@ -441,8 +441,8 @@ class TournamentStore(db.Store):
             self.write("UPDATE tournament_games SET match_id = :m, version = version + 1 WHERE id = :id",
                        {"m": int(match_id), "id": row["id"]})
 
-    def game(self, tid, round_no, table: int) -> dict:
-        return dict(self._game_row(tid, round_no, table))
+    def game(self, tid, round_no, table: int, lock: bool = False) -> dict:
+        return dict(self._game_row(tid, round_no, table, lock=lock))
 
     # --- reports --------------------------------------------------------------------------
     def show(self, tid, lang: str = "en") -> dict:
