@@ -180,36 +180,45 @@ def document(data, what: str = "document"):
 
     Walks without recursion, so a 10,000-deep nesting is refused rather than crashing the walk.
     """
+    for value, path in walked(data, what, MAX_NODES, MAX_DEPTH, _field):
+        if not isinstance(value, (dict, list)):
+            _plain_value(value, path)
+    return data
+
+
+def walked(data, what: str, max_nodes: int, max_depth: int, field=None):
+    """Every value of a parsed document with its path (`players[2].name`), containers included,
+    walked without recursion; too many values or too deep a nesting is refused. `field(key,
+    value, path, top)`, where given, checks a mapping's key and returns its child's path (`top`:
+    the mapping is the document itself)."""
     stack = [(data, what, 0)]
     seen = 0
     while stack:
         value, path, depth = stack.pop()
         seen += 1
-        if seen > MAX_NODES:
-            raise BadInput(what, f"too large (more than {MAX_NODES} values)")
-        if depth > MAX_DEPTH:
-            raise BadInput(path, f"nested too deeply (more than {MAX_DEPTH} levels)")
+        if seen > max_nodes:
+            raise BadInput(what, f"too large (more than {max_nodes} values)")
+        if depth > max_depth:
+            raise BadInput(path, f"nested too deeply (more than {max_depth} levels)")
+        yield value, path
         if isinstance(value, dict):
-            stack.extend(_fields(value, path, what, depth + 1))
+            stack.extend((item, field(key, item, path, depth == 0) if field else f"{path}.{key}", depth + 1)
+                         for key, item in value.items())
         elif isinstance(value, list):
             stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-        else:
-            _plain_value(value, path)
-    return data
 
 
-def _fields(mapping: dict, path: str, what: str, depth: int):
-    """A mapping's values to walk, each with its field's path, once its name is found to be a name."""
-    for key, item in mapping.items():
-        if not isinstance(key, (str, int, bool)) and key is not None:
-            raise BadInput(path, f"a field name must be a word, not {shown(key)}")
-        name = str(key)
-        if len(name) > 200:
-            raise BadInput(path, "a field name is too long")
-        child = name if path == what else f"{path}.{name}"
-        if name in NAME_FIELDS and isinstance(item, (list, dict)):
-            raise BadInput(child, f"expected a name, not {shown(item)}")
-        yield item, child, depth
+def _field(key, item, path: str, top: bool) -> str:
+    """A mapping's key, once found to be a name, as its value's path."""
+    if not isinstance(key, (str, int, bool)) and key is not None:
+        raise BadInput(path, f"a field name must be a word, not {shown(key)}")
+    name = str(key)
+    if len(name) > 200:
+        raise BadInput(path, "a field name is too long")
+    child = name if top else f"{path}.{name}"
+    if name in NAME_FIELDS and isinstance(item, (list, dict)):
+        raise BadInput(child, f"expected a name, not {shown(item)}")
+    return child
 
 
 def _plain_value(value, path: str) -> None:

@@ -14,6 +14,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
+
+class _Lazy:
+    """A pattern compiled when first used. Most queries hold no number, and compiling these
+    patterns was most of what a search's start paid for this module (docs/architecture.md,
+    Start-up)."""
+
+    def __init__(self, source: str, flags: int = 0):
+        self._source, self._flags = source, flags
+        self._compiled: re.Pattern | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return getattr(self._compiled, name)
+
+
+def _digits(text: str) -> bool:
+    """Whether the text holds a digit: every pattern below needs one."""
+    return any(ch.isdigit() for ch in text)
 
 # unit as typed -> (dimension unit, factor to it)
 UNITS = {
@@ -47,13 +68,13 @@ TOLERANCE = 0.012   # a lone value also matches within 1.2 % (printed roundings)
 _NUM = r"(?:\d+\s+\d+/\d+|\d+/\d+|\d+(?:[.,]\d+)?)"
 _UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 # "73,50-74cm", "2,86 - 3,18 cm", "6,35 à 7,60 cm", "entre 43,18 et 48,26 cm", "66.31 to 70.48 cm"
-_RANGE = re.compile(rf"(?<![\w.,/])(?:(?:entre|between|tra|fra)\s+)?(?P<lo>{_NUM})\s*(?:-|–|à|a|to|et|and|e)\s*"
+_RANGE = _Lazy(rf"(?<![\w.,/])(?:(?:entre|between|tra|fra)\s+)?(?P<lo>{_NUM})\s*(?:-|–|à|a|to|et|and|e)\s*"
                     rf"(?P<hi>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
 # "4,45 ± 0,08 cm", "47 cm ± 0,30 cm"
-_PLUSMINUS = re.compile(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?:(?P<unit1>{_UNIT})\s*)?±\s*(?P<d>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
-_FRACTIONS = re.compile(r"\d+(?:[.,](\d+))?")
-_UNIT_AT_END = re.compile(rf"({_UNIT})\s*$", re.I)
-_VALUE = re.compile(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
+_PLUSMINUS = _Lazy(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?:(?P<unit1>{_UNIT})\s*)?±\s*(?P<d>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
+_FRACTIONS = _Lazy(r"\d+(?:[.,](\d+))?")
+_UNIT_AT_END = _Lazy(rf"({_UNIT})\s*$", re.I)
+_VALUE = _Lazy(rf"(?<![\w.,/])(?P<v>{_NUM})\s*(?P<unit>{_UNIT})(?!\w)", re.I)
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,8 @@ def _unit(text: str) -> tuple[str, float]:
 def measurements(text: str) -> list[Quantity]:
     """Every value and range with a unit the text states, ranges first where they overlap."""
     out: list[Quantity] = []
+    if not _digits(text):
+        return out
     taken: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
@@ -157,7 +180,7 @@ NUMBER_WORDS = frozenset("""
     """.split())
 TIME_WORDS = frozenset([u for u, (dim, _) in UNITS.items() if dim == "s" and len(u) > 1] +
                        ["heure", "heures", "ora", "ore", "hour", "hours"])
-_WORD = re.compile(r"\w+")
+_WORD = _Lazy(r"\w+")
 
 # The questions that ask for a number, as folded word sequences. Their interrogatives are not
 # what the rule says (`how long` is no `as long as`; `combien de temps` no `à temps`) and are
@@ -217,15 +240,17 @@ def stated(text: str) -> set[str]:
 
 # A count's range with no unit: `de 40 à 59`, `40-59`, `from 40 to 59`, `tra 3 e 5`; and a bound:
 # `jusqu'à 39`, `up to 39`, `fino a 39` (0 to 39), `au-delà de 59`, `more than 59` (past 59).
-_COUNT_RANGE = re.compile(r"(?<![\w.,/])(\d+)\s*(?:-|–|à|a|to|et|and|e)\s*(\d+)(?![\w.,/]|\s*(?:%s)(?!\w))" % _UNIT,
+_COUNT_RANGE = _Lazy(r"(?<![\w.,/])(\d+)\s*(?:-|–|à|a|to|et|and|e)\s*(\d+)(?![\w.,/]|\s*(?:%s)(?!\w))" % _UNIT,
                           re.I)
-_UP_TO = re.compile(r"(?:jusqu['’]?\s*à|jusqu['’]?a|up\s+to|fino\s+a|al\s+massimo|au\s+plus|at\s+most)\s+(\d+)(?![\w.,/])",
+_UP_TO = _Lazy(r"(?:jusqu['’]?\s*à|jusqu['’]?a|up\s+to|fino\s+a|al\s+massimo|au\s+plus|at\s+most)\s+(\d+)(?![\w.,/])",
                     re.I)
 
 
 def count_ranges(text: str) -> list[tuple[int, int]]:
     """The ranges of whole numbers with no unit a text states (`Jusqu'à 39 joueurs, 6 tours ;
     7 tours de 40 à 59`: 0 to 39, 40 to 59)."""
+    if not _digits(text):
+        return []
     out = [(min(int(a), int(b)), max(int(a), int(b))) for a, b in _COUNT_RANGE.findall(text)]
     out += [(0, int(n)) for n in _UP_TO.findall(text)]
     return [(lo, hi) for lo, hi in out if lo < hi]

@@ -103,20 +103,9 @@ def _parse(text: str, what: str) -> list:
 
 
 def _bounded(docs, what: str) -> None:
-    """Depth, number of values and length of texts, walked without recursion."""
-    stack, seen = [(docs, 0)], 0
-    while stack:
-        value, depth = stack.pop()
-        seen += 1
-        if seen > MAX_VALUES:
-            raise BadInput(what, f"too large (more than {MAX_VALUES} values)")
-        if depth > MAX_DEPTH:
-            raise BadInput(what, f"nested too deeply (more than {MAX_DEPTH} levels)")
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-        elif isinstance(value, str) and len(value) > MAX_TEXT:
+    """Depth, number of values and length of texts (SoL's own limits, not a score sheet's)."""
+    for value, _path in validation.walked(docs, what, MAX_VALUES, MAX_DEPTH):
+        if isinstance(value, str) and len(value) > MAX_TEXT:
             raise BadInput(what, f"a text of {len(value)} characters is too long (at most {MAX_TEXT})")
 
 
