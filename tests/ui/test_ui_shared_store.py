@@ -403,8 +403,10 @@ def own_server(pg_cluster):
         yield cluster.url(name), stop, start
 
 
-def test_a_stroke_entered_while_the_real_server_is_down_is_saved_once_it_is_back(gui_env, qtbot, monkeypatch,
-                                                                                  own_server):
+def test_strokes_entered_while_the_real_server_is_down_are_kept_shown_and_sent_once_it_is_back(
+        gui_env, qtbot, monkeypatch, own_server):
+    """Issue 31: a table keeps scoring offline; "offline: N strokes waiting" until they are sent,
+    in order, each once."""
     from referee_app.core.play.store import MatchStore
 
     url, stop, start = own_server
@@ -415,17 +417,25 @@ def test_a_stroke_entered_while_the_real_server_is_down_is_saved_once_it_is_back
     area.form.own.setValue(1)
     area.record()
     assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1
+    assert area.offline.isHidden()
     stop()
-    area.form.own.setValue(2)
-    area.record()
-    assert window.server_banner.isVisible() and area.waiting.isVisible()
-    assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1, "not shown before it is saved"
-    assert area.form.own.value() == 2
+    for n in (2, 1):
+        area.form.own.setValue(n)
+        area.record()
+    assert area.sheet.strokes.rowCount() == 3 and area.form.own.value() == 0, "kept, and shown on the sheet"
+    qtbot.waitUntil(window.server_banner.isVisible, timeout=3000)
+    assert area.offline.isVisible() and area.offline.text() == "offline: 2 strokes waiting"
+    assert area.waiting.isHidden()
     start()
-    qtbot.waitUntil(lambda: area.sheet.strokes.rowCount() == 2, timeout=10000)
-    assert window.server_banner.isHidden() and area.form.own.value() == 0
+    qtbot.waitUntil(area.offline.isHidden, timeout=15000)
+    qtbot.waitUntil(window.server_banner.isHidden, timeout=5000)
     with MatchStore(installed(), url) as other:
-        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2]
+        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2, 1]
+    area.form.own.setValue(1)
+    area.record()
+    with MatchStore(installed(), url) as other:
+        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2, 1, 1]
+    assert area.sheet.strokes.rowCount() == 4
 
 
 def test_an_inspection_saved_while_the_server_is_away_keeps_its_readings_and_is_saved_once_back(gui_env, qtbot):

@@ -152,8 +152,8 @@ class Outbox:
 
     # --- strokes ---------------------------------------------------------------------------
     def waiting(self, server: str, match_id: int | None = None) -> list[dict]:
-        sql, params = "SELECT seq, client_id, match_id, stroke, ruling FROM strokes WHERE server = ? AND status = ?", \
-            [server, WAITING]
+        sql = "SELECT seq, client_id, match_id, stroke, ruling FROM strokes WHERE server = ? AND status = ?"
+        params: list = [server, WAITING]
         if match_id is not None:
             sql += " AND match_id = ?"
             params.append(int(match_id))

@@ -223,7 +223,7 @@ class MatchStore(db.Store):
         """Rules and saves a list of strokes all or nothing: one refused stroke (BadInput naming
         it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again.
         `client_ids`: one per stroke (see `add_stroke`)."""
-        ids = client_ids or [None] * len(strokes)
+        ids: list[str | None] = list(client_ids) if client_ids else [None] * len(strokes)
         with self.transaction():
             rulings = []
             for i, (stroke, client_id) in enumerate(zip(strokes, ids), 1):

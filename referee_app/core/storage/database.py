@@ -408,6 +408,7 @@ class Database:
         self.shown = self.url.render_as_string(hide_password=True)
         self.path = Path(self.url.database) if self.dialect == "sqlite" and self.url.database else None
         self.full: StoreError | None = None   # a SQLite file opened read-only: its disk is full
+        self.watchdog: Watchdog | None = None   # PostgreSQL: cuts a connection the server left silent
         if self.dialect == "sqlite":
             if self.path is None or str(self.path) == ":memory:":
                 raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
@@ -443,7 +444,6 @@ class Database:
             event.listen(self.engine, "before_cursor_execute", self._statement_sent)
         else:
             raise StoreError(self.shown, "not_a_file", f"'{self.dialect}' is not a known database (sqlite, postgresql)")
-        self.watchdog = getattr(self, "watchdog", None)
         self._migrate_lock = threading.Lock()
         self.identity = getattr(self, "identity", None)
         if migrate:
@@ -492,11 +492,13 @@ class Database:
 
     def _statement_sent(self, conn, _cursor, _statement, _parameters, _context, _executemany) -> None:
         # each statement gets the whole limit again: the limit is on the server's silence
+        assert self.watchdog is not None   # listened to on PostgreSQL only
         self.watchdog.arm(conn.connection.dbapi_connection)
 
     def _ping(self, dbapi_conn, _record, _proxy) -> None:
         """What pool_pre_ping does (a connection the server dropped, after a restart, is replaced),
         under the watchdog."""
+        assert self.watchdog is not None   # listened to on PostgreSQL only
         self.watchdog.arm(dbapi_conn, PING_LIMIT_S)
         try:
             with dbapi_conn.cursor() as cursor:

@@ -196,6 +196,10 @@ class RulingsArea(QWidget):
         found = self.session.unfinished()
         if found:
             self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
+        if any(self.session.kept()):   # strokes kept on this machine by an earlier run: said, and sent
+            from .stroke_saving import _kept_offline
+
+            _kept_offline(self, None)
 
     def _resume_offered(self) -> None:
         if self.resume.match:
