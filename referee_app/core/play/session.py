@@ -184,6 +184,32 @@ class MatchSession:
         self._hold(meta["id"], match)   # this machine holds the sheet: kept offline if the server goes
         return meta
 
+    def pairings_to_open(self) -> list[dict]:
+        """The games still to be played in each tournament's current round (the final once paired),
+        whose score sheet a table may open: {tournament, name, round, table, first, second}."""
+        from referee_app.core.tournament.model import GHOST
+        from referee_app.core.tournament.store import FINAL, TournamentStore
+
+        tournaments = TournamentStore(self.knowledge, self.store.database)
+        found = []
+        for t in tournaments.list():
+            current = FINAL if tournaments._final_paired(t["id"]) else t["rounds_paired"]
+            if not current:
+                continue
+            for g in tournaments.round_games(t["id"], current):
+                if g["score_first"] is None and GHOST not in (g["first"], g["second"]):
+                    found.append({"tournament": t["id"], "name": t["name"], "round": current, "table": g["table_no"],
+                                  "first": g["first"], "second": g["second"]})
+        return found
+
+    def pairing_sheet(self, tournament: int, round_no, table: int) -> int:
+        """The score sheet of a paired game (made the first time: players, round and table from
+        the pairing, tied to it), to `open`."""
+        from referee_app.core.tournament.store import TournamentStore
+        from referee_app.core.tournament.table_matches import open_match
+
+        return open_match(TournamentStore(self.knowledge, self.store.database), self.store, tournament, round_no, table)
+
     def unfinished(self) -> dict | None:
         """The last match left unfinished, to resume; None while a match is begun on screen."""
         if self.match_id is not None or self.match.strokes:

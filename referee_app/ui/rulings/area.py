@@ -207,9 +207,21 @@ class RulingsArea(QWidget):
             self.form.own.setFocus()
 
     def choose_match(self) -> None:
-        chosen = match_dialogs.choose_match(self, self.session.saved())
-        if chosen is not None:
+        chosen = match_dialogs.choose_match(self, self.session.saved(), self.session.pairings_to_open())
+        if isinstance(chosen, dict):
+            self.open_pairing(chosen)
+        elif chosen is not None:
             self.open_match(chosen)
+
+    def open_pairing(self, pairing: dict) -> None:
+        """The score sheet of a paired game, tied to it (made the first time)."""
+        try:
+            match_id = self.session.pairing_sheet(pairing["tournament"], pairing["round"], pairing["table"])
+        except BadInput as exc:   # the result entered meanwhile, the server away: said, nothing changes
+            if not server_state().noticed(exc):
+                QMessageBox.warning(self, _("Open a match"), str(exc))
+            return
+        self.open_match(match_id)
 
     # --- the stroke ---------------------------------------------------------------------------
     def _what_if_before(self) -> dict | None:

@@ -47,7 +47,12 @@ def save_stroke(area, pending) -> None:
             refused(exc)
         return
     key = ("stroke", id(pending.match))   # one waiting stroke per match: recorded again, the form's latest wins
-    if not saving(area, _("The stroke"), pending.write, key=key, on_saved=committed, on_refused=refused):
+    try:
+        done = saving(area, _("The stroke"), pending.write, key=key, on_saved=committed, on_refused=refused)
+    except BadInput as exc:   # the records refuse it (the sheet closed by the desk): said, the stroke stays ticked
+        refused(exc)
+        return
+    if not done:
         # the stroke stays ticked in the form, to record again
         area.waiting.setVisible(server_state().waiting(key))
 
