@@ -33,6 +33,20 @@ def table(tmp_path, pg_cluster, postgresql_url):
         pg_cluster.resume()
 
 
+def validate(document, pointer: str) -> None:
+    """The document against a schema of referee_app/schemas (`db.json#/$defs/sync`)."""
+    import jsonschema
+    from referencing import Registry, Resource
+
+    from support.cli import REPO
+
+    schemas = [json.loads(p.read_text(encoding="utf-8")) for p in (REPO / "referee_app" / "schemas").glob("*.json")]
+    registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in schemas])
+    validator = jsonschema.Draft202012Validator({"$ref": "https://carrom-referee.example/schemas/" + pointer},
+                                                registry=registry)
+    assert not list(validator.iter_errors(document))
+
+
 def _cli(env, *args, timeout=60):
     return run_cli(*args, env=env, timeout=timeout)
 
@@ -152,6 +166,7 @@ def test_a_stroke_the_server_refuses_meanwhile_is_kept_and_shown(table, tmp_path
     synced = _cli(table, "db", "sync", "--json")
     assert synced.returncode == 0, synced.stderr
     out = json.loads(synced.stdout)
+    validate(out, "db.json#/$defs/sync")
     assert (out["sent"], out["waiting"], len(out["refused"])) == (0, 0, 1)
     assert "closed" in out["refused"][0]["problem"] and out["refused"][0]["stroke"] == ONE
     # never dropped: still shown by the next sync
