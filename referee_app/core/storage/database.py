@@ -374,7 +374,10 @@ _LOST = ("server closed the connection", "connection refused", "could not connec
          "terminating connection", "no route to host", "could not translate host", "connection is lost",
          "the connection is closed", "consuming input failed", "timeout expired", "connection to server",
          "failed to resolve host", "server closed the connection unexpectedly", "bad file descriptor",
-         "canceling statement due to statement timeout", "canceling statement due to lock timeout")
+         "canceling statement due to statement timeout", "canceling statement due to lock timeout",
+         # a server restarting: up again in a moment, not a failure of the call
+         "the database system is starting up", "the database system is shutting down",
+         "the database system is in recovery mode")
 # libpq asked for a secret it was not given, or the server refused it: not an outage, and no
 # retry will mend it (both messages also say "connection to server")
 _CREDENTIALS = ("no password supplied", "password authentication failed")
