@@ -488,3 +488,49 @@ def test_a_waiting_stroke_goes_to_its_own_match_even_if_another_is_opened_meanwh
     second_match = area.match_id
     assert second_match != first_match and [s["pocketed"]["own"] for s in store.strokes(second_match)] == [1]
     assert area.sheet.strokes.rowCount() == 1 and store.meta(first_match)["first_name"] == "Anne"
+
+
+def test_a_stalled_server_never_freezes_the_window_for_long(gui_env, qtbot, monkeypatch, own_server):
+    """Issue 31, bounded waits: every process of the server stopped (what a Wi-Fi drop looks like
+    from the table), a stroke is answered within seconds, kept on the machine, and the banner
+    says the server is away."""
+    import os
+    import signal
+    import time
+
+    import psycopg
+
+    url, _stop, _start = own_server
+    monkeypatch.setenv(location.ENV_VAR, url)
+    server_state().backoff = (0.5,)
+    window = make_window(qtbot)
+    area = window.rulings_area
+    area.form.own.setValue(1)
+    area.record()
+    assert len(area.match.strokes) == 1
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()")]
+        folder = conn.execute("SHOW data_directory").fetchone()[0]
+    postmaster = int(open(os.path.join(folder, "postmaster.pid")).read().split()[0])
+    stalled = [postmaster, *pids]
+    for pid in stalled:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        area.form.own.setValue(1)
+        area.record()
+        waited = time.monotonic() - began
+    finally:
+        for pid in stalled:
+            os.kill(pid, signal.SIGCONT)
+    assert waited < 10, waited     # the ping's 2 s and the connect timeout's 5 s, never the stall's length
+    assert len(area.match.strokes) == 2, "kept, and on the sheet at once"
+    # kept: said beside Record, and sent as soon as the server answers (the heartbeat finds it
+    # at once here, so the label may come and go within one turn of the event loop)
+    assert area.session.outbox._run("SELECT status FROM strokes") == [("waiting",)], "kept on the machine"
+    qtbot.waitUntil(lambda: area.session.outbox._run("SELECT status FROM strokes") == [("sent",)], timeout=15000)
+    assert area.offline.isHidden()
+    from referee_app.core.play.store import MatchStore
+
+    with MatchStore(installed(), url) as other:
+        assert len(other.strokes(area.match_id)) == 2
