@@ -513,8 +513,11 @@ def test_a_stalled_server_never_freezes_the_window_for_long(gui_env, qtbot, monk
         folder = conn.execute("SHOW data_directory").fetchone()[0]
     postmaster = int(open(os.path.join(folder, "postmaster.pid")).read().split()[0])
     stalled = [postmaster, *pids]
+    from support.stall import resume_later
+
     for pid in stalled:
         os.kill(pid, signal.SIGSTOP)
+        resume_later(pid, 30)   # never a hung test
     try:
         began = time.monotonic()
         area.form.own.setValue(1)

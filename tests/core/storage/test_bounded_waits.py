@@ -13,6 +13,7 @@ from referee_app.core.play.store import MatchStore
 from referee_app.core.storage.database import Database
 from referee_app.core.storage.errors import StoreUnavailable
 from support.cli import run_cli
+from support.stall import resume_later
 from support.kbcopy import installed
 
 
@@ -38,6 +39,7 @@ def test_a_backend_stopped_mid_write_ends_the_write_within_seconds(postgresql_ur
             with store.transaction():
                 backend = store.scalar("SELECT pg_backend_pid()")
                 os.kill(backend, signal.SIGSTOP)    # the server stalls with the write begun
+                resume_later(backend, 20)
                 started = time.monotonic()
                 store.add_stroke(match_id, {"pocketed": {"own": 1}})
         waited = time.monotonic() - started
@@ -55,6 +57,7 @@ def test_a_backend_stalled_between_writes_is_given_up_and_the_next_write_stored(
     match_id = store.create("icf")
     backend = store.scalar("SELECT pg_backend_pid()")   # the pooled connection the next write takes
     os.kill(backend, signal.SIGSTOP)
+    resume_later(backend, 20)
     try:
         started = time.monotonic()
         assert store.add_stroke(match_id, {"pocketed": {"own": 1}})["after"]["own_on_board"] == 8
