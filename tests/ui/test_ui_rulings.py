@@ -292,3 +292,19 @@ def test_the_ruling_says_why_and_why_not_the_rule_it_set_aside(qtbot, area):
     panel = area.ruling_view.clause_text.toPlainText()
     assert "Why not ICF 3.6 a?" in panel and "ICF 3.12 c is an exception to it." in panel
     assert "would have played again" in panel and area.ruling_view.clause_panel.isVisible()
+
+
+def test_a_what_if_score_no_game_reaches_is_refused_beside_the_field(qtbot, area):
+    # icf's game ends at 25 points (icf-fr 3.7 e): a board at 30 is refused, under the score's field
+    qtbot.keyClick(area, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    board = area.situation
+    board.break_.setChecked(False)
+    board.score.setValue(30)
+    assert area.last_ruling is None and not area.record_button.isEnabled()
+    assert area.ruling_view.headline.text() == "Cannot rule this stroke"
+    assert board.problem.isVisible() and "score" in board.problem.text() and "3.7" in board.problem.text()
+    row, _role = board.form.getWidgetPosition(board.score)
+    assert board.form.getWidgetPosition(board.problem)[0] == row + 1
+    assert board.score.styleSheet() and board.score.accessibleDescription() == board.problem.text()
+    board.score.setValue(24)
+    assert area.last_ruling is not None and not board.problem.isVisible() and not board.score.styleSheet()

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee_app.core.errors import BadInput
-from . import colours
+from . import colours, reachable
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
 from .engine import CONTINUES, Board, CompiledRuleset, Conflict, Decision, NoRule, relevance
 from .explain import explain
-from .situation import COINS_PER_SIDE, Situation, parse
+from .situation import COINS_PER_SIDE, Situation
 
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
@@ -62,7 +62,7 @@ def ruled(knowledge: Knowledge, doc, ruleset_id: str, trace: bool = False) -> Ru
     rs = knowledge.compiled(ruleset_id)
     if isinstance(doc, dict) and "ruleset" in doc:
         doc = {k: v for k, v in doc.items() if k != "ruleset"}
-    situation = parse(doc, rs.ruleset.id, set(rs.fouls), rs.allow_empty_side)
+    situation = reachable.situation(rs, doc)   # refused unless a game under the ruleset reaches it
     check_for_ruleset(rs, situation)
     facts = situation.facts()
     decision = rs.decide(facts)

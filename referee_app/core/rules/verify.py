@@ -9,9 +9,10 @@ into one cell, and all situations of a cell get the same answer from every test,
 ruling. The facts that constrain each other (a side's coins on the board, pocketed, knocked
 off, owed, and the coins left that derive from them) are enumerated together over their whole
 legal ranges, once, and one situation is kept per cell they reach; so a cell that only a few
-combinations reach is never missed. The groups are then combined, and what `check_possible`
-refuses is dropped; it only ever looks at the cut points above, so a dropped combination stands
-for cells no board can show. For each representative and each aspect, the applicable rules not
+combinations reach is never missed. The groups are then combined, and what no game reaches
+(reachable.unreachable) is dropped; it only ever looks at the cut points above (the score is no
+fact: every representative stands at 0-0), so a dropped combination stands for cells no board
+can show. For each representative and each aspect, the applicable rules not
 overridden must give exactly one value: none is a gap, two are a conflict. A rule that decides
 nothing anywhere fails too, unless the knowledge base says why (`never_decisive: reason`).
 """
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from .conditions import matches
 from .engine import CompiledRuleset, Conflict, NoRule
+from .reachable import unreachable
 from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
 
 if TYPE_CHECKING:
@@ -120,7 +122,7 @@ def situations(rs: CompiledRuleset, groups: dict | None = None):
         s = Situation(rs.ruleset.id)
         for part in parts:
             s.__dict__.update(part)
-        if impossibility(s, rs.allow_empty_side):
+        if unreachable(rs, s):   # the one definition of what a game reaches (reachable.py)
             continue
         base = s.facts()
         for foul in fouls:

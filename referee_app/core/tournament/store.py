@@ -399,6 +399,13 @@ class TournamentStore(db.Store):
                 "score": None if row["score_first"] is None else [row["score_first"], row["score_second"]],
                 "match_id": row["match_id"], "entered_at": row["entered_at"], "version": row["version"]}
 
+    def _result_most(self, tid, end: int):
+        """The most a side ends a game with under the tournament's ruleset (core/rules/reachable.py)."""
+        from referee_app.core.rules.reachable import result_most
+
+        ruleset = self.meta(tid)["ruleset"]
+        return result_most(self.knowledge.compiled(ruleset), end) if ruleset in self.knowledge.rulesets else None
+
     def _write_result(self, tid, row, score, match_id, expected_version: int | None = None) -> tuple:
         if GHOST in (row["first"], row["second"]):
             ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else self.ffc.ghost_score
@@ -414,6 +421,11 @@ class TournamentStore(db.Store):
             clause = self.ffc.clauses["final" if row["final"] else "points"]
             raise BadInput("score", f"{score[0]}-{score[1]}: no game ends with both sides at {end} points or "
                                     f"more ({clause})")
+        top = self._result_most(tid, end)
+        if top and max(score) > top.points:
+            clause = self.ffc.clauses["final" if row["final"] else "points"]
+            raise BadInput("score", f"{score[0]}-{score[1]}: a game played to {end} points ends with {top.points} at "
+                                    f"most, {end - 1} and one board's {top.board} ({clause}, {', '.join(top.clauses)})")
         if row["final"] and score[0] == score[1]:
             raise BadInput("score", f"the final is played to {self.ffc.final_points} points, it cannot end level "
                            f"({self.ffc.clauses['final']})")

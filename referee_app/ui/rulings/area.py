@@ -253,11 +253,19 @@ class RulingsArea(QWidget):
             self.ruling_view.show_error(_("the match is over"))
             return
         except (BadInput, NoRule, Conflict) as exc:
-            self.ruling_view.show_error(refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id()))
+            text = refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id())
+            self.ruling_view.show_error(text)
+            self._mark_board(exc.field if isinstance(exc, BadInput) else None, text)
             return
+        self._mark_board(None)
         self.last_ruling = ruling
         self.ruling_view.show_ruling(ruling, self._striker_names())
         self.record_button.setEnabled(not self.what_if.isChecked())
+
+    def _mark_board(self, field: str | None, text: str = "") -> None:
+        """A what-if board no game reaches: the refusal beside the field it is about."""
+        if self._situation is not None:
+            self._situation.mark(field if self.what_if.isChecked() else None, text)
 
     def record(self) -> None:
         self.update_ruling()  # what is recorded is what the form says now, foul included

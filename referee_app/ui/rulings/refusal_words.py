@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee_app.core.errors import BadInput
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from .citation import human_citation
 
 
 def refusal_text(knowledge, exc: Exception, ruleset: str, foul: str | None = None) -> str:
@@ -30,6 +31,34 @@ def refusal_text(knowledge, exc: Exception, ruleset: str, foul: str | None = Non
         name = knowledge.foul_name(ruleset, foul, current_language())
         return _("“{foul}” cannot be called on this stroke as ticked: a foul outside the stroke, or one that "
                  "only happens on the break, is recorded on its own entry with nothing pocketed.").format(foul=name)
+    if field.startswith("before."):
+        board = _unreachable_board(knowledge, exc, field)
+        if board:
+            return board
     if "deciding strokes" in problem:
         return _("The game is level after its last board: record the deciding strokes.")
     return _("This stroke cannot be ruled as ticked (the sheet says: {field}).").format(field=field)
+
+
+def _unreachable_board(knowledge, exc: BadInput, field: str) -> str | None:
+    """A board set by hand that no game reaches (core/rules/reachable.py), with the clauses saying so."""
+    kb = knowledge.kb
+    cited = ", ".join(human_citation(kb, c) for c in getattr(exc, "clauses", ()) if c in kb.clauses)
+    assumed = " ".join(a.get(current_language()) or a.get("en", "") for a in getattr(exc, "assumptions", ()))
+    if field == "before.score":
+        text = _("No game reaches these two scores together under these rules: only a board's winner scores, "
+                 "and the boards before the last cannot give that much ({clauses}).").format(clauses=cited)
+    elif field.startswith("before.score."):
+        text = _("No game reaches this score under these rules: the game would already be over "
+                 "({clauses}).").format(clauses=cited)
+    elif field in ("before.dues", "before.opponent_dues"):
+        text = _("A due is paid with the first coin the side pockets: a side with coins in the pockets owes "
+                 "none ({clauses}).").format(clauses=cited)
+    elif field == "before.break":
+        text = _("The break opens the board: all the coins and the queen are on it.")
+    elif cited:
+        text = _("No game reaches this board under these rules (the sheet says: {field}; {clauses}).").format(
+            field=field, clauses=cited)
+    else:
+        return None
+    return f"{text} {assumed}".strip()

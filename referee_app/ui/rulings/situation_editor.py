@@ -3,10 +3,11 @@ for it (RulingsArea.situation), not for the window's first paint."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox, QWidget
 
 from referee_app.core.rules.situation import QUEEN_STATES
 from referee_app.i18n import gettext as _
+from referee_app.ui import theme
 from .ruling_view import queen_text
 
 
@@ -36,6 +37,10 @@ class SituationEditor(QGroupBox):
             signal = w.toggled if isinstance(w, QCheckBox) else (
                 w.currentIndexChanged if isinstance(w, QComboBox) else w.valueChanged)
             signal.connect(self.changed)
+        # why the board as set cannot happen, in the row below the field it is about (`mark`)
+        self.problem = QLabel(objectName="what_if_problem", wordWrap=True)
+        self.problem.hide()
+        self.marked: QWidget | None = None
         self.retranslate()
 
     def fields(self) -> list:
@@ -55,6 +60,34 @@ class SituationEditor(QGroupBox):
         self.opponent_score.setValue(before["score"]["opponent"])
         self.blockSignals(False)
         self.changed.emit()
+
+    def field_widget(self, field: str) -> QWidget | None:
+        """The field of a refused situation's field name (`before.score.striker`...), if it has one here."""
+        return {"before.own_on_board": self.own, "before.opponent_on_board": self.opponent, "before.queen": self.queen,
+                "before.break": self.break_, "before.break_attempt": self.attempt, "before.dues": self.dues,
+                "before.opponent_dues": self.opponent_dues, "before.score": self.score,
+                "before.score.striker": self.score, "before.score.opponent": self.opponent_score}.get(field)
+
+    def mark(self, field: str | None, text: str = "") -> bool:
+        """Shows `text` beside the field named `field` (None, or a field not here: clears); whether shown."""
+        widget = self.field_widget(field) if field else None
+        if widget is self.marked and (widget is None or text == self.problem.text()):
+            return widget is not None
+        if self.marked is not None:
+            self.marked.setStyleSheet("")
+            self.marked.setAccessibleDescription("")
+            self.form.takeRow(self.problem)
+        self.marked = widget
+        if widget is None:
+            self.problem.hide()
+            return False
+        widget.setStyleSheet(f"border: 2px solid {theme.colors().accent};")
+        widget.setAccessibleDescription(text)
+        self.problem.setText(text)
+        row, _role = self.form.getWidgetPosition(widget)
+        self.form.insertRow(row + 1, self.problem)   # the row right under the field
+        self.problem.show()
+        return True
 
     def before(self) -> dict:
         return {"own_on_board": self.own.value(), "opponent_on_board": self.opponent.value(),

@@ -62,8 +62,13 @@ def test_the_leaflet_gives_no_extra_points_and_no_queen_cut_off():
     assert rule(installed(), last, "fr-house")["board"]["points"] == {"striker": 9, "opponent": 10}
     late = {"before": {"own_on_board": 1, "opponent_on_board": 3, "queen": "covered_by_striker",
                        "score": {"striker": 25, "opponent": 0}}, "stroke": {"pocketed": {"own": 1}}}
-    assert rule(installed(), late, "carom-bi")["board"]["points"]["striker"] == 13
     assert rule(installed(), late, "fr-house")["board"]["points"]["striker"] == 9
+    # the leaflet's game is one board (carom-bi 1.1): no score comes before it, so no cut-off can
+    # lower the queen, and a board at 25 points is one no game reaches
+    with pytest.raises(BadInput, match=r"before\.score\.striker.*carom-bi:1\.1"):
+        rule(installed(), late, "carom-bi")
+    assert rule(installed(), dict(late, before={**late["before"], "score": {}}), "carom-bi")["board"]["points"][
+        "striker"] == 13
 
 
 @pytest.mark.parametrize("ruleset,light,dark", [("fr-house", "blancs", "noirs"), ("carom-bi", "marron", "noirs"),

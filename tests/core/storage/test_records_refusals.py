@@ -113,6 +113,7 @@ def bad_inputs(tmp_path) -> list[list[str]]:
         ["tournament", "check-in", "1", "Z"],
         ["tournament", "withdraw", "1", "Z"],
         ["tournament", "add-result", "1", "1", "1", "25", "25"],
+        ["tournament", "add-result", "1", "1", "1", "999", "3"],
         ["tournament", "add-result", "1", "1", "99999999999999999999", "5", "3"],
         ["tournament", "add-result", "1", "1", "1", "99999999999999999999", "3"],
         ["tournament", "add-result", "1", "1", "1", "--from-sheet"],
@@ -318,6 +319,20 @@ def test_the_desk_refuses_both_sides_at_the_end_naming_the_clause(kept):
     code, _out, err = run("tournament", "add-result", "1", "1", "1", end, end)
     assert code == 2 and installed().ffc.clauses["points"] in err, err
     ok("tournament", "add-result", "1", "1", "1", end, end - 1)
+
+
+def test_the_desk_refuses_a_score_over_the_games_cap_naming_the_clauses(kept):
+    # a game to 25 (ffc-tournament 1.6) is won from at most 24 by one board of at most 12 (icf-fr
+    # 3.7 d, the tournament's ruleset, the default): 36 at most
+    k = installed()
+    end, rs = k.ffc.match_points, k.compiled(k.default_ruleset)
+    most = end - 1 + rs.params["board_cap"]
+    before = rows(kept)
+    code, _out, err = run("tournament", "add-result", "1", "1", "1", 3, most + 1)
+    assert code == 2 and err.count("\n") == 1, err
+    assert k.ffc.clauses["points"] in err and rs.param_clauses["board_cap"] in err and str(most) in err, err
+    assert rows(kept) == before
+    ok("tournament", "add-result", "1", "1", "1", 3, most)
 
 
 def test_the_window_closes_its_records_without_journal_files(records_file):
