@@ -133,7 +133,7 @@ def part2(cluster, url: str, strokes: int, stops: int, seed: int) -> dict:
     def outages() -> None:
         for _ in range(stops):
             time.sleep(rng.uniform(0.2, 1.2))
-            cluster.halt()
+            cluster.halt("immediate")   # as a crash would: the cluster commits synchronously
             stopped.set()
             time.sleep(rng.uniform(0.2, 1.5))
             cluster.resume()

@@ -71,6 +71,10 @@ def _send_waiting(store) -> None:
             print(f"carrom-referee: {report.sent} kept strokes sent to the server"
                   + (f", {len(report.refused)} refused (`carrom-referee db sync` lists them)" if report.refused else ""),
                   file=sys.stderr)
+        if report.unavailable is not None:   # nothing may change a sheet there before they are in
+            from referee_app.core.storage.errors import StoreUnavailable
+
+            raise StoreUnavailable(server, report.unavailable)
 
 
 def _hold(store, match_id: int) -> None:
@@ -145,7 +149,9 @@ def run_play(args) -> int:
 
 
 def run_undo(args) -> int:
-    removed = _store(args).undo(args.id)
+    store = _store(args)   # the strokes kept here are sent first: the undo takes back the last one
+    removed = store.undo(args.id)
+    _hold(store, args.id)
     print_json({"undone": removed}) if args.json else print(f"undone: {json.dumps(removed)}")
     return 0
 
@@ -163,6 +169,7 @@ def run_show(args) -> int:
     pairing = store.pairing(args.id)
     if pairing is not None:
         report["pairing"] = pairing
+    _hold(store, args.id)
     print_json(report) if args.json else print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0
 

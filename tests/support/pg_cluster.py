@@ -124,10 +124,11 @@ class Cluster:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         return options
 
-    def halt(self) -> None:
-        """Stops the server at once (as a crash or a pulled cable would), keeping its data: `resume`
-        starts it again (the outbox's tests)."""
-        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-s", "stop")
+    def halt(self, mode: str = "fast") -> None:
+        """Stops the server, keeping its data, its clients cut off at once: `resume` starts it
+        again (the outbox's tests). "fast" writes what was committed first, which a cluster without
+        synchronous commit needs; a durable one may be stopped "immediate", as a crash would."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-s", "stop")
         self.running = False
 
     def resume(self) -> None:

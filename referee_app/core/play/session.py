@@ -255,7 +255,9 @@ class MatchSession:
             raise BadInput("ruleset", f"unknown ruleset {ruleset!r}")
         if ruleset != self.match.ruleset:
             if self.match_id is not None:
+                self._kept_sent_first()
                 self.match = self.store.change_ruleset(self.match_id, ruleset)
+                self._hold(self.match_id, self.match)
             else:
                 self.match = replayed(self.knowledge, ruleset, self.match.doubles, self.match.strokes)
         self.ruleset, self.correcting = ruleset, None
@@ -342,11 +344,20 @@ class MatchSession:
         BadInput if the correction makes a later stroke impossible."""
         return self.match.correction(n - 1, stroke)[1]
 
+    def _kept_sent_first(self) -> None:
+        """Strokes kept on this machine go to the server before anything changes the sheet there
+        (an undo would otherwise take back a stroke the server holds instead of the one on screen);
+        StoreUnavailable while it is away."""
+        if self.match_id is not None and self.outbox is not None and self.outbox.count(self.server):
+            self.send_kept()
+
     def correct(self, n: int, stroke: dict) -> None:
         """Replaces stroke `n` and re-rules the later ones, in the record and on screen."""
         if self.match_id is not None:
+            self._kept_sent_first()
             self.store.correct(self.match_id, n, stroke)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
         else:
             self.match = self.match.correction(n - 1, stroke)[0]
         self.correcting = None
@@ -357,8 +368,10 @@ class MatchSession:
             raise BadInput("undo", "no stroke to undo")
         last = self.match.strokes[-1]
         if self.match_id is not None:
+            self._kept_sent_first()
             self.store.undo(self.match_id)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
         else:
             self.match.undo()
         self.correcting = None
@@ -368,8 +381,10 @@ class MatchSession:
         """The deciding strokes of a level game ({first: [bool, ...], second: [...]}); returns the ruling."""
         entry = {"tie_breaker": attempts}
         if self.match_id is not None:
+            self._kept_sent_first()
             ruling = self.store.add_stroke(self.match_id, entry)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
             return ruling
         return self.match.play(entry)
 

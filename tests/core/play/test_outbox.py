@@ -187,3 +187,23 @@ def test_pairings_seen_stay_readable_offline(table, pg_cluster, postgresql_url):
     assert offline.returncode == 0, offline.stderr
     assert json.loads(offline.stdout) == json.loads(online.stdout)
     assert "last saw" in offline.stderr
+
+
+def test_an_undo_takes_back_the_stroke_on_the_sheet_not_one_the_server_held_before(table, tmp_path, pg_cluster,
+                                                                                   postgresql_url):
+    match_id = int(_cli(table, "matches", "new").stdout)
+    (tmp_path / "two.yaml").write_text("{pocketed: {own: 2}}\n")
+    assert _cli(table, "matches", "play", str(match_id), str(tmp_path / "one.yaml")).returncode == 0
+    pg_cluster.halt()
+    assert _cli(table, "matches", "play", str(match_id), str(tmp_path / "two.yaml")).returncode == 0
+    refused = _cli(table, "matches", "undo", str(match_id))
+    assert refused.returncode == 2 and "cannot be reached" in refused.stderr     # nothing undone while away
+    pg_cluster.resume()
+    undone = _cli(table, "matches", "undo", str(match_id), "--json")
+    assert undone.returncode == 0, undone.stderr
+    assert json.loads(undone.stdout)["undone"] == {"pocketed": {"own": 2}}, "the kept stroke, sent first, then undone"
+    assert [json.loads(r["ruling"])["after"]["own_on_board"] for r in _server_strokes(postgresql_url, match_id)] == [8]
+    # the sheet as held here follows: a stroke kept now is ruled on 8 coins left, not 6
+    pg_cluster.halt()
+    kept = _cli(table, "matches", "play", str(match_id), str(tmp_path / "one.yaml"), "--json")
+    assert json.loads(kept.stdout)[0]["after"]["own_on_board"] == 7
