@@ -8,8 +8,10 @@ run. Quality, on the evaluation set (tests/core/search/search_eval.yaml: queries
 with its judged relevant clauses), on the blind set (tests/core/search/search_blind.yaml: queries written by
 someone who never ran the search, which it is not tuned on) and on the public cases
 (../shared/cases/search.yaml): MRR@10 and recall@10, by language and kind; and for issue 33
-(tests/core/search/search_reader.yaml: queries by failure class, a tuning part and a held-out part never tuned
-on), the share of hits shown in the query's language without --lang, and any clause listed twice.
+(tests/core/search/search_reader.yaml: queries by failure class, a tuning part and a held-out part,
+whose misses the second pass looked at; tests/core/search/search_fresh.yaml: 30 held-out queries
+written before any was run, never looked at one by one), the share of hits shown in the query's
+language without --lang, and any clause listed twice.
 Speed: p50 and p95 latency of the evaluation queries, snippets included, each run --repeat times
 after a warm-up; each query's first run in the same process; the first --count queries of --cold
 fresh processes (nothing cached yet: what the first searches after opening the
@@ -44,6 +46,8 @@ from referee_app.core.search.evaluation import evaluate  # noqa: E402
 EVAL = REPO / "tests" / "core" / "search" / "search_eval.yaml"
 BLIND = REPO / "tests" / "core" / "search" / "search_blind.yaml"   # written blind, never tuned on
 READER = REPO / "tests" / "core" / "search" / "search_reader.yaml"  # issue 33's classes: a tuning part and a held-out part
+FRESH = REPO / "tests" / "core" / "search" / "search_fresh.yaml"    # issue 33's second held-out set, never looked at
+TUNE2 = REPO / "tests" / "core" / "search" / "search_tune2.yaml"    # issue 33's second pass: its tuning set
 PUBLIC = REPO.parent / "shared" / "cases" / "search.yaml"
 
 
@@ -255,7 +259,12 @@ def main() -> int:
                   for c in yaml.safe_load(PUBLIC.read_text(encoding="utf-8")) if "any_id" in c]
     blind = yaml.safe_load(BLIND.read_text(encoding="utf-8"))
     reader = yaml.safe_load(READER.read_text(encoding="utf-8")) if READER.is_file() else []
-    qlangs = {**query_languages(EVAL), **query_languages(BLIND), **(query_languages(READER) if reader else {})}
+    fresh = [c for c in yaml.safe_load(FRESH.read_text(encoding="utf-8")) if c.get("part") == "held"] \
+        if FRESH.is_file() else []   # not the three found in the evaluation set (`part: dup`)
+    qlangs = {**query_languages(EVAL), **query_languages(BLIND), **(query_languages(READER) if reader else {}),
+              **(query_languages(FRESH) if fresh else {})}
+    tune2 = yaml.safe_load(TUNE2.read_text(encoding="utf-8")) if TUNE2.is_file() else []
+    qlangs.update(query_languages(TUNE2) if tune2 else {})
     queries = [c["q"] for c in cases]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -268,7 +277,9 @@ def main() -> int:
         found, results = quality(searcher, fts, {
             "evaluation set": cases, "blind set": blind,
             "issue 33, tuning part": [c for c in reader if c.get("part") == "tune"],
-            "issue 33, held-out part": [c for c in reader if c.get("part") == "held"],
+            "issue 33, second pass's tuning set": tune2,
+            "issue 33, held-out part (looked at)": [c for c in reader if c.get("part") == "held"],
+            "issue 33, fresh held-out set": fresh,
             "public cases": public}, qlangs)
         searcher.close()
         rows += found + speed(folder, kb, fts, queries, args)

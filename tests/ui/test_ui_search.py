@@ -73,7 +73,8 @@ def test_typing_shows_results_as_you_type_with_matches_marked(window, qtbot):
     qtbot.waitUntil(lambda: bool(results(window)), timeout=BUILD)
     assert window.stack.currentIndex() == RULEBOOK and window.rulebook.nav.currentIndex() == 1
     first = window.rulebook.search.results.item(0)
-    assert "reine" in first.text().lower()
+    # shown in the window's language (English), the reader's: the queen the French word names
+    assert "queen" in first.text().lower()
     assert "<b" in first.data(HTML_ROLE)  # the matching words are in bold
     assert status(window).endswith("results") or status(window).endswith("result")
 
@@ -214,7 +215,7 @@ def test_a_citation_typed_comes_first_as_its_readers_cite_it_and_enter_opens_it(
     key(window, "Ctrl+F")
     type_text(focused(), "regola 53")
     qtbot.waitUntil(lambda: bool(panel._results) and panel._results[0]["id"] == "it:53", timeout=BUILD)
-    assert results(window)[0].startswith("regola 53")
+    assert results(window)[0].startswith("IT rule 53")   # cited as the window's English reader cites it
     key(focused(), "Return")
     assert window.rulebook.current_clause == "it:53"
 
@@ -244,27 +245,59 @@ def marked_words(html: str) -> list[str]:
 
 
 def test_the_clause_page_marks_the_matches_in_every_language_the_matched_text_first(window, qtbot):
-    """An Italian query for a French rule: the result shows the Italian passage that matched and,
-    marked as what it is, the reader's English passage, both lit; the page opened from it shows
-    the Italian text first, then the original and the other translation, matches lit in each."""
+    """An Italian query for a French rule, in an English window: the result is shown in the
+    window's language, the reader's (issue 33), as the project's English translation of the French
+    original, its matches lit; the page opened from it shows that English text first, then the
+    original and the Italian translation, the matches lit in each."""
     panel, view = window.rulebook.search, window.rulebook.view
     clause = window.kb.clauses["icf-fr:4.f"]
     key(window, "Ctrl+F")
     type_text(focused(), "pedina rotta")
     qtbot.waitUntil(lambda: bool(panel._results), timeout=BUILD)
-    assert panel._results[0]["id"] == clause.id and panel._results[0]["lang"] == "it"
+    assert panel._results[0]["id"] == clause.id and panel._results[0]["lang"] == "en"
     item = panel.results.item(0).data(HTML_ROLE)
-    assert re.search(r"<b[^>]*>pedina</b>.*<b[^>]*>rotta</b>", item), item
-    assert "Unofficial translation (English)" in item and re.search(r"<b[^>]*>broken</b>", item), item
+    assert re.search(r"<b[^>]*>broken</b>.*<b[^>]*>coin</b>", item, re.I), item
+    assert "Unofficial translation (English), original: French" in item, item
 
     key(focused(), "Return")
     qtbot.waitUntil(lambda: window.rulebook.current_clause == clause.id)
     text = view.toPlainText()
-    starts = [text.index(clause.texts[lang]["text"][:25]) for lang in ("it", "fr", "en")]
-    assert starts == sorted(starts), "the Italian text that matched comes first, then the original"
-    assert text.index("Unofficial translation (Italian)") < starts[0]
+    starts = [text.index(clause.texts[lang]["text"][:25]) for lang in ("en", "fr", "it")]
+    assert starts == sorted(starts), "the reader's English text comes first, then the original"
+    assert text.index("Unofficial translation (English)") < starts[0]
     lit = [w.lower() for w in marked_words(view.toHtml())]
     assert {"pedina", "rotta", "broken", "coin", "rompu"} <= set(lit), lit
 
     window.rulebook.open_clause("icf-fr:4.e")  # reached another way: nothing marked
     assert marked_words(view.toHtml()) == []
+
+
+def test_the_hits_are_shown_in_the_window_s_language_whatever_the_query_s(window, qtbot):
+    """Issue 33: the window passes its own language as the reader's; an English query typed in a
+    French window shows each clause in its French text (its original or the project's translation),
+    and still finds what the English words say."""
+    from referee_app import i18n
+
+    panel = window.rulebook.search
+    i18n.set_language("fr")
+    try:
+        key(window, "Ctrl+F")
+        type_text(focused(), "queen covered on the next stroke")
+        qtbot.waitUntil(lambda: len(panel._results) >= 5, timeout=BUILD)
+        hits = panel._results
+        assert all(h["lang"] == "fr" for h in hits if "fr" in window.kb.clauses[h["id"]].texts), \
+            [(h["id"], h["lang"]) for h in hits]
+        assert any(h["source"] == "aicf-2009" for h in hits), "the English rules are found, shown in French"
+        assert len({h["id"] for h in hits}) == len(hits)
+    finally:
+        i18n.set_language("en")
+
+
+def test_switching_the_window_s_language_shows_the_hits_in_the_new_one(window, qtbot):
+    panel = window.rulebook.search
+    key(window, "Ctrl+F")
+    type_text(focused(), "reine couverte")
+    qtbot.waitUntil(lambda: bool(panel._results) and panel._results[0]["lang"] == "en", timeout=BUILD)
+    window.language_combo.setCurrentIndex(window.language_combo.findData("it"))
+    qtbot.waitUntil(lambda: bool(panel._results) and all(
+        r["lang"] == "it" for r in panel._results if "it" in window.kb.clauses[r["id"]].texts), timeout=BUILD)

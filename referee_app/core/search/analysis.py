@@ -21,13 +21,16 @@ TOKEN = r"(?<!\w)[^\W\d_]/[^\W\d_](?![\w/])|\d+(?:,\d+)+|\w+(?:\.?\w+)*"
 TOKEN_RE = re.compile(TOKEN)
 
 # The stop words: Snowball's lists, with what they lack for rule texts (`les` (!), the `shall`
-# of every AICF rule, the question words no rule says: `combien`, `quoi`) and without the words
+# of every AICF rule and its French and Italian kin, `doit`, `deve`, `essere`, that every other
+# rule says too (not `peut`, `può`: a question of what one may do finds the rules saying what one
+# may do); the question words no rule says: `combien`, `quoi`) and without the words
 # that carry a rule (`off` the board, as `hors du` plateau and `fuori` board do; `out`, as in
 # playing out of turn; `before`, `after`, `during`, `under`, `over`, `against` and `own`, which
 # the French and Italian lists keep as `avant`, `prima`, `pendant`, `sotto`...: the queen pocketed
 # before one's own coin is another rule than the queen pocketed after it).
-EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors", "combien", "quoi", "pourquoi"},
-                   "it": set(),
+EXTRA_STOPWORDS = {"fr": {"les", "entre", "si", "cet", "cette", "dont", "lors", "combien", "quoi", "pourquoi",
+                          "doit", "doivent", "devra", "devront", "être"},
+                   "it": {"deve", "devono", "dovrà", "dovranno", "essere", "fa"},
                    "en": {"shall", "may", "must"}}
 MEANINGFUL = {"fr": set(), "it": set(),
               "en": {"off", "out", "before", "after", "during", "under", "over", "against", "own"}}

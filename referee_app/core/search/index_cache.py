@@ -21,7 +21,7 @@ from . import backend
 
 # Bump whenever the schema, the analysis or the documents change: an index built by another
 # version of this code is then stale even though the knowledge base is the same.
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 22
 CURRENT = "current.json"
 AUX = "aux.pickle"  # what the searcher keeps beside the index (documents.aux_data), as JSON's plain data
 GRACE_SECONDS = 120  # an index or build folder younger than this may be another process's

@@ -193,18 +193,24 @@ DURATION_QUESTIONS = ("combien de temps", "en combien de temps", "pendant combie
 DURATION_WORDS = ("duree", "delai", "durer", "durata", "duration", "temps max", "temps maximum",
                   "temps limite", "limite de temps", "temps imparti", "temps accorde", "temps maximal",
                   "tempo massimo", "tempo limite", "limite di tempo", "tempo concesso", "time limit",
-                  "maximum time", "max time", "time allowed")
-COUNT_QUESTIONS = ("combien de fois", "combien de", "combien d", "combien", "quante volte", "quanti", "quante",
+                  "maximum time", "max time", "time allowed",
+                  # and a limit to lateness: the minutes a latecomer has
+                  "retard maximum", "retard max", "retard autorise", "retard maximal", "ritardo massimo",
+                  "ritardo consentito", "ritardo max", "maximum delay", "how late", "maximum lateness")
+# how many times something may be done: the rule that says `une seule fois`, `3 fois de suite`,
+# `più di tre volte`, `twice` answers, not one stating any other number on the subject
+FREQUENCY_QUESTIONS = ("combien de fois", "quante volte", "how many times", "how often")
+COUNT_QUESTIONS = ("combien de", "combien d", "combien", "quante volte", "quanti", "quante",
                    "quanto", "how many times", "how many", "how much")
 COUNT_WORDS = ("maximum", "minimum", "max", "limite", "nombre", "massimo", "minimo", "numero", "limit", "number")
 _PHRASES = [(tuple(p.split()), kind, strip) for phrases, kind, strip in (
-    (DURATION_QUESTIONS, "duration", True), (COUNT_QUESTIONS, "count", True),
+    (DURATION_QUESTIONS, "duration", True), (FREQUENCY_QUESTIONS, "times", True), (COUNT_QUESTIONS, "count", True),
     (DURATION_WORDS, "duration", False), (COUNT_WORDS, "count", False)) for p in phrases]
 _PHRASES.sort(key=lambda p: -len(p[0]))
 
 
 def asked(folded_words: list[str]) -> tuple[str | None, set[int]]:
-    """(what kind of number a query asks for, "duration" or "count" or None; the positions of the
+    """(what kind of number a query asks for, "duration", "times", "count" or None; the positions of the
     interrogative words to leave out of the search), from its words folded, in order. A count of
     seconds or minutes (`combien de secondes`) is a duration."""
     kinds: set[str] = set()
@@ -218,18 +224,40 @@ def asked(folded_words: list[str]) -> tuple[str | None, set[int]]:
                 break
     if "count" in kinds and any(w in TIME_WORDS for w in folded_words):
         kinds.add("duration")
+    if "times" in kinds:
+        return "times", strip
     return ("duration" if "duration" in kinds else "count" if kinds else None), strip
+
+
+TIMES_WORDS = frozenset({"fois", "volte", "volta", "times", "time"})
+SINGLE_WORDS = frozenset({"seule", "seul", "sola", "solo", "single"})   # `une seule fois`, not `une fois que`
+ONCE = frozenset({"twice", "thrice"})
+
+
+def _times(words: list[str], i: int) -> bool:
+    """Whether words[i] says how many times: `3 fois`, `trois fois`, `une seule fois`, `tre volte`,
+    `una sola volta`, `three times`, `twice`, `only once`, `more than once`."""
+    w = words[i]
+    if w in ONCE or (w == "once" and i and words[i - 1] in ("only", "than", "just")):
+        return True
+    if w not in TIMES_WORDS or not i:
+        return False
+    before = words[i - 1]
+    return before.isdigit() or before in NUMBER_WORDS or before in SINGLE_WORDS
 
 
 def stated(text: str) -> set[str]:
     """What numbers a text states: "count" for any number (in digits or words), "duration" for a
-    number of seconds, minutes or hours (`2 minutes`, `dieci minuti`, `five minutes`)."""
-    out = set()
+    number of seconds, minutes or hours (`2 minutes`, `dieci minuti`, `five minutes`), "times" for
+    how many times (`une seule fois`, `3 fois de suite`, `twice`)."""
+    out: set[str] = set()
     words = [w.lower() for w in _WORD.findall(text)]
+    if any(_times(words, i) for i in range(len(words))):
+        out.update(("count", "times"))
     for i, w in enumerate(words):
         glued = re.fullmatch(r"\d+([^\W\d_]+)", w)   # `15mn`, `10sec`
         if glued and glued.group(1) in TIME_WORDS:
-            return {"count", "duration"}
+            return out | {"count", "duration"}
         if w.isdigit() or w in NUMBER_WORDS:
             out.add("count")
             if i + 1 < len(words) and words[i + 1] in TIME_WORDS:

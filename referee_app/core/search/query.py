@@ -26,6 +26,7 @@ EQUIVALENT_FACTOR = 0.8   # a concept's words in the other languages weigh a lit
 MAX_WORDS = 32            # the rest of a longer query is ignored: nobody types more to find a rule
 MAX_FUZZY_CHARS = 24      # longer "words" are not typos of a rulebook word (and would cost seconds)
 MAX_QUERY_CHARS = 1000
+OWN_COUNT = 3             # times a language's texts say a word for it to be that language's own
 
 
 @dataclass
@@ -84,8 +85,9 @@ class Understanding:
     """Reads queries against one open index, its thesaurus and its citation grammar."""
 
     def __init__(self, index, terms: Terms, citations, questions: dict[str, tuple[str, ...]],
-                 source_of: Callable[[int], str | None]):
+                 source_of: Callable[[int], str | None], lexicons: dict[str, dict[str, int]] | None = None):
         self._index = index
+        self._lexicons = lexicons or {}   # lang -> folded word -> how often its texts say it (language.lexicon)
         self._terms = terms
         self._citations = citations
         self._source_of = source_of   # document -> its source, if it is an official text
@@ -99,7 +101,8 @@ class Understanding:
                 forms.append((tokens(fold(head)), tokens(fold(tail))))
         self._questions = sorted(forms, key=lambda f: -len(f[0]) - len(f[1]))
 
-    def read(self, text: str) -> Query:
+    def read(self, text: str, written: str | None = None) -> Query:
+        """What `text` asks; `written`: the language it is written in, when its words say it."""
         text = (text or "")[:MAX_QUERY_CHARS]
         q = Query(text)
         cited = self._citations.parse(text)
@@ -127,7 +130,8 @@ class Understanding:
                 q.concepts.append(Concept(w, dimension=unit[0]))
         words, q.definition = self._strip_question(words)
         q.counts = [int(w) for w in words if w.isdigit() and len(w) < 7]
-        self._word_concepts(q, words)
+        self._word_concepts(q, words, written)
+        _quieten_scene(q.concepts, _scene([fold(w) for w in words]), len(words))
         # what defines the term asked about: the first concept named ("coprire la regina" asks
         # what covering is, not what the queen is); for terms joined by `and`, `or`, `vs` ("la
         # différence entre game et match", "multa e penalità"), each of them
@@ -146,11 +150,15 @@ class Understanding:
                 return words[len(head):len(words) - len(tail)], True
         return words, False
 
-    def _word_concepts(self, q: Query, words: list[str]) -> None:
+    def _word_concepts(self, q: Query, words: list[str], written: str | None = None) -> None:
         """Thesaurus phrases found by any language's analyser, then each other word."""
         guessed = self._guess_typos(words)
         covered: set[int] = set()
         for positions, concept_ids, langs in self._thesaurus_groups(words):
+            if written and written not in langs and self._own(written, [words[p] for p in positions]):
+                # a word of the query's language that another language's thesaurus reads (the
+                # Italian `due`, two, is the English `due`, a coin owed): read as typed, below
+                continue
             covered.update(positions)
             concept_ids = self._terms.written([words[p] for p in positions], concept_ids)
             sense = self._sense(words, positions, guessed, q.asks == "count")
@@ -167,16 +175,24 @@ class Understanding:
                     concept.add(lang, stems, weight)
             if not fuzzy:
                 concept.typed.update(langs)
+                own = set(concept.leaves)
                 self._add_as_typed(concept, [words[p] for p in positions])
+                if sense is not None and sense not in senses.FITS:
+                    # the word as typed says the other sense too (`casse`, read as broken, is
+                    # also the break's word): only the chosen concept's own words count in full
+                    for key in set(concept.leaves) - own:
+                        concept.leaves[key] *= senses.OFF_SENSE_FACTOR
             if sense in senses.FITS:
                 concept.sense = senses.FITS[sense]
                 said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, words[positions[0]]))}
                 concept.ambiguous = frozenset(said & concept.leaves.keys())
+            elif sense is None and len(positions) > 1 and not fuzzy:
+                self._sense_in_phrase(concept, [words[p] for p in positions])
             q.concepts.append(concept)
         for i, word in enumerate(words):
             if i in covered or is_stopword(word):
                 continue
-            concept = self._word_concept(word)
+            concept = self._word_concept(word, written)
             concept.positions = (i,)
             if concept.leaves:
                 q.concepts.append(concept)
@@ -185,6 +201,22 @@ class Understanding:
         q.words = list(words)
         self._drop_overlaps(q.concepts, words)
         q.keys = {lang: self._keys(lang, words, q.concepts) for lang in LANGS}
+
+    def _sense_in_phrase(self, concept: Concept, words: list[str]) -> None:
+        """A phrase that names one sense of a word of two (`tours du tournoi`, `turni del torneo`):
+        the texts say the word alone (`premier tour`), so the word counts alone too, as it does
+        typed alone in that sense, for less where a text of the other kind says it."""
+        ids = {self._terms.concepts[i]["id"] for i in concept.concepts}
+        for word in words:
+            meant = [name for name in senses.SENSES.get(fold(word), {}) if name in ids and name in senses.FITS]
+            if len(meant) != 1:
+                continue
+            said = {(f"text_{lang}", (s,)) for lang in LANGS if (s := stem(lang, word)) and self._in_index(lang, s)}
+            for key in said:
+                concept.leaves[key] = max(concept.leaves.get(key, 0.0), EQUIVALENT_FACTOR)
+            concept.sense = senses.FITS[meant[0]]
+            concept.ambiguous = frozenset(said)
+            return
 
     def _sense(self, words: list[str], positions: list[int], guessed: set[int], counted: bool) -> str | None:
         """The sense a lone word of two senses is typed in, when its neighbours say it and the
@@ -294,9 +326,19 @@ class Understanding:
                 groups.append((list(positions), sorted(found[positions][0]), found[positions][1]))
         return sorted(groups)
 
-    def _add_as_typed(self, concept: Concept, words: list[str]) -> None:
-        """The words as typed, in every language whose texts have them."""
+    def _own(self, lang: str, words: list[str]) -> bool:
+        """Whether each word, as written, is one the texts of `lang` say often enough to be its own."""
+        lexicon = self._lexicons.get(lang, {})
+        return all(lexicon.get(fold(w), 0) >= OWN_COUNT for w in words)
+
+    def _add_as_typed(self, concept: Concept, words: list[str], written: str | None = None) -> None:
+        """The words as typed, in every language whose texts have them; not, for a word of the
+        query's language `written`, in another whose texts never write it so, whatever its stem
+        (the Italian `durante` is no French `dure`)."""
+        own = {w for w in words if written and self._own(written, [w])}
         for lang in LANGS:
+            if lang != written and any(fold(w) not in self._lexicons.get(lang, {}) for w in own):
+                continue
             stems = [s for s in (stem(lang, w) for w in words) if s]
             if stems and all(self._in_index(lang, s) for s in stems):
                 concept.add(lang, stems, 1.0, typed=True)
@@ -312,11 +354,11 @@ class Understanding:
     def _in_index(self, lang: str, s: str) -> bool:
         return bool(self._index.doc_frequency(f"text_{lang}", s))
 
-    def _word_concept(self, word: str) -> Concept:
+    def _word_concept(self, word: str, written: str | None = None) -> Concept:
         """A word the thesaurus does not know: itself in every language where the rulebook has it;
         if it has it nowhere, a typo: the words within a slip or two of it, and their concepts."""
         concept = Concept(word)
-        self._add_as_typed(concept, [word])
+        self._add_as_typed(concept, [word], written)
         if concept.leaves or len(word) > MAX_FUZZY_CHARS or not word.isalpha():
             return concept
         concept.fuzzy = True
@@ -339,16 +381,16 @@ class Understanding:
 
 
 # How a question is put, not what it asks about: `que se passe-t-il si`, `a-t-on le droit de`,
-# `cosa succede se`, `what happens if`. Their verbs are rule words elsewhere (`passe la main`, `en
-# droit de remplacer`; `faut`, of `falloir`, stems as `faute` does) and found the rules that say
-# them, not the rule asked for. (`peut-on`, `can I` stay: a question of what is allowed is
-# answered by the rules saying what one may do.)
+# `cosa succede se`, `what happens if`, `au bout de` (after: its `bout` is also a match). Their
+# verbs are rule words elsewhere (`passe la main`, `en droit de remplacer`; `faut`, of `falloir`,
+# stems as `faute` does) and found the rules that say them, not the rule asked for. (`peut-on`,
+# `can I` stay: a question of what is allowed is answered by the rules saying what one may do.)
 QUESTION_FRAMES = (
     "que se passe-t-il si", "que se passe-t-il quand", "qu'est-ce qui se passe si", "qu'est ce qui se passe si",
     "qu'arrive-t-il si", "qu'arrive-t-il quand", "que faire si", "que faire quand", "a-t-on le droit de",
     "a-t-on le droit d'", "ai-je le droit de", "ai-je le droit d'", "on a le droit de", "on a le droit d'",
     "a le droit de", "a le droit d'", "est-ce que", "est ce que", "faut-il", "faut il", "il faut", "faudra-t-il",
-    "il faudra",
+    "il faudra", "au bout de",
     "cosa succede se", "che succede se", "cosa succede quando", "cosa succede", "che cosa succede se",
     "what happens if", "what happens when", "what happens")
 
@@ -369,6 +411,49 @@ def _frames(folded: list[str]) -> set[int]:
             if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
                 out.update(range(i, i + n))
     return out
+
+
+# Where a question is set, not what it asks: nearly every rule holds `pendant la partie`, `durante
+# il match`, `during a game`, and players add it to a question about smoking or signals. Said beside
+# other words, it weighs little; the rules that happen to say it (`une interruption pendant un
+# match`) must not outrank the one about what was asked. (Alone, it is the question.)
+SCENE_FRAMES = (
+    "pendant la partie", "pendant une partie", "pendant le match", "pendant un match", "pendant le jeu",
+    "pendant la rencontre", "en cours de partie", "en pleine partie", "en cours de jeu", "en plein match",
+    "durant la partie", "durant le match",
+    "durante il match", "durante la partita", "durante una partita", "durante il gioco", "durante un match",
+    "durante l'incontro", "in partita", "a meta partita", "nel corso della partita", "nel corso del match",
+    "during the game", "during a game", "during the match", "during a match", "during play", "mid game",
+    "mid-game", "in the middle of a game", "in the middle of the game", "in a match", "in a game")
+SCENE_FACTOR = 0.25
+
+
+@lru_cache(maxsize=None)
+def _folded_scenes() -> tuple[tuple[str, ...], ...]:
+    return tuple(sorted({tuple(tokens(fold(p))) for p in SCENE_FRAMES}, key=lambda f: -len(f)))
+
+
+def _scene(folded: list[str]) -> set[int]:
+    """The positions of the words that only set the scene (SCENE_FRAMES)."""
+    out: set[int] = set()
+    for frame in _folded_scenes():
+        n = len(frame)
+        for i in range(len(folded) - n + 1):
+            if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
+                out.update(range(i, i + n))
+    return out
+
+
+def _quieten_scene(concepts: list[Concept], scene: set[int], n_words: int) -> None:
+    """The concepts standing only for scene words weigh SCENE_FACTOR, when the query says more."""
+    if not scene or len(scene) >= n_words:
+        return
+    quiet = [c for c in concepts if c.positions and scene.issuperset(c.positions)]
+    if len(quiet) == len(concepts):
+        return
+    for c in quiet:
+        for key in c.leaves:
+            c.leaves[key] *= SCENE_FACTOR
 
 
 # The words that join two terms a question sets side by side, in every language.

@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 
 from . import numbers
+from .senses import OFF_SENSE_FACTOR   # a word of two senses, read in one, where a text of the other kind says it
 from .analysis import LANGS
 from .terms import PHRASE_SLOP
 
@@ -45,7 +46,6 @@ ADJACENCY_BONUS = 0.5     # a text saying the query's words one after the other,
 COUNT_BONUS = 1.0         # a text stating a range that holds a whole number typed (`45 joueurs`: `de 40 à 59`)
 ASKED_BONUS = 2.0         # a text stating the kind of number a query asks for (`how long`: a duration), three times as much
 NAMED_FACTOR = 4.0        # the definition of the one concept a query names and nothing else
-OFF_SENSE_FACTOR = 0.3    # a word of two senses, read in one, where a text of the other kind says it
 
 
 class Candidate:
@@ -53,10 +53,11 @@ class Candidate:
     (a bit each); whether anything matched as typed rather than by a guessed spelling. (A plain
     class with slots: a search makes one per document any concept reaches, often a thousand.)"""
 
-    __slots__ = ("scores", "lang", "exact", "typed")
+    __slots__ = ("scores", "lang", "exact", "typed", "off")
 
     def __init__(self, scores: list, lang: str, exact: bool = False, typed: int = 0):
         self.scores, self.lang, self.exact, self.typed = scores, lang, exact, typed
+        self.off = 0   # a bit each: the concept's best match is a word of two senses in a text of the other kind
 
 
 class Ranker:
@@ -99,17 +100,21 @@ class Ranker:
                 # a tournament clause: the source a sense fits (senses.py)
                 off = None if (fname, stems) not in concept.ambiguous else concept.sense == "tournament"
                 for doc, score in self._scores(fname, stems):
-                    if off is not None and (doc in self._tournament) != off:
+                    wrong = off is not None and (doc in self._tournament) != off
+                    if wrong:
                         score *= OFF_SENSE_FACTOR
                     cand = out.get(doc)
                     if cand is None:
-                        cand = out[doc] = Candidate([0.0] * n, lang, exact, bit)
+                        cand = out[doc] = Candidate([0.0] * n, lang, exact, 0 if wrong else bit)
                     else:
-                        cand.typed |= bit
+                        cand.typed |= 0 if wrong else bit
                         cand.exact = cand.exact or exact
                     score *= weight
                     if score > cand.scores[ci]:
                         cand.scores[ci] = score
+                        # said only in the other sense, the concept is hardly held (a playing
+                        # rule headed `Turni di gioco` holds no tournament round)
+                        cand.off = cand.off | 1 << ci if wrong else cand.off & ~(1 << ci)
         return out
 
     def _collect_quantity(self, out, ci: int, n: int, quantity) -> None:
@@ -195,7 +200,7 @@ class Ranker:
         held, total = 0.0, 0.0
         for i, (x, f) in enumerate(zip(cand.scores, factors[cand.lang])):
             if x:
-                held += weights[i]
+                held += weights[i] * (OFF_SENSE_FACTOR if cand.off >> i & 1 else 1.0)
                 total += x * f
             elif sibling is not None and sibling[i]:
                 held += SIBLING_SHARE * weights[i]

@@ -89,7 +89,8 @@ class Searcher:
         self.sources: list[str] = aux["sources"]
         self._citations = Citations(aux["citations"])
         self._terms = Terms(aux["terms"])
-        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source)
+        self._understanding = Understanding(index, self._terms, self._citations, aux["questions"], self._official_source,
+                                            aux.get("lexicon") or {})
         self._filters: dict[tuple[str, object], frozenset] = {}
         self._sources_of: list | None = None   # document -> source of an official text (_official_source)
         self._doc_words: dict[int, list] = {}
@@ -133,14 +134,17 @@ class Searcher:
     # Searching
 
     def search(self, query: str, lang: str | None = None, ruleset: str | None = None,
-               source: str | None = None, limit: int = 10) -> list[dict]:
+               source: str | None = None, limit: int = 10, reader: str | None = None) -> list[dict]:
         """The clauses best matching `query`, best first, one hit per clause (its best-matching text).
 
-        `lang` is the reader's language (without it, the language the query is written in, when
-        its words say it: language.Detector): each clause is shown in that language's text, its
-        original or the project's translation, or in its original where it has no such text; the
-        language never narrows which clauses are found. `ruleset` and `source` keep only their
-        clauses. Each hit: id, source, lang, title, paragraph, kind, official (false for a project
+        `lang` is the reader's language (without it, `reader`, then the language the query is
+        written in, when its words say it: language.Detector): each clause is shown in that
+        language's text, its original or the project's translation, or in its original where it
+        has no such text; the language never narrows which clauses are found. `lang` also ranks
+        the texts of that language (`--lang`, the window's language filter); `reader` only shows
+        the hits in it, the query's words read in every language as without it (the window's own
+        language: a French query typed in an English window). `ruleset` and `source` keep only
+        their clauses. Each hit: id, source, lang, title, paragraph, kind, official (false for a project
         translation), translation_of (the language of the original, for a translation),
         original_lang (the language of the original, always), rulesets,
         cite (the clause as a reader of `lang` writes it), snippet (matches in **), snippet_html
@@ -150,24 +154,28 @@ class Searcher:
         ("exact"; "fuzzy" when found only through a guessed spelling; "citation" for a clause the
         query cites).
         """
-        return self.search_detailed(query, lang, ruleset, source, limit)["hits"]
+        return self.search_detailed(query, lang, ruleset, source, limit, reader)["hits"]
 
     def search_detailed(self, query: str, lang: str | None = None, ruleset: str | None = None,
-                        source: str | None = None, limit: int = 10) -> dict:
+                        source: str | None = None, limit: int = 10, reader: str | None = None) -> dict:
         """search() and what the query was understood as: {"hits", "unmatched" (words that match
         nothing in any language), "definition" (a definition was asked for), "cited", "lang" (the
-        reader's language the hits are shown in: `lang`, or the query's; None when neither says)}."""
+        reader's language the hits are shown in: `lang`, `reader`, or the query's; None when none
+        says)}."""
         with self._lock:
             self.open()
             self._check_filters(lang, ruleset, source, limit)
-            reader = lang or self._language_of(query or "")
+            if reader is not None and reader not in LANGS:
+                raise BadInput("reader", f"unknown language '{reader}' (known: {', '.join(LANGS)})")
+            written = self._language_of(query or "")
+            reader = lang or reader or written
             try:
-                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang, written=written)
             except READ_ERRORS:
                 # what reading changed or damaged index files raises: build anew and try once more
                 # (an error that is not the index's shows again, from the fresh one)
                 self._rebuild()
-                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang)
+                found = self._search(query or "", reader, ruleset, source, limit, ranked_in=lang, written=written)
             found["lang"] = reader
             return found
 
@@ -195,8 +203,8 @@ class Searcher:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise BadInput("limit", f"must be a whole number of at least 1, not {limit!r}")
 
-    def _search(self, text, lang, ruleset, source, limit, ranked_in=None) -> dict:
-        q = self._understanding.read(text)
+    def _search(self, text, lang, ruleset, source, limit, ranked_in=None, written=None) -> dict:
+        q = self._understanding.read(text, written)
         # a measurement no clause states matches nothing, and is said so as a word is
         q.unmatched[:0] = [c.words for c in q.concepts if c.quantity is not None and not any(
             numbers.nearness(m, c.quantity) for ms in self._measures.values() for m in ms)]
@@ -374,11 +382,11 @@ def searcher() -> Searcher:
 
 
 def search(query: str, lang: str | None = None, ruleset: str | None = None, source: str | None = None,
-           limit: int = 10) -> list[dict]:
+           limit: int = 10, reader: str | None = None) -> list[dict]:
     """Search the installed rulebook with the process's shared searcher; see Searcher.search."""
-    return searcher().search(query, lang=lang, ruleset=ruleset, source=source, limit=limit)
+    return searcher().search(query, lang=lang, ruleset=ruleset, source=source, limit=limit, reader=reader)
 
 
 def search_detailed(query: str, lang: str | None = None, ruleset: str | None = None, source: str | None = None,
-                    limit: int = 10) -> dict:
-    return searcher().search_detailed(query, lang=lang, ruleset=ruleset, source=source, limit=limit)
+                    limit: int = 10, reader: str | None = None) -> dict:
+    return searcher().search_detailed(query, lang=lang, ruleset=ruleset, source=source, limit=limit, reader=reader)

@@ -47,14 +47,30 @@ _HAND_FR = ("deux", "seule", "une", "toucher", "touche", "touchent", "poser", "p
 _TURN_HAND_FR = ("garde", "garder", "perd", "perdre", "passe", "passer", "reprend", "reprendre", "rend",
                  "qui", "adversaire")
 
+# `casse` typed without its accent is both the break (`la casse`) and broken (`cassé`), and the
+# Italian `spaccata` both the break and split: a coin broken in two, replaced, is the other sense.
+_BROKEN_FR = ("deux", "morceaux", "morceau", "fendu", "fendue", "ebreche", "ebrechee", "fissure", "fissuree",
+              "abime", "abimee", "remplacer", "remplace", "changer", "change", "neuf", "nouveau", "rompu")
+_BREAK_FR = ("rosace", "premier", "premiere", "coup", "envoi", "pendant", "avant", "apres", "rate", "ratee",
+             "rater", "rejouer", "essai", "essais", "reussi", "reussie", "percuteur", "striker", "touche",
+             "ouverture", "lors", "temps", "secondes")
+_BROKEN_IT = ("due", "pezzi", "rotta", "rotto", "sostituire", "sostituita", "sostituito", "cambiare", "cambiata",
+              "nuova", "nuovo", "crepata", "scheggiata")
+_BREAK_IT = ("prima", "dopo", "durante", "tentativo", "tentativi", "striker", "regina", "valida", "valido",
+             "secondi", "via", "primo", "tiro", "effettuare", "effettua", "apertura")
+
 # a word with two senses (folded) -> each sense's concept (a thesaurus id) -> its neighbours (folded)
 SENSES: dict[str, dict[str, frozenset[str]]] = {
     **{w: {"round": frozenset(_ROUND_FR), "turn": frozenset(_TURN_FR)} for w in ("tour", "tours")},
     **{w: {"round": frozenset(_ROUND_IT), "turn": frozenset(_TURN_IT)} for w in ("turno", "turni")},
     **{w: {"round": frozenset(_ROUND_EN), "turn": frozenset(_TURN_EN)} for w in ("turn", "turns")},
     "main": {"hand": frozenset(_HAND_FR), "turn": frozenset(_TURN_HAND_FR)},
+    **{w: {"broken": frozenset(_BROKEN_FR), "break": frozenset(_BREAK_FR)} for w in ("casse", "cassee", "casses")},
+    **{w: {"broken": frozenset(_BROKEN_IT), "break": frozenset(_BREAK_IT)} for w in ("spaccata", "spaccato", "spaccate")},
 }
 ALWAYS = {"mains": "hand"}   # a word of one sense in this form
+WRITTEN = {"cassé": "broken", "cassée": "broken", "cassés": "broken", "cassées": "broken"}   # its accent says it
+OFF_SENSE_FACTOR = 0.3    # a word of two senses, read in one, where it may say the other
 COUNTED = frozenset({"round"})   # the senses a question for a number goes with: rounds are counted, turns not
 
 
@@ -62,6 +78,8 @@ def sense(words: list[str], at: int, counted: bool = False) -> str | None:
     """The concept (a thesaurus id) in which the query's word at `at` is meant, when its neighbours say it: the
     sense more of the other words go with (none when no word, or as many, go with each); `counted`:
     the query asks how many (`combien de tours`, its interrogative no longer among the words)."""
+    if words[at].lower() in WRITTEN:
+        return WRITTEN[words[at].lower()]
     word = fold(words[at])
     if word in ALWAYS:
         return ALWAYS[word]

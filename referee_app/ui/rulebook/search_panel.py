@@ -41,6 +41,7 @@ class SearchPanel(QWidget):
         self._results: list[dict] = []
         self._status = ("idle", 0, "")
         self._shown_query = ""
+        self._shown_in: str | None = None   # the language the hits shown were asked in
         self._open_when_done = False
         self._unmatched: list[str] = []
 
@@ -124,6 +125,8 @@ class SearchPanel(QWidget):
         self._show_status()
         if not self.search_box.text().strip():
             self._show_recent()
+        elif lang != self._shown_in:
+            self._search_again_in(lang)
 
     def _show_status(self) -> None:
         kind, n, message = self._status
@@ -181,8 +184,29 @@ class SearchPanel(QWidget):
         self._generation += 1
         engine = search_worker.backend(self.knowledge)
         self._set_status("searching" if engine.ready else "building")
+        # every hit in the window's language, the reader's (the contract's search section); the
+        # query is still read in every language
+        self._shown_in = i18n.current_language()
         search_worker.start(search_worker.SearchJob(self._generation, query, self.filters(), self._signals,
-                                                    engine, LIMIT))
+                                                    engine, LIMIT, reader=self._shown_in))
+
+    def _search_again_in(self, lang: str) -> None:
+        """The hits shown again in the reader's new language. With the index open this is a few
+        milliseconds, done at once so that no hit is left in the old language; otherwise in the
+        worker, as any search."""
+        engine = search_worker.backend(self.knowledge)
+        if not engine.ready:
+            self.run_search()
+            return
+        self._generation += 1
+        self._shown_in = lang
+        try:
+            found = engine.search_detailed(self.query(), reader=lang, limit=LIMIT, **self.filters())
+        except Exception as exc:  # as the worker does: said in the panel, never a crash
+            self._failed(self._generation, f"{type(exc).__name__}: {exc}")
+            return
+        self._got_unmatched(self._generation, found["unmatched"])
+        self._finished(self._generation, found["hits"])
 
     def _building(self, generation: int) -> None:
         if generation == self._generation:

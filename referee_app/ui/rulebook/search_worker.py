@@ -43,11 +43,12 @@ class SearchBackend:
     def search(self, query: str, **filters) -> list[dict]:
         return list(self.searcher().search(query, **filters))
 
-    def search_detailed(self, query: str, **filters) -> dict:
-        """The hits and the words that matched nothing (none, for a searcher that cannot say)."""
+    def search_detailed(self, query: str, reader: str | None = None, **filters) -> dict:
+        """The hits, shown in the `reader`'s language, and the words that matched nothing (none,
+        for a searcher that cannot say)."""
         searcher = self.searcher()
         if hasattr(searcher, "search_detailed"):
-            found = searcher.search_detailed(query, **filters)
+            found = searcher.search_detailed(query, reader=reader, **filters)
             return {"hits": list(found["hits"]), "unmatched": list(found.get("unmatched", ()))}
         return {"hits": list(searcher.search(query, **filters)), "unmatched": []}
 
@@ -103,16 +104,17 @@ class SearchSignals(QObject):
 
 class SearchJob(QRunnable):
     def __init__(self, generation: int, query: str, filters: dict, signals: SearchSignals,
-                 engine: SearchBackend, limit: int):
+                 engine: SearchBackend, limit: int, reader: str | None = None):
+        """`reader`: the language the hits are shown in (the window's), when no filter names one."""
         super().__init__()
         self.generation, self.query, self.filters = generation, query, filters
-        self.signals, self.engine, self.limit = signals, engine, limit
+        self.signals, self.engine, self.limit, self.reader = signals, engine, limit, reader
 
     def run(self) -> None:
         try:
             if not self.engine.ready:
                 self._emit("building", self.generation)
-            found = self.engine.search_detailed(self.query, limit=self.limit, **self.filters)
+            found = self.engine.search_detailed(self.query, reader=self.reader, limit=self.limit, **self.filters)
         except Exception as exc:  # shown in the panel; a search must never take the app down
             self._emit("failed", self.generation, f"{type(exc).__name__}: {exc}")
             return

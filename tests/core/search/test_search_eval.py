@@ -74,25 +74,38 @@ def test_the_search_keeps_the_level_it_reached(searcher_for_sets, path, mrr, rec
     assert scores.mrr >= mrr, f"MRR@10 {scores.mrr:.3f} < {mrr}"
 
 
-# Issue 33's set (tests/core/search/search_reader.yaml): queries by failure class, each with the language it is
-# written in; a tuning part and a held-out part, never tuned on. Floors below the levels reached
-# (MRR@10 0.892 and 0.856, every query answered in the top 10, hits in the query's language
-# 98.5% and 100%), so that a change that loses what issue 33 won is seen.
+# Issue 33's sets: tests/core/search/search_reader.yaml, queries by failure class, each with the
+# language it is written in, a tuning part and a held-out part (the second pass looked at that
+# part's misses, so it is tuned on now); and tests/core/search/search_fresh.yaml, 30 more held-out
+# queries written from the sources before any was run, never looked at one by one. Floors below
+# the levels reached (MRR@10 0.935, 0.921 and 0.958, every query answered in the top 10, hits in
+# the query's language 99% to 100%), so that a change that loses what issue 33 won is seen.
 READER = Path(__file__).with_name("search_reader.yaml")
-READER_FLOORS = {"tune": 0.86, "held": 0.82}
+FRESH = Path(__file__).with_name("search_fresh.yaml")
+READER_FLOORS = {"tune": 0.90, "held": 0.88, "fresh": 0.92}
 
 
-def test_the_issue_33_set_is_trilingual_with_a_held_out_part(kb):
+def _issue_33_cases(part: str) -> list[dict]:
+    if part == "fresh":   # its three queries found in the evaluation set are not measured
+        return [c for c in yaml.safe_load(FRESH.read_text(encoding="utf-8")) if c["part"] == "held"]
+    return [c for c in yaml.safe_load(READER.read_text(encoding="utf-8")) if c["part"] == part]
+
+
+def test_the_issue_33_sets_are_trilingual_with_held_out_parts(kb):
     cases = yaml.safe_load(READER.read_text(encoding="utf-8"))
+    fresh = _issue_33_cases("fresh")
     assert {c["qlang"] for c in cases} == {"fr", "it", "en"}
     assert {c["part"] for c in cases} == {"tune", "held"}
-    for case in cases:
+    assert [sum(c["qlang"] == lang for c in fresh) for lang in ("fr", "it", "en")] == [10, 10, 10]
+    for case in cases + fresh:
         assert case["relevant"] and all(cid in kb.clauses for cid in case["relevant"]), case
+    others = {c["q"].lower() for path in (CASES, BLIND, READER) for c in yaml.safe_load(path.read_text(encoding="utf-8"))}
+    assert not others & {c["q"].lower() for c in fresh}, "a fresh query is in another set"
 
 
-@pytest.mark.parametrize("part", ["tune", "held"])
+@pytest.mark.parametrize("part", ["tune", "held", "fresh"])
 def test_hits_are_in_the_query_s_language_and_the_level_holds(searcher_for_sets, part):
-    cases = [c for c in yaml.safe_load(READER.read_text(encoding="utf-8")) if c["part"] == part]
+    cases = _issue_33_cases(part)
     answers = {c["q"]: searcher_for_sets.search(c["q"], limit=10) for c in cases}
     shown = [h["lang"] == c["qlang"] for c in cases for h in answers[c["q"]]]
     assert sum(shown) / len(shown) >= 0.95
