@@ -331,12 +331,14 @@ class Watchdog:
         self._deadlines: dict[int, tuple[float, object]] = {}
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._stopped = False
         self.cuts = 0
 
     def arm(self, dbapi_conn, limit: float | None = None) -> None:
         with self._cond:
             self._deadlines[id(dbapi_conn)] = (time.monotonic() + (limit or self.limit), dbapi_conn)
             if self._thread is None:
+                self._stopped = False
                 self._thread = threading.Thread(target=self._watch, name="carrom-db-watchdog", daemon=True)
                 self._thread.start()
             self._cond.notify()
@@ -345,9 +347,18 @@ class Watchdog:
         with self._cond:
             self._deadlines.pop(id(dbapi_conn), None)
 
+    def stop(self) -> None:
+        """Ends the thread (the database is closed): nothing is left to watch."""
+        with self._cond:
+            self._deadlines.clear()
+            self._stopped = True
+            self._thread = None
+            self._cond.notify()
+
     def _watch(self) -> None:
         with self._cond:
-            while True:
+            # a watchdog used again after `stop` has a new thread: this one then ends
+            while not self._stopped and self._thread is threading.current_thread():
                 now = time.monotonic()
                 for key, (deadline, dbapi_conn) in list(self._deadlines.items()):
                     if deadline <= now:
@@ -587,6 +598,8 @@ class Database:
             except (sa_exc.DBAPIError, sqlite3.Error):
                 pass   # another program reads it: SQLite folds the journal in on its last close
         self.engine.dispose()
+        if self.watchdog is not None:
+            self.watchdog.stop()
 
     def __enter__(self):
         return self

@@ -85,3 +85,17 @@ def test_a_stopped_server_ends_a_command_within_seconds_with_one_line(pg_cluster
     assert waited < 15, waited          # connect timeout 5 s, and the program's start
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot be reached" in lines[0], done.stderr
+
+
+def test_the_watchdog_thread_ends_with_its_database(postgresql_url):
+    import threading
+
+    database = Database(postgresql_url)
+    with database.read() as conn:
+        conn.exec_driver_sql("SELECT 1")
+    watcher = database.watchdog._thread
+    assert watcher is not None and watcher.is_alive()
+    database.close()
+    watcher.join(timeout=2)
+    assert not watcher.is_alive()
+    assert not [t for t in threading.enumerate() if t is watcher]
