@@ -17,6 +17,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -94,6 +95,27 @@ def shown(url) -> str:
 
 # --- SQLite: the file checks that run before the file is touched --------------------------------
 
+# The SQLite files this process has open, by device and inode, with how many Databases hold each.
+# POSIX advisory locks belong to the process: closing any descriptor of a file drops every lock
+# the process holds on it, SQLite's included. A file already open here was checked when it was
+# first opened, and is never opened by Python again (a second Database on it would otherwise drop
+# the first one's locks: another process could then reset the journal under it, and a write made
+# here would be lost to every other process).
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def _opened(identity: tuple[int, int] | None, delta: int) -> None:
+    if identity is None:
+        return
+    with _OPEN_FILES_LOCK:
+        count = _OPEN_FILES.get(identity, 0) + delta
+        if count > 0:
+            _OPEN_FILES[identity] = count
+        else:
+            _OPEN_FILES.pop(identity, None)
+
+
 def check_file(path: Path) -> None:
     """Refuses, before SQLite touches it, a path that cannot be a records database of ours."""
     try:
@@ -104,13 +126,15 @@ def check_file(path: Path) -> None:
     if present:
         if not path.is_file():
             raise StoreError(path, "not_a_file", "is not a regular file")
-        try:
-            with open(path, "rb") as f:
-                head = f.read(100)
-        except OSError as exc:
-            raise StoreError(path, "unwritable", f"cannot be read ({exc.strerror or exc})") from None
-        if head and (len(head) < 100 or not head.startswith(_SQLITE_HEADER)):
-            raise StoreError(path, "damaged", "is not an SQLite database (damaged, or another kind of file)")
+        # open here already (checked then): reading it again would drop SQLite's locks (above)
+        if file_identity(path) not in _OPEN_FILES:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(100)
+            except OSError as exc:
+                raise StoreError(path, "unwritable", f"cannot be read ({exc.strerror or exc})") from None
+            if head and (len(head) < 100 or not head.startswith(_SQLITE_HEADER)):
+                raise StoreError(path, "damaged", "is not an SQLite database (damaged, or another kind of file)")
         if not os.access(path, os.W_OK):
             raise StoreError(path, "unwritable", "is read-only")
     folder = path.parent
@@ -423,6 +447,7 @@ class Database:
         self.path = Path(self.url.database) if self.dialect == "sqlite" and self.url.database else None
         self.full: StoreError | None = None   # a SQLite file opened read-only: its disk is full
         self.watchdog: Watchdog | None = None   # PostgreSQL: cuts a connection the server left silent
+        self._unregister: weakref.finalize | None = None
         if self.dialect == "sqlite":
             if self.path is None or str(self.path) == ":memory:":
                 raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
@@ -441,6 +466,9 @@ class Database:
             # the file opened, by device and inode: a file restored over it or moved away while the
             # records are open would take every later write into a file no longer at the path
             self.identity = file_identity(self.path)
+            _opened(self.identity, +1)
+            # one count less when closed, or when dropped unclosed (a store of a finished command)
+            self._unregister = weakref.finalize(self, _opened, self.identity, -1)
             if self.full is not None:
                 self.engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(
                     _read_only_uri(self.path), uri=True, check_same_thread=False, isolation_level=None))
@@ -600,6 +628,8 @@ class Database:
         self.engine.dispose()
         if self.watchdog is not None:
             self.watchdog.stop()
+        if self._unregister is not None:
+            self._unregister()   # once: a finalizer runs at most once
 
     def __enter__(self):
         return self
