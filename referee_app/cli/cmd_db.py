@@ -90,12 +90,27 @@ def run_migrate(args) -> int:
         applied = database.upgrade()
         out = {"database": database.shown, "engine": database.dialect, "revision_before": before,
                "revision": database.revision(), "migrations_applied": applied}
+        if applied and database.dialect == "postgresql":
+            regranted = _regrant(database)
+            if regranted is not None:
+                out["roles"] = regranted
     if args.json:
         print_json(out)
     else:
         print(f"{out['database']}: " + (f"upgraded from {before or 'no schema'} to {out['revision']} "
                                         f"({', '.join(applied)})" if applied else f"already at {out['revision']}"))
     return 0
+
+
+def _regrant(database):
+    """A shared database whose roles `db init` made: the tables a migration added get their grants
+    and row checks at once (a table's results would otherwise be refused by the new journal)."""
+    from referee_app.core.storage import roles
+
+    with database.begin() as conn:
+        found = conn.exec_driver_sql("SELECT count(*) FROM pg_roles WHERE rolname IN (%s, %s)",
+                                     (roles.DESK, roles.TABLE)).scalar()
+        return roles.apply(conn) if found == 2 else None
 
 
 def run_check(args) -> int:

@@ -98,7 +98,8 @@ def run_certificate(args) -> int:
 
     with _store() as store:
         record = store.get(args.id)
-    html = certificate_html(record, args.lang, knowledge_of(args).equipment)
+    knowledge = knowledge_of(args)
+    html = certificate_html(record, args.lang, knowledge.equipment, knowledge.kb)
     path = write_pdf(html, args.pdf, title=certificate_title(record, args.lang))
     print(path)
     return 0

@@ -29,7 +29,10 @@ def add_parsers(sub) -> None:
 
     file_or_id("standings", "the standings, first place first", run_standings)
     file_or_id("pair", "the next round (or the final); with --id it is saved", run_pair,
-               arg("--seed", type=int, help="the seed of the round 1 draw, to make it again"))
+               arg("--seed", type=int, help="the seed of the round 1 draw, to make it again"),
+               arg("--again", metavar="ROUND", help="with --id: pair this round (the last paired, none of its games "
+                                                     "begun) again, setting the first pairing aside; needs --reason"),
+               arg("--reason", help="why the round is paired again (kept in the journal)"))
     file_or_id("check", "every round paired again and compared", run_check)
 
     command(tsub, "generate", run_generate, "a random tournament with results, for tests",
@@ -45,7 +48,8 @@ def add_parsers(sub) -> None:
     command(tsub, "enter", run_enter, "enter a player (a late entry once round 1 is paired)", *player, JSON)
     command(tsub, "check-in", run_check_in, "mark an entry present",
             *player, arg("--absent", action="store_true", help="mark the entry absent instead"), JSON)
-    command(tsub, "withdraw", run_withdraw, "a player withdraws: not paired any more", *player, JSON)
+    command(tsub, "withdraw", run_withdraw, "a player withdraws: not paired any more (kept in the journal with why)",
+            *player, arg("--reason", required=True, help="why the player withdraws"), JSON)
     command(tsub, "add-result", run_add_result,
             "a result typed at the desk: ID ROUND TABLE FIRST_POINTS SECOND_POINTS",
             ID, arg("round", help="a round number, or final"), arg("table", type=int),
@@ -74,6 +78,8 @@ def add_parsers(sub) -> None:
             "store the Swiss tourneys of a SoL file (.sol, .sol.gz); round-robin and knockout ones are refused",
             arg("file"), arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
     command(tsub, "list", run_list, "the stored tournaments", JSON)
+    command(tsub, "log", run_log, "every change to a stored tournament, oldest first: when, who (the login), what",
+            ID, JSON)
     command(tsub, "show", run_show,
             "one stored tournament: entries, rounds, standings, corrections, choices and departures from the FFC text",
             ID, JSON, arg("--lang", choices=LANGUAGES, default="en", help="the language of the departures"))
@@ -126,7 +132,14 @@ def run_standings(args) -> int:
 def run_pair(args) -> int:
     from referee_app.core.tournament.pairing import next_round
 
-    if args.id is not None and args.file is None:
+    if args.again is not None or args.reason is not None:
+        if args.id is None or args.file is not None:
+            raise BadInput("--again", "pairing a round again is done on a stored tournament (--id)")
+        if args.again is None or not (args.reason or "").strip():
+            raise BadInput("--reason", "pairing a round again needs --again ROUND and --reason")
+    if args.again is not None:
+        pairing = _store(args).repair(args.id, args.again, args.reason, args.seed)
+    elif args.id is not None and args.file is None:
         pairing = _store(args).pair(args.id, args.seed)
     else:
         pairing = next_round(_tournament(args), args.seed)
@@ -190,8 +203,8 @@ def run_check_in(args) -> int:
 
 
 def run_withdraw(args) -> int:
-    _store(args).withdraw(args.id, args.player)
-    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True})
+    _store(args).withdraw(args.id, args.player, args.reason)
+    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True, "reason": args.reason.strip()})
 
 
 def run_add_result(args) -> int:
@@ -285,6 +298,18 @@ def run_import(args) -> int:
 def run_list(args) -> int:
     print_rows(_store(args).list(), args.json,
                lambda t: f"{t['id']:4}  {t['name']}  ({t['entries']} entries, {t['rounds_paired']} rounds paired)")
+    return 0
+
+
+def run_log(args) -> int:
+    from referee_app.core.tournament.journal import entry_text
+
+    entries = _store(args).log(args.id)
+    if args.json:
+        print_json(entries)
+    else:
+        for e in entries:
+            print(entry_text(e))
     return 0
 
 
@@ -406,7 +431,8 @@ def run_print(args) -> int:
         except OSError as exc:
             raise BadInput("--score-sheets", f"cannot make {folder}: {exc.strerror or exc}") from None
         written += [write_pdf(html, folder / name, title, "--score-sheets")
-                    for name, html, title in documents.score_sheet_documents(store.ffc, meta["name"], round_no, games,
-                                                                             meta["ruleset"], lang)]
+                    for name, html, title in documents.score_sheet_documents(
+                        store.ffc, meta["name"], round_no, games, store.knowledge.ruleset_name(meta["ruleset"], lang), lang,
+                        lambda c: store.knowledge.clause_label(c, lang))]
     print("\n".join(str(path) for path in written))
     return 0

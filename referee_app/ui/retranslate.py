@@ -39,6 +39,20 @@ def follow_language(widget) -> None:
 _qt_translator: QTranslator | None = None
 
 
+class _QtCatalog(QTranslator):
+    """Qt's own catalog (qtbase_fr, qtbase_it), and where it lacks a string only because Qt added
+    an underlined letter since ("&Look in:", "Files of &type:" in the file dialog), the string
+    without it, its underline put back on the first letter: the dialogs read in the language."""
+
+    def translate(self, context, source, disambiguation=None, n=-1):
+        found = super().translate(context, source, disambiguation, n)
+        if found or not source or "&" not in source:
+            return found
+        bare = super().translate(context, source.replace("&&", "\0").replace("&", "").replace("\0", "&&"),
+                                 disambiguation, n)
+        return "&" + bare if bare else found
+
+
 def install_qt_translations(lang: str) -> None:
     """Load Qt's own catalog for `lang` (qtbase), replacing the previous one."""
     global _qt_translator
@@ -51,7 +65,7 @@ def install_qt_translations(lang: str) -> None:
     QLocale.setDefault(QLocale(i18n.LOCALES.get(lang, lang)))
     if lang == "en":
         return
-    translator = QTranslator(app)
+    translator = _QtCatalog(app)
     if translator.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(translator)
         _qt_translator = translator

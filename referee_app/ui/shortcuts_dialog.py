@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QDialog, QDia
                                QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 def shortcut_rows(window) -> list[tuple[str, str]]:
@@ -81,3 +82,4 @@ class ShortcutsDialog(QDialog):
         # A modal dialog: the language cannot change while it is open, so no listener is needed.
         self.setWindowTitle(_("Keyboard shortcuts"))
         self.table.setHorizontalHeaderLabels([_("Action"), _("Keys")])
+        accessible_name(self.table, _("Keyboard shortcuts"), _("Each action and the keys that do it"))

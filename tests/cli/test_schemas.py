@@ -222,6 +222,9 @@ def test_the_organisers_choices_import_and_desk_changes_answer_their_formats(tmp
     assert cli_json("tournament", "pair", "--id", tid, "--json")["round"] == 5
     validate(cli_json("tournament", "move-table", tid, "5", "1", "3", "--reason", "a warped board", "--json"),
              "tournament.json#/$defs/change")
+    log = cli_json("tournament", "log", tid, "--json")
+    validate(log, "tournament.json#/$defs/log")
+    assert [e["action"] for e in log] == ["import", "choice", "choice", "pair", "move_table"]
 
 
 def test_db_migrate_and_check_answer_their_formats(tmp_path):

@@ -137,7 +137,7 @@ def test_store_entries_check_in_late_entry_withdrawal_and_ghost(records, records
         store.add_player(tid, "E", checked_in=True)
         t = store.load(tid)
         assert t.late == {"D": 2, "E": 2} and t.rounds_total == 6
-        store.withdraw(tid, real["second"])
+        store.withdraw(tid, real["second"], "fell ill")
         second = store.pair(tid)
         names = {p for x in second["tables"] for p in (x["first"], x["second"])}
         assert names == {"A", "B", "C", "D", "E"} - {real["second"]}      # four: no ghost now

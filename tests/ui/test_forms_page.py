@@ -156,7 +156,7 @@ def test_a_protest_typed_in_the_window(make_page, clock, qtbot, tmp_path, monkey
     qtbot.mouseClick(again.export_button, Qt.MouseButton.LeftButton)
     text = pdf_text(out)
     for expected in ("Contestation", "Cécile Martin", "Bérénice Dubois", "Le joueur a dit <b>non</b> à l'arbitre",
-                     "Reine replacée au centre", "icf-fr:3.12.d", "Si la reine a été logé correctement",
+                     "Reine replacée au centre", "ICF 3.12 d", "Si la reine a été logé correctement",
                      "EN RETARD", "tout le match doit être rejoué", "Zoé Directrice", "Signatures"):
         assert expected in text, expected
 
@@ -196,7 +196,7 @@ def test_a_disqualification_for_repeated_disturbance(make_page, qtbot, tmp_path,
     qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
     text = pdf_text(out)
     ground = kb.get("icf-fr:4.2.h").text_in("en")[0][:30]       # the form is in the interface language
-    for expected in ("Disqualification", "Jérôme Petit", "Coupe de Fréjus", "icf-fr:4.2.h", ground, "4 (4 recorded)",
+    for expected in ("Disqualification", "Jérôme Petit", "Coupe de Fréjus", "ICF 4.2 h", ground, "4 (4 recorded)",
                      "A tapé sur la table <b>quatre</b> fois", "Signatures"):
         assert expected in text, expected
 
@@ -251,7 +251,7 @@ def test_list_filters_and_blank_form(make_page, qtbot, tmp_path, monkeypatch):
     out = tmp_path / "blank.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
     page.blank_actions["disqualification"].trigger()
-    assert "Grounds (icf): tick one" in pdf_text(out)
+    assert "Grounds (International rules (ICF)): tick one" in pdf_text(out)
 
 
 def test_retranslate_follows_the_interface_language(make_page, qtbot):

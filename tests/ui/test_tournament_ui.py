@@ -86,7 +86,8 @@ def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp
     sheets = sorted((tmp_path / "sheets").glob("*.pdf"))
     assert [p.name for p in sheets] == ["round-1-table-1.pdf", "round-1-table-2.pdf"]
     sheet = pdf_text(sheets[0])
-    for expected in (games[0]["first"], games[0]["second"], "Round: 1", "Table: 1", "Ruleset: icf", "ffc-tournament:1.8"):
+    for expected in (games[0]["first"], games[0]["second"], "Round: 1", "Table: 1",
+                     "Ruleset: International rules (ICF)", "FFC tournament 1.8"):   # names, not ids
         assert expected in sheet
 
     # Both tables keep their score sheet on screen; table 1 reaches 25 points, table 2 runs out of time.
@@ -125,7 +126,7 @@ def test_a_round_paired_printed_played_at_the_tables_and_closed(desk, qtbot, tmp
     assert shown == [[str(r[k]) for k in ("rank", "player", "victories", "bucholz", "difference", "played")]
                      for r in expected]
     assert len(shown) == 5 and desk.standings.title.text() == "Standings after round 1"
-    assert "ffc-tournament:1.15" in desk.standings.choices.text()
+    assert "FFC tournament 1.15" in desk.standings.choices.text()   # cited as people do
     qtbot.mouseClick(desk.standings.fullscreen_button, Qt.MouseButton.LeftButton)
     screen = desk.standings.screen_view
     qtbot.waitExposed(screen)
@@ -180,7 +181,7 @@ def test_the_organisers_choices_are_set_shown_as_departures_and_the_opponents_be
     qtbot.mouseClick(choices.apply_button, Qt.MouseButton.LeftButton)   # before round 1: no reason asked
     t = desk.store.load(desk.tid)
     assert (t.ghost_points, t.avoid_rematches) == (15, True)
-    assert "ffc-tournament:1.15" in choices.departures.text() and "ffc-tournament:1.14" in choices.departures.text()
+    assert "FFC tournament 1.15" in choices.departures.text() and "FFC tournament 1.14" in choices.departures.text()
     desk.store.pair(desk.tid, seed=2)
     desk.refresh()
     table = desk.standings.table

@@ -64,7 +64,7 @@ def test_a_stroke_compared_across_all_six_rulesets_marks_what_differs_from_the_o
     ids = list(dialog.rulings)
     assert sorted(ids) == sorted(installed().rulesets) and len(ids) == 6
     headers = [dialog.table.horizontalHeaderItem(j).text() for j in range(dialog.table.columnCount())]
-    assert "House rules (000) ★" in headers and "Carom Indian billiards (leaflet)" in headers
+    assert "House rules ★" in headers and "Carom Indian billiards (leaflet)" in headers
     for j in range(6):       # every ruleset rules it: a turn and a board, no refusal
         assert dialog.table.item(0, j).text() in ("continues", "passes")
         assert dialog.table.item(5, j).text() == "goes on"
@@ -73,7 +73,7 @@ def test_a_stroke_compared_across_all_six_rulesets_marks_what_differs_from_the_o
     assert {j for i, j in marked if i == 0} == {col["icf"], col["it"], col["aicf-2009"]}
     assert {j for i, j in marked if i == 1} == {col["fr-simplified"], col["carom-bi"]}
     cell = dialog.table.item(1, col["carom-bi"])
-    assert cell.font().bold() and "House rules (000)" in cell.toolTip()
+    assert cell.font().bold() and "House rules" in cell.toolTip()
     assert not dialog.table.item(1, col["fr-house"]).font().bold()
 
 

@@ -51,9 +51,8 @@ def _when(value, lang: str) -> str:
     return format_datetime(parse_time(value, "time"), "medium", lang) if value else ""
 
 
-def _clause_line(knowledge: Knowledge, clause_id: str) -> str:
-    clause = knowledge.kb.get(clause_id)
-    return f"{clause.source} {clause.paragraph}" if clause else clause_id
+def _clause_line(knowledge: Knowledge, clause_id: str, lang: str) -> str:
+    return knowledge.clause_label(clause_id, lang)
 
 
 def _clause_block(knowledge: Knowledge, clause_id: str | None, lang: str) -> str:
@@ -72,7 +71,7 @@ def _clause_block(knowledge: Knowledge, clause_id: str | None, lang: str) -> str
         mark = L("unofficial")
     else:
         mark = ""
-    head = f"<b>{esc(clause.id)}</b> – {esc(clause.paragraph)}, {esc(clause.title)}"
+    head = f"<b>{esc(knowledge.clause_label(clause.id, lang))}</b>, {esc(clause.title_in(lang))}"
     note = f"<br><span class='note'>({esc(mark)})</span>" if mark else ""
     return f"<p class='clause'>{head}<br>«&nbsp;{esc(text)}&nbsp;»{note}</p>"
 
@@ -128,7 +127,7 @@ def _notes(texts) -> str:
 def _protest_parts(knowledge: Knowledge, form: Form | None, fields: dict, lang: str, L) -> tuple[list[str], dict, tuple]:
     rules = protest_rules(knowledge, fields)
     timing = form.timing() if form else {"deadline": None, "late": None}
-    rule = L("deadline_rule", minutes=rules.deadline_minutes, clause=_clause_line(knowledge, rules.deadline_clause))
+    rule = L("deadline_rule", minutes=rules.deadline_minutes, clause=_clause_line(knowledge, rules.deadline_clause, lang))
     if timing["deadline"]:
         due = esc(_when(timing["deadline"], lang))
     else:
@@ -142,10 +141,10 @@ def _protest_parts(knowledge: Knowledge, form: Form | None, fields: dict, lang: 
         _section(L("facts"), f"<p>{esc(fields.get('facts')) if form else LINES}</p>"),
         _section(L("filing"), _rows([(L("deadline"), f"{due}<br><span class='note'>{esc(rule)}</span>"),
                                      (L("filed_at"), filed)])),
-        _notes([L("facts_only", clause=_clause_line(knowledge, rules.steps["content"])),
-                L("not_withdrawable", clause=_clause_line(knowledge, rules.steps["no_withdrawal"])), *rules.note_texts(lang)]),
+        _notes([L("facts_only", clause=_clause_line(knowledge, rules.steps["content"], lang)),
+                L("not_withdrawable", clause=_clause_line(knowledge, rules.steps["no_withdrawal"], lang)), *rules.note_texts(lang)]),
     ]
-    outcomes = {o: L(f"{o}_protest", clause=_clause_line(knowledge, rules.steps[o])) for o in ("upheld", "rejected")}
+    outcomes = {o: L(f"{o}_protest", clause=_clause_line(knowledge, rules.steps[o], lang)) for o in ("upheld", "rejected")}
     return parts, outcomes, ("sign_protester", "sign_referee", "sign_director")
 
 
@@ -165,7 +164,7 @@ def _disqualification_parts(knowledge: Knowledge, form: Form | None, fields: dic
             body += _rows([(L("times"), esc(f"{fields.get('times', '')} ({recorded})"))])
     else:
         boxes = "".join(f"<tr><td width='4%'>☐</td><td>{_ground_block(knowledge, g, lang)}</td></tr>" for g in rules.grounds)
-        body = (f"<p>{esc(L('grounds_list', ruleset=rules.ruleset))}</p><table width='100%'>{boxes}</table>"
+        body = (f"<p>{esc(L('grounds_list', ruleset=knowledge.ruleset_name(rules.ruleset, lang)))}</p><table width='100%'>{boxes}</table>"
                 + _rows([(L("times"), BLANK)]))
     parts = [
         _section(L("ground"), body),
@@ -174,7 +173,7 @@ def _disqualification_parts(knowledge: Knowledge, form: Form | None, fields: dic
                  esc(_when(fields.get("filed_at"), lang)) if form else BLANK)]),
         _notes(rules.note_texts(lang)),
     ]
-    outcomes = {"upheld": L("upheld_disqualification", clause=_clause_line(knowledge, rules.consequence)),
+    outcomes = {"upheld": L("upheld_disqualification", clause=_clause_line(knowledge, rules.consequence, lang)),
                 "rejected": L("rejected_disqualification")}
     return parts, outcomes, ("sign_player", "sign_referee", "sign_director")
 

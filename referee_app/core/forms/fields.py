@@ -131,6 +131,9 @@ def _name(value, name):
     return validation.name_length(text, name) if text else text
 
 
+LABEL_MAX = 40   # a round, a table, a match as the form names it
+
+
 def _label(value, name):
     # A round or table is usually a number but may be a name ("final"); digits become a number so
     # that "3" typed in the window and 3 in a YAML file are the same round.
@@ -139,8 +142,8 @@ def _label(value, name):
         return None
     if text.isascii() and text.isdigit():  # '²' is a digit to Python, not to a referee
         return validation.whole_number(text, name)
-    if len(text) > 40:
-        raise BadInput(name, f"a round or table name of {len(text)} characters is not plausible (at most 40)")
+    if len(text) > LABEL_MAX:
+        raise BadInput(name, f"a round or table name of {len(text)} characters is not plausible (at most {LABEL_MAX})")
     return text
 
 

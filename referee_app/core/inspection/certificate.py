@@ -11,6 +11,7 @@ from datetime import datetime
 from babel.dates import format_datetime
 
 from referee_app.i18n import babel_locale, translations
+from referee_app.core.clause_labels import label
 from referee_app.core.printing import esc
 from referee_app.core.printing import pt as _pt
 from . import wording as fmt
@@ -67,28 +68,60 @@ def _measurement_label(specs: Specs, check_id: str, lang: str) -> str:
     return check_id
 
 
-def _checks_table(specs: Specs, checks: list[dict], lang: str) -> str:
+def _clauses(kb, clauses: list[str], lang: str) -> str:
+    """The clauses as people cite them ("ICF 2 dimension C"), each once."""
+    return ", ".join(dict.fromkeys(label(c, lang, kb) for c in clauses))
+
+
+def _measurement(specs: Specs, check_id: str):
+    item_name, _sep, name = check_id.partition(".")
+    item = specs.item(item_name)
+    return item.measurement(name) if item else None
+
+
+def _failing_readings(specs: Specs, checks: list[dict], lang: str) -> str:
+    """Where a dimension was measured several times (each pocket), which readings failed."""
+    _ = translations(lang).gettext
+    lines = []
+    for check in checks:
+        readings = check.get("readings") or []
+        if check.get("ok") or len(readings) < 2 or any("coin" in r for r in readings):
+            continue
+        m = _measurement(specs, check["id"])
+        places = fmt.places_of(check)
+        bad = [(m.reading_name(n, lang) if m else None) or _("reading {n}").format(n=n)
+               for n, r in enumerate(readings, 1) if r.get("ok") is False]
+        values = [fmt.quantity(r["value"], check.get("unit"), lang, places) for r in readings if r.get("ok") is False]
+        if bad:
+            text = _("{measurement}: outside the limit at {where}").format(
+                measurement=_measurement_label(specs, check["id"], lang),
+                where=", ".join(f"{w} ({v})" for w, v in zip(bad, values)))
+            lines.append(f"<p class=\"fail\">{esc(text)}</p>")
+    return "".join(lines)
+
+
+def _checks_table(specs: Specs, checks: list[dict], lang: str, kb) -> str:
     _ = translations(lang).gettext
     head = "<tr>" + "".join(f"<th>{h}</th>" for h in (_("Measurement"), _("Reading"), _("Limit"), _("Clause"),
                                                        _("Verdict"))) + "</tr>"
     rows = []
     for check in checks:
         rows.append(_row([esc(_measurement_label(specs, check["id"], lang)), esc(fmt.reading(check, lang)),
-                          esc(fmt.check_bounds(check, lang)), esc(", ".join(check.get("clauses", [])[:2])),
+                          esc(fmt.check_bounds(check, lang)), esc(_clauses(kb, check.get("clauses", [])[:2], lang)),
                           esc(fmt.verdict(check, lang))], "" if check.get("ok") else "fail"))
     return f'<table border="1" cellspacing="0" width="100%">{head}{"".join(rows)}</table>'
 
 
-def _differences(checks: list[dict], lang: str) -> str:
+def _differences(checks: list[dict], lang: str, kb) -> str:
     """Where another printed limit differs from the one applied: say so, and which applied."""
     notes = []
     for check in checks:
         for other in check.get("also", []):
             if other.get("note"):
-                notes.append(f"<li>{esc(fmt.localized(other['note'], lang))} ({esc(other['clause'])})</li>")
+                notes.append(f"<li>{esc(fmt.localized(other['note'], lang))} ({esc(label(other['clause'], lang, kb))})</li>")
         applied = check.get("applied") or {}
         if applied.get("note"):
-            notes.append(f"<li>{esc(fmt.localized(applied['note'], lang))} ({esc(applied['clause'])})</li>")
+            notes.append(f"<li>{esc(fmt.localized(applied['note'], lang))} ({esc(label(applied['clause'], lang, kb))})</li>")
     return f"<ul>{''.join(dict.fromkeys(notes))}</ul>" if notes else ""
 
 
@@ -122,10 +155,11 @@ def _gaps(specs: Specs, record: InspectionRecord, item, lang: str) -> str:
     """What was not measured, not checked, or not known to any rule."""
     _ = translations(lang).gettext
     result, parts = record.result, []
-    if result.get("missing"):
-        parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(result['missing']))}</p>")
+    owner = item.each if item and item.each else record.item
+    if result.get("missing"):   # named as the form names them, never by their ids
+        missing = [_measurement_label(specs, f"{owner}.{n.split('.')[-1]}", lang) for n in result["missing"]]
+        parts.append(f"<p><b>{esc(_('Not measured:'))}</b> {esc(', '.join(dict.fromkeys(missing)))}</p>")
     if result.get("unchecked"):
-        owner = item.each if item and item.each else record.item
         names = [_measurement_label(specs, f"{owner}.{n.split('.')[-1]}", lang) for n in result["unchecked"]]
         parts.append(f"<p><b>{esc(_('Not checked (not stated):'))}</b> {esc(', '.join(dict.fromkeys(names)))}</p>")
     if result.get("unknown"):
@@ -154,13 +188,13 @@ def _closing(record: InspectionRecord, lang: str) -> str:
     parts.append(f'<p class="section">{esc(_("Signatures"))}</p>'
                  f"<table width=\"100%\"><tr><td>{esc(_('Inspector'))}<br><br>{SIGN}</td>"
                  f"<td>{esc(_('Referee'))}<br><br>{SIGN}</td></tr></table>")
-    parts.append(f'<p class="muted">{esc(_("Specifications {stamp}, knowledge/equipment").format(stamp=record.spec))}</p>')
+    # the specifications' fingerprint (record.spec) is for the records, not for the people signing
     return "".join(parts)
 
 
-def certificate_html(record: InspectionRecord, lang: str, specs: Specs) -> str:
+def certificate_html(record: InspectionRecord, lang: str, specs: Specs, kb) -> str:
     """The certificate of one inspection record, in `lang`, its items named by `specs` (the
-    knowledge root's `equipment`)."""
+    knowledge root's `equipment`), its clauses cited from `kb` as people cite them."""
     _ = translations(lang).gettext
     result = record.result
     item = specs.item(record.item)
@@ -170,11 +204,12 @@ def certificate_html(record: InspectionRecord, lang: str, specs: Specs) -> str:
         approved = _("Approved for play.") if record.compliant else _("Not approved for play.")
         parts.append(f"<p>{esc(approved)} {esc(fmt.localized(result['approval'].get('note'), lang))}</p>")
     parts.append(f'<p class="section">{esc(_("Measurements"))}</p>')
-    parts.append(_checks_table(specs, result.get("checks", []), lang))
+    parts.append(_checks_table(specs, result.get("checks", []), lang, kb))
+    parts.append(_failing_readings(specs, result.get("checks", []), lang))
     parts.append(_failing_coins(specs, item, result.get("coins", []), lang))
     parts.append(_gaps(specs, record, item, lang))
     parts.append(_carried_over(specs, result, lang))
-    differences = _differences(result.get("checks", []), lang)
+    differences = _differences(result.get("checks", []), lang, kb)
     if differences:
         parts.append(f'<p class="section">{esc(_("Where the sources differ"))}</p>{differences}')
     parts.append(_closing(record, lang))

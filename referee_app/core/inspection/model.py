@@ -66,6 +66,7 @@ class Measurement:
     condition_for: tuple[str, ...] = ()
     note: dict = field(default_factory=dict)
     line: int = 0
+    each_reading: dict = field(default_factory=dict)   # {lang: "pocket {n}"}: what reading n is of
 
     @property
     def numeric(self) -> bool:
@@ -82,6 +83,11 @@ class Measurement:
 
     def label_in(self, lang: str) -> str:
         return self.label.get(lang) or self.label["en"]
+
+    def reading_name(self, n: int, lang: str) -> str | None:
+        """What the n-th (1-based) of several readings is of ("pocket 3"), when the spec says."""
+        words = self.each_reading.get(lang) or self.each_reading.get("en")
+        return words.format(n=n) if words else None
 
 
 @dataclass(frozen=True)

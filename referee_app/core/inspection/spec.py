@@ -123,6 +123,7 @@ def _read_measurement(r: _Reader, raw) -> Measurement:
         name=name, label=_texts(raw["label"]), quantity=quantity, unit=unit, required=raw["required"],
         limits=limits, plausible_min=p_lo, plausible_max=p_hi, letter=raw.get("letter"),
         condition_for=tuple(raw.get("condition_for") or ()), note=_texts(raw.get("note")), line=line_of(raw),
+        each_reading=_texts(raw.get("each_reading")),
     )
 
 

@@ -248,6 +248,12 @@ class Citations:
                 return ids
         return []
 
+    def numbered(self, clause_id: str) -> bool:
+        """Whether a clause's id follows its source's numbering (printed or the project's), so that
+        `cite` gives it as readers write it; figure legends, glossary entries and the like do not."""
+        src, _sep, local = clause_id.partition(":")
+        return src in self._order and bool(self._order[src].match(local))
+
     def _is_printed(self, source: str, local: str) -> bool:
         """Whether a paragraph number follows the source's printed numbering (not the project's)."""
         return self.sources[source]["numbered"] and bool(self._order[source].match(local))

@@ -131,11 +131,22 @@ class Knowledge:
 
         return ruleset_name(self.rulesets, ruleset_id, lang)
 
+    def clause_label(self, clause_id: str, lang: str) -> str:
+        """A clause as people cite it in `lang` ("ICF 3.12 c"): core/clause_labels.label."""
+        from referee_app.core.clause_labels import label
+
+        return label(clause_id, lang, self.kb)
+
     def foul_name(self, ruleset_id: str, foul_id: str, lang: str) -> str:
-        """The foul's name under the ruleset, in `lang`, else in English, else its id."""
+        """The foul's name under the ruleset, in `lang`, else in English; a foul the ruleset does
+        not list (a stroke recorded under another ruleset) by its name under one that does; its
+        id, in words, only when no ruleset knows it."""
         foul = (self.compiled(ruleset_id).fouls.get(foul_id) or {}) if ruleset_id in self.rulesets else {}
         names = foul.get("name") or {}
-        return names.get(lang) or names.get("en") or foul_id
+        if not names:
+            names = next((f["name"] for rid in self.rulesets
+                          if (f := self.compiled(rid).fouls.get(foul_id) or {}).get("name")), {})
+        return names.get(lang) or names.get("en") or foul_id.replace("_", " ")
 
     def kept(self, key: tuple, make):
         """What `make()` makes from this knowledge, made once and kept with it (a quiz's

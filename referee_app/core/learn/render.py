@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from .questions import Question
 from .wording import Words, describe_outcome, describe_situation, queen_state
 
@@ -18,7 +18,7 @@ def clause_entry(knowledge: Knowledge, clause_id: str, lang: str) -> dict:
     if clause is None:
         return {"id": clause_id, "paragraph": clause_id, "cited": clause_id, "title": "", "text": "", "official": False}
     text, official = clause.text_in(lang)
-    return {"id": clause.id, "paragraph": clause.paragraph, "source": clause.source, "cited": cite(clause.id, lang, knowledge.kb),
+    return {"id": clause.id, "paragraph": clause.paragraph, "source": clause.source, "cited": label(clause.id, lang, knowledge.kb),
             "title": clause.title_in(lang), "text": text, "official": official,
             "lang": lang if not official else clause.lang}
 
@@ -51,12 +51,12 @@ def derivation_lines(knowledge: Knowledge, w: Words, q: Question) -> list[str]:
     lines = []
     for step in q.derivation:
         line = w._("{clauses} decides {aspect}: {value}.").format(
-            clauses=cite(step["clause"], w.lang, knowledge.kb), aspect=aspect_words(w, step["aspect"]),
+            clauses=label(step["clause"], w.lang, knowledge.kb), aspect=aspect_words(w, step["aspect"]),
             value=value_words(w, step["aspect"], step["value"]))
         for o in step["overridden"]:
             template = (w._("It is an exception to {clause}, which would give: {value}.") if o["how"] == "exception"
                         else w._("It stands out from the general rule {clause}, which would give: {value}."))
-            line += " " + template.format(clause=cite(o["clause"], w.lang, knowledge.kb),
+            line += " " + template.format(clause=label(o["clause"], w.lang, knowledge.kb),
                                           value=value_words(w, step["aspect"], o["value"]))
         lines.append(line)
     return lines

@@ -169,8 +169,10 @@ def timeline(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -
     out = []
     for i, stroke in enumerate(strokes, 1):
         game_no, board_no, side = len(match.games), len(match.game.boards), match.game.state.turn
+        score = dict(match.game.score)   # the game's points as the stroke was played (a protest's "score")
         ruling = match.play(stroke, f"stroke {i}")
-        out.append({"n": i, "game": game_no, "board": board_no, "side": side, "stroke": stroke, "ruling": ruling})
+        out.append({"n": i, "game": game_no, "board": board_no, "side": side, "stroke": stroke, "ruling": ruling,
+                    "score": score})
     return out
 
 

@@ -5,12 +5,34 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee_app.core.errors import BadInput
+from referee_app.core.forms.fields import LABEL_MAX
 from .match import timeline
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from .sheet_document import catalog, explanation, side_name, stroke_summary
 
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
+
+
+def match_label(meta: dict, lang: str) -> str:
+    """The match as people name it on a form: its players and when it began, never the
+    records' number ("Élodie – Luca, begun at 14:05")."""
+    from datetime import datetime
+
+    from referee_app.i18n import format_time
+    from referee_app.core.validation import local
+
+    _ = catalog(lang)
+    names = f"{side_name(meta, 'first', lang)} – {side_name(meta, 'second', lang)}"
+    try:
+        began = format_time(local(datetime.fromisoformat(meta["created_at"])), "short", lang)   # the day is the form's
+        full = _("{players}, begun at {time}").format(players=names, time=began)
+    except (KeyError, TypeError, ValueError):
+        full = names
+    for text in (full, names):   # the form's field is short: the start goes first, then the names are cut
+        if len(text) <= LABEL_MAX:
+            return text
+    return names[:LABEL_MAX - 1] + "…"
 
 
 def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang: str) -> dict:
@@ -30,13 +52,14 @@ def protest_fields(knowledge: Knowledge, meta: dict, strokes: list, n: int, lang
         "tournament": meta.get("tournament") or "",
         "round": meta.get("round") or "",
         "table": meta.get("table_no") or "",
-        "match": str(meta.get("id", "")),
+        "match": match_label(meta, lang),
         "players": {"first": side_name(meta, "first", lang), "second": side_name(meta, "second", lang)},
         "referee": meta.get("referee") or "",
         "ruleset": ruleset,
         "board": e["board"],
+        "score": e["score"],
         "decision": (ruling.get("decision") or {}).get(lang) or explanation(ruling, lang),
-        "facts": facts + (" (" + ", ".join(cite(c, lang, knowledge.kb) for c in clauses) + ")" if clauses else ""),
+        "facts": facts + (" (" + ", ".join(label(c, lang, knowledge.kb) for c in clauses) + ")" if clauses else ""),
         "lang": lang,
     }
     if clauses:

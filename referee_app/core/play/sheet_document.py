@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from referee_app import i18n
 from referee_app.i18n import translations
 from referee_app.languages import FALLBACK, LANGUAGES
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from referee_app.core.printing import esc
 from referee_app.core.rules.colours import colour_name
 from referee_app.core.printing import pt
@@ -144,7 +144,7 @@ def _strokes(knowledge: Knowledge, meta: dict, strokes: list, lang: str) -> str:
     for e in timeline(knowledge, ruleset, bool(meta.get("doubles")), strokes):
         r = e["ruling"]
         where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
-        clauses = ", ".join(cite(c, lang, knowledge.kb) for c in r.get("clauses", []))
+        clauses = ", ".join(label(c, lang, knowledge.kb) for c in r.get("clauses", []))
         rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
                      esc(stroke_summary(knowledge, e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
     table = _table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from referee_app.core import validation
 from referee_app.core.storage import db
+from referee_app.core.storage.refusals import NotAllowed
 from referee_app.core.errors import BadInput
 from .match import Match, replayed
 
@@ -229,8 +230,8 @@ class MatchStore(db.Store):
             for i, (stroke, client_id) in enumerate(zip(strokes, ids), 1):
                 try:
                     rulings.append(self.add_stroke(match_id, stroke, client_id))
-                except db.StoreError:
-                    raise
+                except (db.StoreError, NotAllowed):
+                    raise   # the records or the login's role refuse the whole list, not this stroke
                 except BadInput as exc:
                     label = f"stroke {i}" + (f" of {where}" if where else "")
                     raise BadInput(f"{label}: {exc.field}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee_app.core.knowledge.citations import citations
+from referee_app.core.clause_labels import label
 from referee_app.i18n import N_, translations
 from referee_app.languages import LANGUAGES
 
@@ -22,13 +22,13 @@ def catalog(lang: str):
 
 
 def reference(kb, clause_id: str, lang: str) -> str:
-    """A clause as its reader names it: "ICF 3.12 c", "regola 53", "AICF 13" (citations.yaml)."""
+    """A clause as its reader names it: "ICF 3.12 c", "regola 53", "AICF 13" (clause_labels.label)."""
     key = (id(kb), clause_id, lang)
     hit = _references.get(key)
     if hit is None:  # a ruling names a handful of clauses, thousands of times: worth keeping
         if len(_references) > 20000:
             _references.clear()
-        hit = _references[key] = citations(kb).cite(clause_id, lang)
+        hit = _references[key] = label(clause_id, lang, kb)
     return hit
 
 

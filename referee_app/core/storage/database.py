@@ -418,6 +418,12 @@ _LOST = ("server closed the connection", "connection refused", "could not connec
 _CREDENTIALS = ("no password supplied", "password authentication failed")
 
 
+def _denied_table(message: str) -> str | None:
+    """The table of "permission denied for table X" (the server names it only in the message)."""
+    prefix = "permission denied for table "
+    return message[len(prefix):].strip() if message.startswith(prefix) else None
+
+
 def _lost_connection(error: sa_exc.DBAPIError) -> bool:
     if error.connection_invalidated or isinstance(error, sa_exc.InterfaceError):
         return True
@@ -569,6 +575,15 @@ class Database:
             yield
         except sa_exc.DBAPIError as error:
             message = validation.one_line(str(error.orig), 200)
+            diag = getattr(error.orig, "diag", None)
+            if diag is not None and diag.message_primary:
+                # the server's own sentence only: its DETAIL, HINT and CONTEXT (PL/pgSQL lines) are not the user's
+                message = validation.one_line(diag.message_primary, 200)
+                from .refusals import from_server
+
+                refused = from_server(diag.sqlstate, diag.message_primary, diag.table_name or _denied_table(message))
+                if refused is not None:
+                    raise refused from error
             if self.dialect == "postgresql" and any(s in message.lower() for s in _CREDENTIALS):
                 raise StoreError(self.shown, "credentials", message) from error
             if self.dialect == "postgresql" and _lost_connection(error):
@@ -579,6 +594,36 @@ class Database:
                 reason, problem = sqlite_problem(error.orig, self.path)
                 raise StoreError(self.where, reason, problem) from error
             raise StoreError(self.where, "failed", message) from error
+
+    # --- who is writing ---------------------------------------------------------------------
+    def role(self) -> str:
+        """"table" for a login held to the table role (a member of carrom_table and not of
+        carrom_desk, roles.py), else "desk": a SQLite file, the database's owner, a desk login."""
+        if self.dialect != "postgresql":
+            return "desk"
+        if getattr(self, "_role", None) is None:
+            with self.read() as conn:
+                held = conn.exec_driver_sql(
+                    "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'carrom_table' "
+                    "AND pg_has_role(current_user, oid, 'MEMBER')) AND NOT EXISTS (SELECT 1 FROM pg_roles "
+                    "WHERE rolname = 'carrom_desk' AND pg_has_role(current_user, oid, 'MEMBER'))").scalar()
+            self._role = "table" if held else "desk"
+        return self._role
+
+    def login(self) -> str:
+        """Who writes, as the journal names it: the server's login, or the system user of a file."""
+        if getattr(self, "_login", None) is None:
+            if self.dialect == "postgresql":
+                with self.read() as conn:
+                    self._login = str(conn.exec_driver_sql("SELECT current_user").scalar())
+            else:
+                import getpass
+
+                try:
+                    self._login = getpass.getuser()
+                except (KeyError, OSError):
+                    self._login = ""
+        return self._login
 
     # --- schema -----------------------------------------------------------------------------
     def revision(self) -> str | None:

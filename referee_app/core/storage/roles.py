@@ -1,9 +1,13 @@
 """The two PostgreSQL roles of a shared records database, and what each may do.
 
-`carrom_desk` may do everything to the records. `carrom_table`, for the machines at the tables,
-may add strokes, match events, matches, results, forms, incidents and inspections and read the
-rest (the pairings above all), but may not change pairings, entries, tournaments, corrections, a
-decided form or a result already entered. Both are NOLOGIN group roles: a club makes each
+`carrom_desk` may do everything to the records but rewrite the journal. `carrom_table`, for the
+machines at the tables, may add strokes to an open score sheet, enter the result of a game that
+has none, link a score sheet to its game, file forms and incidents, save inspections and its
+own learning, and read the rest (the pairings above all); nothing else: not pair, not change a
+pairing (nor hide one by setting a game aside without its result), an entry, a tournament, a
+correction, a decided form, a result already entered, or write the journal but for its results.
+tests/core/storage/test_role_matrix.py runs every write as each role. The journal's login is the
+server's (`current_user`), a column neither role may write. Both are NOLOGIN group roles: a club makes each
 machine's login a member of one (`GRANT carrom_table TO table07`).
 
 The grants do the coarse part (which tables, which columns); the row checks that no grant can
@@ -19,24 +23,37 @@ DESK = "carrom_desk"
 TABLE = "carrom_table"
 
 # The record tables the table role writes to: the privileges it has on the whole table, and the
-# columns it may not UPDATE (every other column it may; None: no UPDATE at all). Tables not listed
-# here (tournaments, tournament_entries, tournament_corrections, and any table a later schema adds
-# until it is listed) it may only read.
+# columns it may UPDATE (ALL: every one; None: no UPDATE at all); a column a later schema adds is
+# the desk's until it is listed here. Tables not listed (tournaments, tournament_entries,
+# tournament_corrections, and any table a later schema adds until it is listed) it may only read.
+ALL = ("*",)
 TABLE_WRITES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None]] = {
-    "matches": (("INSERT",), ("id", "created_at")),
-    "strokes": (("INSERT",), ("id", "match_id", "seq", "stroke", "ruling", "entered_at", "client_id", "state")),
+    "matches": (("INSERT",), ("ruleset", "doubles", "first_name", "second_name", "tournament", "round", "table_no",
+                              "referee", "version")),
+    # an undo or a correction sets a stroke's superseded_at, once (the schema's own trigger)
+    "strokes": (("INSERT",), ("superseded_at",)),
     "match_events": (("INSERT",), None),
     # the store writes a form's row whole; the row check keeps `outcome` and `decided_at` empty
-    "forms": (("INSERT",), ("id", "kind", "created_at")),
-    "form_history": (("INSERT",), ("id", "form_id", "at", "field", "old")),
+    "forms": (("INSERT",), ("status", "fields", "outcome", "updated_at", "decided_at", "version")),
+    "form_history": (("INSERT",), ("new",)),
     "incidents": (("INSERT",), None),
     "inspections": (("INSERT",), None),
-    "learn_cards": (("INSERT",), ()),
+    "learn_cards": (("INSERT",), ALL),
     "learn_answers": (("INSERT",), None),
-    # a result is a new row replacing the game's row (or the same row's score set): the pairing
-    # columns are the desk's
-    "tournament_games": (("INSERT",), ("id", "tournament_id", "round", "final", "table_no", "first", "second")),
+    # a result is a new row replacing the game's open row (set aside by its superseded_at, which
+    # the row checks allow only with that replacement); a score sheet is linked by match_id
+    "tournament_games": (("INSERT",), ("superseded_at", "match_id", "version")),
 }
+
+# Tables whose INSERT is granted column by column, the others' columns taking their defaults: the
+# journal's login is the server's `current_user`, never what a machine writes.
+INSERT_COLUMNS = {
+    "tournament_journal": ("tournament_id", "at", "action", "round", "table_no", "detail"),
+}
+# The journal is written, never rewritten: neither role may UPDATE or DELETE it.
+APPEND_ONLY = ("tournament_journal",)
+# What a table's login may write in the journal: what it may do.
+TABLE_JOURNAL_ACTIONS = ("result", "sheet")
 
 # Alembic's table of the schema's revision: read by all, written only by `db migrate` (the owner).
 SCHEMA_REVISION = "alembic_version"
@@ -49,8 +66,9 @@ _HELD = f"(pg_has_role(current_user, '{TABLE}', 'MEMBER') AND NOT pg_has_role(cu
 
 
 def _refuse(what: str) -> str:
+    # the message is the store's own sentence (refusals.ONLY_THE_DESK), read back by its words
     return (f"RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', "
-            f"MESSAGE = 'the table role may not {what}', HINT = 'the desk (role {DESK}) may';")
+            f"MESSAGE = 'only the desk may {what}';")
 
 
 def _guard(name: str, body: str, declare: str = "") -> str:
@@ -73,27 +91,35 @@ _GAME_GUARD = _guard("carrom_table_result_guard", declare="previous record", bod
         IF OLD.superseded_at IS NOT NULL OR OLD.score_first IS NOT NULL OR OLD.score_second IS NOT NULL THEN
             {_refuse("change a result already entered")}
         END IF;
+        IF (NEW.score_first, NEW.score_second, NEW.entered_at) IS DISTINCT FROM
+                (OLD.score_first, OLD.score_second, OLD.entered_at) THEN
+            {_refuse("change a result already entered")}
+        END IF;
         IF ({", ".join(f"NEW.{c}" for c in PAIRING)}) IS DISTINCT FROM ({", ".join(f"OLD.{c}" for c in PAIRING)}) THEN
             {_refuse("change a pairing")}
         END IF;
         RETURN NEW;
     END IF;
-    -- a new row for a game: a result replacing the game's last row, which it must copy the pairing of
+    -- a new row for a game: a result replacing the game's open row, set aside in this same
+    -- transaction (the deferred check below makes sure of it) and copied pairing and all. The
+    -- unique index keeps one row in force per table: the row replaced is the game's own.
+    IF NEW.superseded_at IS NOT NULL THEN
+        {_refuse("add a second row for one game")}
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM tournament_games WHERE tournament_id = NEW.tournament_id AND final = NEW.final
+                   AND round = NEW.round AND table_no = NEW.table_no) THEN
+        {_refuse("pair a round")}
+    END IF;
     SELECT * INTO previous FROM tournament_games
         WHERE tournament_id = NEW.tournament_id AND final = NEW.final AND round = NEW.round
-              AND table_no = NEW.table_no
+              AND table_no = NEW.table_no AND superseded_at IS NOT NULL
+              AND first IS NOT DISTINCT FROM NEW.first AND second IS NOT DISTINCT FROM NEW.second
+              -- set aside by this transaction (its row version is this transaction's): a game
+              -- the desk set aside earlier (a round paired again) is not brought back
+              AND xmin::text::bigint = mod(pg_current_xact_id()::text::bigint, 4294967296)
         ORDER BY id DESC LIMIT 1;
     IF NOT FOUND THEN
-        {_refuse("pair a game")}
-    END IF;
-    IF (previous.first, previous.second) IS DISTINCT FROM (NEW.first, NEW.second) THEN
         {_refuse("change a pairing")}
-    END IF;
-    IF previous.score_first IS NOT NULL OR previous.score_second IS NOT NULL THEN
-        {_refuse("change a result already entered")}
-    END IF;
-    IF previous.superseded_at IS NULL OR NEW.superseded_at IS NOT NULL THEN
-        {_refuse("add a second row for one game")}
     END IF;""")
 
 # A match whose result is entered (a game linked to it with a score) is finished for the tables.
@@ -106,7 +132,30 @@ _MATCH_GUARD = _guard("carrom_table_match_guard", declare="target bigint", body=
     END IF;
     IF EXISTS (SELECT 1 FROM tournament_games WHERE match_id = target AND superseded_at IS NULL
                AND score_first IS NOT NULL) THEN
-        {_refuse("change a match whose result is entered")}
+        {_refuse("change the score sheet of a game whose result is entered")}
+    END IF;""")
+
+# A game set aside by a table must have its result row in force by the end of the transaction:
+# otherwise the table would hide a pairing (checked at commit, once the replacement is written).
+_REPLACED_GUARD = f"""
+CREATE OR REPLACE FUNCTION carrom_table_replaced_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT {_HELD} OR NEW.superseded_at IS NULL OR OLD.superseded_at IS NOT NULL THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM tournament_games WHERE tournament_id = OLD.tournament_id AND final = OLD.final
+                   AND round = OLD.round AND table_no = OLD.table_no AND superseded_at IS NULL
+                   AND first IS NOT DISTINCT FROM OLD.first AND second IS NOT DISTINCT FROM OLD.second
+                   AND score_first IS NOT NULL) THEN
+        {_refuse("change a pairing")}
+    END IF;
+    RETURN NULL;
+END $$;
+"""
+
+_JOURNAL_GUARD = _guard("carrom_table_journal_guard", body=f"""
+    IF NEW.action NOT IN ({", ".join(f"'{a}'" for a in TABLE_JOURNAL_ACTIONS)}) THEN
+        {_refuse("change the journal")}
     END IF;""")
 
 _FORM_GUARD = _guard("carrom_table_form_guard", body=f"""
@@ -122,6 +171,11 @@ TRIGGERS = (
     ("carrom_table_stroke", "strokes", "INSERT OR UPDATE", "carrom_table_match_guard", _MATCH_GUARD),
     ("carrom_table_event", "match_events", "INSERT", "carrom_table_match_guard", _MATCH_GUARD),
     ("carrom_table_form", "forms", "INSERT OR UPDATE", "carrom_table_form_guard", _FORM_GUARD),
+    ("carrom_table_journal", "tournament_journal", "INSERT", "carrom_table_journal_guard", _JOURNAL_GUARD),
+)
+# (trigger, table, function): checked when the transaction commits
+DEFERRED = (
+    ("carrom_table_replaced", "tournament_games", "carrom_table_replaced_guard", _REPLACED_GUARD),
 )
 
 
@@ -149,9 +203,22 @@ def _ensure_role(conn, name: str) -> bool:
     return True
 
 
+def _grant_insert(conn, table: str, role: str) -> str:
+    columns = INSERT_COLUMNS.get(table)
+    if columns is None:
+        conn.exec_driver_sql(f"GRANT INSERT ON {_quote(table)} TO {role}")
+        return "INSERT"
+    conn.exec_driver_sql(f"GRANT INSERT ({', '.join(map(_quote, columns))}) ON {_quote(table)} TO {role}")
+    return f"INSERT ({', '.join(columns)})"
+
+
 def _grant_desk(conn, tables: list[str]) -> list[str]:
     done = []
     for table in tables:
+        if table in APPEND_ONLY:
+            conn.exec_driver_sql(f"GRANT SELECT ON {_quote(table)} TO {DESK}")
+            done.append(f"{table}: SELECT, {_grant_insert(conn, table, DESK)}")
+            continue
         conn.exec_driver_sql(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {_quote(table)} TO {DESK}")
         done.append(f"{table}: SELECT, INSERT, UPDATE, DELETE")
     conn.exec_driver_sql(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA {_schema(conn)} TO {DESK}")
@@ -161,13 +228,13 @@ def _grant_desk(conn, tables: list[str]) -> list[str]:
 def _grant_table(conn, tables: dict[str, list[str]]) -> list[str]:
     done = []
     for table, columns in tables.items():
-        privileges, fixed = TABLE_WRITES.get(table, ((), None))
+        privileges, updatable = TABLE_WRITES.get(table, ((), None))
+        if table in INSERT_COLUMNS:
+            privileges = ("INSERT",)
         conn.exec_driver_sql(f"GRANT SELECT ON {_quote(table)} TO {TABLE}")
-        granted = ["SELECT", *privileges]
-        if privileges:
-            conn.exec_driver_sql(f"GRANT {', '.join(privileges)} ON {_quote(table)} TO {TABLE}")
-        if fixed is not None:
-            editable = [c for c in columns if c not in fixed]
+        granted = ["SELECT", *(_grant_insert(conn, table, TABLE) for p in privileges if p == "INSERT")]
+        if updatable is not None:
+            editable = [c for c in columns if updatable == ALL or c in updatable]
             if editable:
                 conn.exec_driver_sql(f"GRANT UPDATE ({', '.join(map(_quote, editable))}) ON {_quote(table)} TO {TABLE}")
                 granted.append(f"UPDATE ({', '.join(editable)})")
@@ -190,6 +257,16 @@ def _guards(conn, tables: dict[str, list[str]]) -> list[str]:
             functions.add(function)
         conn.exec_driver_sql(f"CREATE OR REPLACE TRIGGER {trigger} BEFORE {events} ON {_quote(table)} "
                              f"FOR EACH ROW EXECUTE FUNCTION {function}()")
+        made.append(f"{trigger} on {table}")
+    for trigger, table, function, body in DEFERRED:
+        if table not in tables:
+            continue
+        conn.exec_driver_sql(body)
+        # a constraint trigger cannot be replaced in place: dropped and made again, so that init runs again
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger} ON {_quote(table)}")
+        conn.exec_driver_sql(f"CREATE CONSTRAINT TRIGGER {trigger} AFTER UPDATE ON {_quote(table)} "
+                             f"DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.superseded_at IS NULL AND "
+                             f"NEW.superseded_at IS NOT NULL) EXECUTE FUNCTION {function}()")
         made.append(f"{trigger} on {table}")
     return made
 

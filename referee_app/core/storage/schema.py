@@ -82,13 +82,25 @@ tournament_games = Table(
     Column("score_first", Integer), Column("score_second", Integer), Column("match_id", Integer),
     _text("entered_at"), _text("superseded_at", nullable=True), _version(),
     Index("tournament_games_by_round", "tournament_id", "round", "table_no"),
-    Index("tournament_games_by_match", "match_id"))
+    # one row in force per game: a round paired twice at once cannot be written (migration 0004)
+    Index("tournament_games_by_match", "match_id"),
+    Index("tournament_games_one_live_row", "tournament_id", "final", "round", "table_no", unique=True,
+          sqlite_where=text("superseded_at IS NULL"), postgresql_where=text("superseded_at IS NULL")))
 
 tournament_corrections = Table(
     "tournament_corrections", metadata, _id(),
     Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
     _text("round"), Column("table_no", Integer, nullable=False), _text("before", nullable=True), _text("after"),
     _text("reason"), _text("at"))
+
+# Every change to a tournament: who (the server's login), when, what. Written in the transaction of
+# the change it records; never updated nor deleted by the stores.
+tournament_journal = Table(
+    "tournament_journal", metadata, Column("id", Integer, primary_key=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
+    _text("at"), _text("login", ""), _text("action"), _text("round", nullable=True), Column("table_no", Integer),
+    _text("detail", "{}"), Index("tournament_journal_by_tournament", "tournament_id", "id"),
+    sqlite_autoincrement=True)
 
 learn_cards = Table(
     "learn_cards", metadata, Column("learner", Text, primary_key=True), Column("question", Text, primary_key=True),

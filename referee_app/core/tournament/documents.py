@@ -41,18 +41,21 @@ def pairings_html(tournament: str, round_no, games: list[dict], lang: str) -> st
             f"<th>{esc(_('First'))}</th><th>{esc(_('Second'))}</th><th>{esc(_('Score'))}</th></tr>{rows}</table>")
 
 
-def limits_text(ffc: FfcRules, final: bool, lang: str) -> str:
+def limits_text(ffc: FfcRules, final: bool, lang: str, cite=None) -> str:
+    """The match's limits, each with its clause; `cite(clause_id)` names a clause for people
+    (Knowledge.clause_label), else the clause is given by its id."""
     _ = catalog(lang)
+    cite = cite or str
     if final:
         return _("To {points} points, with no limit of time or boards ({clause}).").format(
-            points=ffc.final_points, clause=ffc.clauses["final"])
+            points=ffc.final_points, clause=cite(ffc.clauses["final"]))
     return _("To {points} points ({c1}), {boards} boards ({c2}) or {minutes} + {extra} minutes ({c3}), whichever "
              "comes first; a board not finished at the end of the time is not counted.").format(
-        points=ffc.match_points, c1=ffc.clauses["points"], boards=ffc.match_boards, c2=ffc.clauses["boards"],
-        minutes=ffc.match_minutes, extra=ffc.match_extra_minutes, c3=ffc.clauses["minutes"])
+        points=ffc.match_points, c1=cite(ffc.clauses["points"]), boards=ffc.match_boards, c2=cite(ffc.clauses["boards"]),
+        minutes=ffc.match_minutes, extra=ffc.match_extra_minutes, c3=cite(ffc.clauses["minutes"]))
 
 
-def score_sheet_html(ffc: FfcRules, tournament: str, round_no, game: dict, ruleset: str, lang: str) -> str:
+def score_sheet_html(ffc: FfcRules, tournament: str, round_no, game: dict, ruleset: str, lang: str, cite=None) -> str:
     _ = catalog(lang)
     final = round_no == "final"
     boards = ffc.match_boards if not final else ffc.match_boards + 4
@@ -63,7 +66,7 @@ def score_sheet_html(ffc: FfcRules, tournament: str, round_no, game: dict, rules
     body = "".join(f"<tr><td align='center'>{i}</td>" + "<td>&nbsp;</td>" * 5 + "</tr>" for i in range(1, boards + 1))
     return (f"<h2>{esc(_('Score sheet'))}: {esc(player(game['first'], lang))} – {esc(player(game['second'], lang))}</h2>"
             + "".join(f"<p><b>{esc(k)}:</b> {esc(v)}</p>" for k, v in info)
-            + f"<p>{esc(limits_text(ffc, final, lang))}</p>"
+            + f"<p>{esc(limits_text(ffc, final, lang, cite))}</p>"
             + f"<table border='1' cellpadding='6' cellspacing='0' width='100%'><tr>{head}</tr>{body}</table>"
             + f"<p><b>{esc(_('Total'))}:</b> {esc(player(game['first'], lang))} ______ &nbsp; "
               f"{esc(player(game['second'], lang))} ______</p>"
@@ -77,11 +80,11 @@ def pairings_document(tournament: str, round_no, games: list[dict], lang: str) -
 
 
 def score_sheet_documents(ffc: FfcRules, tournament: str, round_no, games: list[dict], ruleset: str,
-                          lang: str) -> list[tuple[str, str, str]]:
+                          lang: str, cite=None) -> list[tuple[str, str, str]]:
     """(file name, HTML, title) of one score sheet per table that is played (the ghost's game
-    needs none), named by round and table."""
+    needs none), named by round and table. `ruleset`: the ruleset as printed, its name for people."""
     _ = catalog(lang)
     stem = "final" if round_no == "final" else f"round-{round_no}"
     title = _("Score sheet")
-    return [(f"{stem}-table-{g['table_no']}.pdf", score_sheet_html(ffc, tournament, round_no, g, ruleset, lang), title)
+    return [(f"{stem}-table-{g['table_no']}.pdf", score_sheet_html(ffc, tournament, round_no, g, ruleset, lang, cite), title)
             for g in games if g["first"] is not None and g["second"] is not None]

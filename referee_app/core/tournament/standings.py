@@ -47,12 +47,14 @@ def after_each_round(t: Tournament, upto: int | None = None) -> list[list[Row]]:
             a, b = g.players()
             sa, sb = g.score
             for p, q, own, other in ((a, b, sa, sb), (b, a, sb, sa)):
-                if p is GHOST:
+                # a stored game naming someone who is not an entry (written by hand) counts for the
+                # entry alone: `tournament check` reports it, the standings still show
+                if p is GHOST or p not in victories:
                     continue
                 victories[p] += ffc.victory_points(own, other)
                 difference[p] += own - other
                 played[p] += 1
-                if q is not GHOST:        # the ghost brings no Bucholz (ffc-tournament:1.15)
+                if q is not GHOST and q in victories:   # the ghost brings no Bucholz (ffc-tournament:1.15)
                     opponents[p].append(q)
         bucholz = {p: sum(victories[q] for q in opponents[p]) for p in t.players}
         previous = {p: i for i, p in enumerate(order)}

@@ -6,6 +6,14 @@ result changed once the next round is paired is refused unless it comes as a cor
 reason, kept in `tournament_corrections`. A game's row carries its `version` (the row that
 replaces it, one more): a result given from an older version, or written over a row that another
 machine replaced meanwhile, is refused (VersionConflict) rather than overwriting theirs.
+
+One truth per round: a round is paired in one transaction holding the tournament's row (FOR
+UPDATE on PostgreSQL; SQLite's writes are serialised by BEGIN IMMEDIATE), which checks that the
+round the desk meant to pair is still the next one; and a unique index keeps one row in force per
+game. A desk that asked at the same moment as another is told the round was paired meanwhile, by
+whom. Every change is written in `tournament_journal` in its own transaction (`log`): who (the
+server's login), when, what. The desk-only changes are refused to a table's login before any
+write (`NotAllowed`), in the same words as the database's own refusals (roles.py).
 """
 from __future__ import annotations
 
@@ -16,6 +24,7 @@ from typing import TYPE_CHECKING
 from referee_app.core import validation
 from referee_app.core.errors import BadInput
 from referee_app.core.storage import db
+from referee_app.core.storage.refusals import Meanwhile, NotAllowed
 from .model import CHOICES, GHOST, Game, Tournament, apply_choices
 from .pairing import next_round
 from .standings import current
@@ -29,6 +38,16 @@ FINAL = "final"
 
 def _round_key(round_no) -> str:
     return FINAL if round_no == FINAL else str(int(round_no))
+
+
+def _reason(reason, what: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadInput("reason", f"{what} needs its reason")
+    return validation.one_line(reason.strip(), 500)
+
+
+def _tables_doc(pairing: dict) -> builtins.list:
+    return [{"table": g["table"], "first": g["first"], "second": g["second"]} for g in pairing["tables"]]
 
 
 def round_arg(round_no):
@@ -65,6 +84,7 @@ class TournamentStore(db.Store):
         the store knows no ruleset of its own."""
         if not isinstance(name, str) or not name.strip():
             raise BadInput("name", "a tournament needs a name")
+        self._desk_only("tournament")
         stored = self._choices_json(choices or {}, list(players))
         with self.transaction():
             tid = self.write("INSERT INTO tournaments (name, ruleset, created_at, choices) "
@@ -72,7 +92,8 @@ class TournamentStore(db.Store):
                              {"name": name.strip(), "ruleset": ruleset, "at": self.clock().isoformat(),
                               "choices": stored})
             for p in players:
-                self._enter(tid, p, checked_in)
+                self._enter(tid, p, checked_in, journal=False)
+            self._note(tid, "create", name=name.strip(), players=[str(p) for p in players])
         return tid
 
     def _choices_json(self, doc: dict, players: list, changes=(), notes=()) -> str | None:
@@ -95,6 +116,7 @@ class TournamentStore(db.Store):
     def import_tournament(self, t: Tournament, ruleset: str, notes=()) -> int:
         """A tournament file stored as it stands: entries checked in, rounds, results, final, the
         organiser's choices, and `notes` (what an import from another program could not keep)."""
+        self._desk_only("tournament")
         stamp = self.clock().isoformat()
         with self.transaction():
             tid = self.write("INSERT INTO tournaments (name, ruleset, created_at, seed, choices) "
@@ -113,6 +135,8 @@ class TournamentStore(db.Store):
                 table = g.table if g.table is not None and len(set(tables)) == len(tables) else \
                     (t.rounds[r - 1].index(g) + 1 if not final else 1)
                 self._insert_game(tid, r, final, table, g.first, g.second, g.score or (None, None), stamp)
+            self._note(tid, "import", name=t.name, players=list(t.players), rounds=len(t.rounds),
+                       final=t.final is not None)
         return tid
 
     def _insert_game(self, tid, round_no, final, table, first, second, score, stamp, match_id=None, version=1):
@@ -139,8 +163,9 @@ class TournamentStore(db.Store):
             "SELECT name, checked_in, first_round, withdrawn_after FROM tournament_entries "
             "WHERE tournament_id = :t ORDER BY seq", {"t": tid})]
 
-    def _enter(self, tid, name, checked_in: bool) -> None:
+    def _enter(self, tid, name, checked_in: bool, journal: bool = True) -> None:
         name = validation.name(name, "player").strip()
+        self._desk_only("entries")
         with self.transaction():
             if self.first("SELECT 1 AS found FROM tournament_entries WHERE tournament_id = :t AND name = :name",
                           {"t": tid, "name": name}):
@@ -151,6 +176,8 @@ class TournamentStore(db.Store):
                        "VALUES (:t, :seq, :name, :checked_in, :first)",
                        {"t": tid, "seq": seq, "name": name, "checked_in": int(checked_in),
                         "first": self._rounds_paired(tid) + 1 if checked_in else None})
+            if journal:
+                self._note(tid, "enter", player=name, checked_in=bool(checked_in))
 
     def add_player(self, tid, name: str, checked_in: bool = False) -> None:
         """An entry; once round 1 is paired, a late entry (documented choice `late_entry`)."""
@@ -160,23 +187,32 @@ class TournamentStore(db.Store):
 
     def check_in(self, tid, name: str, present: bool = True) -> None:
         """Marks an entry present (it is paired from the next round) or absent (before it plays)."""
+        self._desk_only("entries")
         entry = self._entry(tid, name)
         paired = self._rounds_paired(tid)
         if not present and entry["first_round"] is not None and entry["first_round"] <= paired:
             raise BadInput("player", f"{name} has already been paired; withdraw him instead")
-        self.write("UPDATE tournament_entries SET checked_in = :present, first_round = :first "
-                   "WHERE tournament_id = :t AND name = :name",
-                   {"present": int(present), "first": paired + 1 if present else None, "t": tid, "name": name})
+        with self.transaction():
+            self.write("UPDATE tournament_entries SET checked_in = :present, first_round = :first "
+                       "WHERE tournament_id = :t AND name = :name",
+                       {"present": int(present), "first": paired + 1 if present else None, "t": tid, "name": name})
+            self._note(tid, "check_in", player=name, present=bool(present))
 
-    def withdraw(self, tid, name: str) -> None:
-        """The player is not paired any more (documented choice `withdrawal`)."""
+    def withdraw(self, tid, name: str, reason: str) -> None:
+        """The player is not paired any more (documented choice `withdrawal`): a destructive change,
+        asked with its reason, which the journal keeps."""
+        self._desk_only("entries")
+        reason = _reason(reason, "withdrawing a player")
         entry = self._entry(tid, name)
         if entry["withdrawn_after"] is not None:
             raise BadInput("player", f"{name} has already withdrawn")
         if not entry["checked_in"]:
             raise BadInput("player", f"{name} is not checked in")
-        self.write("UPDATE tournament_entries SET withdrawn_after = :after WHERE tournament_id = :t AND name = :name",
-                   {"after": self._rounds_paired(tid), "t": tid, "name": name})
+        with self.transaction():
+            after = self._rounds_paired(tid)
+            self.write("UPDATE tournament_entries SET withdrawn_after = :after WHERE tournament_id = :t AND name = :name",
+                       {"after": after, "t": tid, "name": name})
+            self._note(tid, "withdraw", player=name, after_round=after, reason=reason)
 
     def _entry(self, tid, name: str) -> dict:
         self.meta(tid)
@@ -234,6 +270,7 @@ class TournamentStore(db.Store):
         (`value` None goes back to the FFC text; for `absent`, `(player, [rounds])`)."""
         from .choices import changed
 
+        self._desk_only("tournament")
         reason = reason.strip() if isinstance(reason, str) else ""
         with self.transaction():
             t = self.load(tid)
@@ -249,6 +286,7 @@ class TournamentStore(db.Store):
             change = {"choice": choice, "before": before, "after": after, "reason": reason,
                       "at": self.clock().isoformat()}
             self._journal(tid, new.choices_doc(), list(t.players), change, stored)
+            self._note(tid, "choice", None, None, choice=choice, before=before, after=after, reason=reason)
         return change
 
     def _journal(self, tid, choices: dict, players: builtins.list, change: dict, stored: dict) -> None:
@@ -263,6 +301,7 @@ class TournamentStore(db.Store):
         superseded by their copies at the new numbers, with the next version."""
         if not isinstance(reason, str) or not reason.strip():
             raise BadInput("reason", "moving a game to another table needs its reason")
+        self._desk_only("move")
         new_table = int(new_table)
         if new_table < 1:
             raise BadInput("table", "tables are numbered from 1")
@@ -277,8 +316,10 @@ class TournamentStore(db.Store):
             if other is not None and other["score_first"] is not None and GHOST not in (other["first"], other["second"]):
                 raise BadInput("table", f"table {new_table} has its result: its game has been played")
             stamp = self.clock().isoformat()
-            for moved, to in ((row, new_table), *(((other, int(table)),) if other is not None else ())):
+            moves = ((row, new_table), *(((other, int(table)),) if other is not None else ()))
+            for moved, _to in moves:   # both set aside first: one row in force per table at every moment
                 self.write("UPDATE tournament_games SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": moved["id"]})
+            for moved, to in moves:
                 self._insert_game(tid, moved["round"], moved["final"], to, moved["first"], moved["second"],
                                   (moved["score_first"], moved["score_second"]), stamp, moved["match_id"],
                                   moved["version"] + 1)
@@ -286,6 +327,8 @@ class TournamentStore(db.Store):
                       "players": [row["first"], row["second"]], "reason": reason.strip(), "at": stamp}
             t = self.load(tid)
             self._journal(tid, t.choices_doc(), list(t.players), change, self._stored_choices(tid))
+            self._note(tid, "move_table", round_no, int(table), after=new_table, players=change["players"],
+                       reason=change["reason"])
         return change
 
     def opponents_now(self, tid) -> dict:
@@ -310,8 +353,35 @@ class TournamentStore(db.Store):
 
     # --- pairing --------------------------------------------------------------------------
     def pair(self, tid, seed: int | None = None) -> dict:
-        """Pairs the next round (or the final) and saves it, all or nothing; returns the pairing."""
-        t = self.load(tid)
+        """Pairs the next round (or the final) and saves it, all or nothing; returns the pairing.
+        The round meant is the next one as this desk reads it now: paired meanwhile by another
+        desk, it is refused in one line naming who, and nothing is written."""
+        self._desk_only("pair")
+        seen = self.load(tid)
+        meant = (len(seen.rounds), seen.final is not None)
+        try:
+            with self.transaction():
+                t = self._locked(tid)
+                if (len(t.rounds), t.final is not None) != meant:
+                    raise self._paired_meanwhile(tid, FINAL if meant[0] >= seen.rounds_total else meant[0] + 1)
+                pairing = self._pair_now(tid, t, seed)
+                self._note(tid, "pair", pairing["round"], tables=_tables_doc(pairing))
+        except db.StoreError as exc:
+            # the unique index refused a second copy of the round (a writer that took no lock)
+            if exc.reason != "refused" or not any(s in str(exc) for s in ("tournament_games_one_live_row",
+                                                                             "UNIQUE constraint failed: tournament_games.")):
+                raise
+            raise self._paired_meanwhile(tid, FINAL if meant[0] >= seen.rounds_total else meant[0] + 1) from None
+        return pairing
+
+    def _locked(self, tid) -> Tournament:
+        """The tournament read again inside the caller's transaction, after taking its row: no
+        other desk pairs it until this transaction ends."""
+        if self.dialect == "postgresql":
+            self.first("SELECT id FROM tournaments WHERE id = :t FOR UPDATE", {"t": int(tid)})
+        return self.load(tid)
+
+    def _pair_now(self, tid, t: Tournament, seed) -> dict:
         if len(t.players) < 2:
             raise BadInput("players", "fewer than two players checked in")
         pairing = next_round(t, seed)
@@ -319,14 +389,57 @@ class TournamentStore(db.Store):
         final = pairing["round"] == FINAL
         round_no = len(t.rounds) + 1
         ghost = t.ghost_score
+        if "seed" in pairing:
+            self.write("UPDATE tournaments SET seed = :seed WHERE id = :t", {"seed": pairing["seed"], "t": tid})
+        for table in pairing["tables"]:
+            score = (None, None)
+            if table["second"] is GHOST:
+                score = tuple(ghost)            # the ghost's game is decided at once (ffc-tournament:1.15)
+            self._insert_game(tid, round_no, final, table["table"], table["first"], table["second"], score, stamp)
+        return pairing
+
+    def _paired_meanwhile(self, tid, round_no) -> Meanwhile:
+        found = self.first("SELECT login, at FROM tournament_journal WHERE tournament_id = :t AND action IN "
+                           "('pair', 'repair') AND round = :round ORDER BY id DESC LIMIT 1",
+                           {"t": tid, "round": _round_key(round_no)})
+        return Meanwhile("paired", round_no, login=found["login"] if found else None, at=found["at"] if found else None)
+
+    def repair(self, tid, round_no, reason: str, seed: int | None = None) -> dict:
+        """Pairs the last round again while none of its games is played (a withdrawal or an absence
+        after it was paired, a slip at the desk): its rows are set aside, never deleted, and the
+        journal keeps both pairings and the reason. Returns the new pairing."""
+        self._desk_only("repair")
+        reason = _reason(reason, "pairing a round again")
+        round_no = round_arg(round_no)
         with self.transaction():
-            if "seed" in pairing:
-                self.write("UPDATE tournaments SET seed = :seed WHERE id = :t", {"seed": pairing["seed"], "t": tid})
-            for table in pairing["tables"]:
-                score = (None, None)
-                if table["second"] is GHOST:
-                    score = tuple(ghost)            # the ghost's game is decided at once (ffc-tournament:1.15)
-                self._insert_game(tid, round_no, final, table["table"], table["first"], table["second"], score, stamp)
+            t = self._locked(tid)
+            last = FINAL if t.final is not None else len(t.rounds)
+            if not last:
+                raise BadInput("round", "no round is paired yet")
+            if _round_key(round_no) != _round_key(last):
+                raise BadInput("round", f"only the last round paired ({_round_key(last)}) may be paired again")
+            rows = self.round_games(tid, round_no)
+            played = [r["table_no"] for r in rows if r["score_first"] is not None and GHOST not in (r["first"], r["second"])]
+            if played or any(r["match_id"] is not None for r in rows):
+                table = played[0] if played else next(r["table_no"] for r in rows if r["match_id"] is not None)
+                raise BadInput("round", f"table {table} has begun or finished its game: the round is being played; "
+                                        "change its results through recorded corrections")
+            stamp = self.clock().isoformat()
+            self.write("UPDATE tournament_games SET superseded_at = :at WHERE tournament_id = :t AND superseded_at "
+                       "IS NULL AND final = :final" + ("" if round_no == FINAL else " AND round = :round"),
+                       {"at": stamp, "t": tid, "final": int(round_no == FINAL), "round": 0 if round_no == FINAL
+                        else int(round_no)})
+            before = [{"table": r["table_no"], "first": r["first"], "second": r["second"]} for r in rows]
+            if round_no != FINAL:
+                # the entries as they are now: a player who withdrew since the round was paired does
+                # not play it, one who checked in since does
+                r = int(round_no)
+                self.write("UPDATE tournament_entries SET withdrawn_after = :before WHERE tournament_id = :t "
+                           "AND withdrawn_after = :r", {"t": tid, "r": r, "before": r - 1})
+                self.write("UPDATE tournament_entries SET first_round = :r WHERE tournament_id = :t "
+                           "AND first_round = :next", {"t": tid, "r": r, "next": r + 1})
+            pairing = self._pair_now(tid, self.load(tid), seed)
+            self._note(tid, "repair", pairing["round"], before=before, tables=_tables_doc(pairing), reason=reason)
         return pairing
 
     def round_games(self, tid, round_no) -> builtins.list[dict]:
@@ -335,7 +448,10 @@ class TournamentStore(db.Store):
         rows = [r for r in self._games(tid) if bool(r["final"]) == final and (final or r["round"] == int(round_no))]
         return [dict(r) for r in rows]
 
-    def _game_row(self, tid, round_no, table: int, lock: bool = False):
+    def _game_row(self, tid, round_no, table: int, lock: bool = False, meanwhile: bool = True):
+        """The game's row in force; with `lock`, held until the transaction ends. A row another
+        machine replaced while this one waited for it is said as such (`Meanwhile`), or, without
+        `meanwhile`, its replacement is returned (a writer that gave the version it read)."""
         self.meta(tid)
         round_no = round_arg(round_no)
         final = round_no == FINAL
@@ -345,8 +461,39 @@ class TournamentStore(db.Store):
             + (" FOR UPDATE" if lock and self.dialect == "postgresql" else ""),
             {"t": tid, "final": int(final), "round": 0 if final else int(round_no), "table": int(table)})
         if row is None:
+            # read again (a new statement sees what committed meanwhile): the row this one waited
+            # for may have been replaced by another machine's result, rather than never paired
+            row = self.first(
+                "SELECT * FROM tournament_games WHERE tournament_id = :t AND final = :final "
+                + ("" if final else "AND round = :round ") + "AND table_no = :table AND superseded_at IS NULL",
+                {"t": tid, "final": int(final), "round": 0 if final else int(round_no), "table": int(table)})
+            if row is not None and lock:
+                if meanwhile:
+                    raise self._changed_meanwhile(tid, round_no, int(table), row)
+                return self._game_row(tid, round_no, table, lock=True, meanwhile=True)
+        if row is None:
             raise BadInput("table", f"no table {table} in {'the final' if final else f'round {round_no}'}")
         return row
+
+    def _last_change(self, tid, round_no, table: int) -> dict | None:
+        found = self.first("SELECT login, at, action FROM tournament_journal WHERE tournament_id = :t AND round = :round "
+                           "AND table_no = :table ORDER BY id DESC LIMIT 1",
+                           {"t": tid, "round": _round_key(round_no), "table": int(table)})
+        return dict(found) if found else None
+
+    def _changed_meanwhile(self, tid, round_no, table: int, row) -> Meanwhile:
+        last = self._last_change(tid, round_no, table) or {}
+        key = "result" if row["score_first"] is not None else "changed"
+        return Meanwhile(key, round_no, table, last.get("login"), last.get("at") or row["entered_at"])
+
+    def _not_entered_meanwhile(self, tid, round_no, row) -> None:
+        """A table entering the result of a game that has one is told who entered it, and when;
+        the desk types over a result (or corrects it), refused only on a version conflict."""
+        if row["score_first"] is None or GHOST in (row["first"], row["second"]):
+            return
+        if self.database.role() == "table":
+            # whatever version it typed over: a table never chooses between two results
+            raise self._changed_meanwhile(tid, round_no, row["table_no"], row)
 
     # --- results --------------------------------------------------------------------------
     def result(self, tid, round_no, table: int, score, match_id: int | None = None,
@@ -356,21 +503,26 @@ class TournamentStore(db.Store):
         result was typed over, a game changed elsewhere since is refused (VersionConflict)."""
         round_no = round_arg(round_no)
         with self.transaction():
-            row = self._game_row(tid, round_no, table, lock=True)
+            row = self._game_row(tid, round_no, table, lock=True, meanwhile=expected_version is None)
+            self._not_entered_meanwhile(tid, round_no, row)
             if round_no != FINAL and self._rounds_paired(tid) > int(round_no) or \
                     round_no != FINAL and self._final_paired(tid):
                 raise BadInput("round", f"the round after round {round_no} is already "
                                "paired: change this result through a recorded correction, with its reason")
-            self._write_result(tid, row, score, match_id, expected_version)
+            before = None if row["score_first"] is None else [row["score_first"], row["score_second"]]
+            new = self._write_result(tid, row, score, match_id, expected_version)
+            self._note(tid, "result", round_no, int(table), score=list(new), before=before,
+                       **({"match_id": int(match_id)} if match_id is not None else {}))
 
     def correct(self, tid, round_no, table: int, score, reason: str, expected_version: int | None = None) -> dict:
         """Changes a result at any time, recording what it changes and why (documented choice
         `correction`); the rounds already paired stay as they were."""
         if not isinstance(reason, str) or not reason.strip():
             raise BadInput("reason", "a correction needs its reason")
+        self._desk_only("correct")
         round_no = round_arg(round_no)
         with self.transaction():
-            row = self._game_row(tid, round_no, table, lock=True)
+            row = self._game_row(tid, round_no, table, lock=True, meanwhile=expected_version is None)
             before = None if row["score_first"] is None else [row["score_first"], row["score_second"]]
             new = self._write_result(tid, row, score, row["match_id"], expected_version)
             entry = {"round": _round_key(round_no), "table": int(table), "before": before, "after": list(new),
@@ -378,6 +530,8 @@ class TournamentStore(db.Store):
             self.write("INSERT INTO tournament_corrections (tournament_id, round, table_no, before, after, reason, at) "
                        "VALUES (:t, :round, :table, :before, :after, :reason, :at)",
                        {"t": tid, **entry, "before": json.dumps(before), "after": json.dumps(entry["after"])})
+            self._note(tid, "correction", round_no, int(table), before=before, score=entry["after"],
+                       reason=entry["reason"])
         return entry
 
     def corrections(self, tid) -> builtins.list[dict]:
@@ -452,9 +606,42 @@ class TournamentStore(db.Store):
             row = self._game_row(tid, round_no, table, lock=True)
             self.write("UPDATE tournament_games SET match_id = :m, version = version + 1 WHERE id = :id",
                        {"m": int(match_id), "id": row["id"]})
+            self._note(tid, "sheet", round_no, int(table), match_id=int(match_id))
 
     def game(self, tid, round_no, table: int, lock: bool = False) -> dict:
         return dict(self._game_row(tid, round_no, table, lock=lock))
+
+    # --- who may, and the journal ---------------------------------------------------------
+    def _desk_only(self, key: str) -> None:
+        if self.database.role() == "table":
+            raise NotAllowed(key)
+
+    def _note(self, tid, action: str, round_no=None, table: int | None = None, **detail) -> None:
+        """One entry of the journal, in the transaction of the change it records. On PostgreSQL the
+        login is the column's default, the server's `current_user`, which a table may not write."""
+        values = {"t": int(tid), "at": self.clock().isoformat(), "action": action,
+                  "round": None if round_no is None else _round_key(round_no), "table": table,
+                  "detail": json.dumps(detail, ensure_ascii=False, default=str)}
+        if self.dialect == "postgresql":
+            self.write("INSERT INTO tournament_journal (tournament_id, at, action, round, table_no, detail) "
+                       "VALUES (:t, :at, :action, :round, :table, :detail)", values)
+        else:
+            self.write("INSERT INTO tournament_journal (tournament_id, at, login, action, round, table_no, detail) "
+                       "VALUES (:t, :at, :login, :action, :round, :table, :detail)",
+                       {**values, "login": self.database.login()})
+
+    def log(self, tid) -> builtins.list[dict]:
+        """Every change to the tournament, oldest first: {at, login, action, round, table, detail}
+        (round: a number, "final" or None; detail: the action's own fields)."""
+        self.meta(tid)
+        out = []
+        for r in self.all("SELECT * FROM tournament_journal WHERE tournament_id = :t ORDER BY id", {"t": tid}):
+            detail, _problem = db.stored_json(r["detail"], {}, shown=True)
+            round_no = r["round"]
+            out.append({"at": r["at"], "login": r["login"], "action": r["action"],
+                        "round": int(round_no) if round_no and round_no.isdigit() else round_no,
+                        "table": r["table_no"], "detail": detail})
+        return out
 
     # --- reports --------------------------------------------------------------------------
     def show(self, tid, lang: str = "en") -> dict:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHe
                                QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.accessible import name as accessible_name
 
 KEEP_MINE, TAKE_THEIRS = "mine", "theirs"
 
@@ -47,6 +48,7 @@ class ConflictDialog(QDialog):
                                               _("Saved on the other machine")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        accessible_name(self.table, _("The two versions"), _("Each field: yours, and the one saved on the other machine"))
         self.table.setWordWrap(True)
         bold = QFont()
         bold.setBold(True)

@@ -34,6 +34,8 @@ class ServerBanner(QFrame):
 
     def retranslate(self) -> None:
         state = self.state
+        self.retry_button.setText(_("Retry now"))
+        self.retry_button.setToolTip(_("Try to reach the records server now"))
         if not state.unreachable:
             self.ticker.stop()
             self.hide()
@@ -52,8 +54,6 @@ class ServerBanner(QFrame):
         if seconds is not None:
             lines.append(ngettext("Next try in {n} second.", "Next try in {n} seconds.", seconds).format(n=seconds))
         self.text.setText(" ".join(lines))
-        self.retry_button.setText(_("Retry now"))
-        self.retry_button.setToolTip(_("Try to reach the records server now"))
         self.show()
         if not self.ticker.isActive():
             self.ticker.start()

@@ -10,9 +10,11 @@ from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit
                                QPushButton, QVBoxLayout, QWidget)
 
 from referee_app import i18n
-from referee_app.core.knowledge.citations import cite, parse
+from referee_app.core.clause_labels import label
+from referee_app.core.knowledge.citations import parse
 from referee_app.i18n import gettext as _
 from .labels import label_text
+from referee_app.ui.common.accessible import name as accessible_name
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 PICKER_LIMIT = 200                  # clauses listed at once by the clause picker
@@ -87,7 +89,7 @@ class ClausePicker(QFrame):
             if source and clause.source != source:
                 continue
             body, _official = clause.text_in(lang)
-            item = QListWidgetItem(f"{cite(cid, lang, self.kb)}  ·  {clause.title}: {body[:90]}"
+            item = QListWidgetItem(f"{label(cid, lang, self.kb)}  ·  {clause.title_in(lang)}: {body[:90]}"
                                    f"{'…' if len(body) > 90 else ''}")
             item.setData(ID_ROLE, cid)
             item.setToolTip(body)
@@ -106,7 +108,7 @@ class ClausePicker(QFrame):
             return
         clause = self.kb.clauses[item.data(ID_ROLE)]
         text, official = clause.text_in(i18n.current_language())
-        self.preview.setText(f"{cite(clause.id, i18n.current_language(), self.kb)} – {clause.title}\n{text}"
+        self.preview.setText(f"{label(clause.id, i18n.current_language(), self.kb)} – {clause.title_in(i18n.current_language())}\n{text}"
                              + ("" if official else "\n" + _("(translation, not official)")))
 
     def _cite(self) -> None:
@@ -118,6 +120,10 @@ class ClausePicker(QFrame):
         self.query.setPlaceholderText(_("Search the rulebook: words, or a paragraph such as 3.12 e or regola 53"))
         self.source.setItemText(0, _("All sources"))
         self.cite.setText(_("Cite this paragraph"))
+        accessible_name(self.query, _("Search the rulebook for a paragraph"),
+                        _("Words, or a paragraph such as 3.12 e or regola 53"))
+        accessible_name(self.source, _("Source of the paragraphs"))
+        accessible_name(self.results, _("Paragraphs found"), _("Enter cites the chosen paragraph"))
         if self.isVisible():
             self.refresh()
 
@@ -132,6 +138,7 @@ class ClauseField(QWidget):
         self.knowledge = knowledge
         self.kb = knowledge.kb
         self.edit = QLineEdit(objectName="clause_edit")
+        self._shown: tuple[str, str] | None = None   # (label shown, its clause id)
         self.browse = QPushButton(objectName="clause_browse")
         self.browse.setCheckable(True)
         self.status = QLabel(objectName="clause_status")
@@ -161,21 +168,29 @@ class ClauseField(QWidget):
             self.picker.query.setFocus()
 
     def _chosen(self, clause_id: str) -> None:
-        self.edit.setText(clause_id)
+        self.set_shown(clause_id)
         self.browse.setChecked(False)
         self.show_status()
         self.edited.emit()
 
+    def set_shown(self, clause_id: str) -> None:
+        """Shows a clause as people cite it ("ICF 3.12 c"), never its id; `value()` reads it back."""
+        self._shown = (label(clause_id, i18n.current_language(), self.kb), clause_id) if self.kb.get(clause_id) else None
+        self.edit.setText(self._shown[0] if self._shown else clause_id)
+
     def value(self):
-        """The clause id: typed as an id, or as people cite it ("ICF 3.12 e", "regola 53")."""
+        """The clause id: as shown, typed as an id, or as people cite it ("ICF 3.12 e", "regola 53")."""
         text = self.edit.text().strip()
+        shown = self._shown
+        if shown and text == shown[0]:
+            return shown[1]
         if not text or self.kb.get(text):
             return text
         ids = parse(text, self.kb)
         return ids[0] if len(ids) == 1 else text
 
     def set_value(self, value) -> None:
-        self.edit.setText(value or "")
+        self.set_shown(value or "")
         self.show_status()
 
     def show_status(self) -> None:
@@ -183,7 +198,7 @@ class ClauseField(QWidget):
         clause = self.kb.get(cid) if cid else None
         if clause:
             text, _official = clause.text_in(i18n.current_language())
-            self.status.setText(f"{cite(clause.id, i18n.current_language(), self.kb)}, {clause.title}: "
+            self.status.setText(f"{label(clause.id, i18n.current_language(), self.kb)}, {clause.title_in(i18n.current_language())}: "
                                 f"{text[:160]}{'…' if len(text) > 160 else ''}")
             self.status.setStyleSheet("")
         else:
@@ -191,7 +206,12 @@ class ClauseField(QWidget):
             self.status.setStyleSheet("color: #b00020;" if cid else "")
         self.status.setVisible(bool(self.status.text()))
 
+    def name_parts(self, field: str) -> None:
+        accessible_name(self.edit, field, _("A paragraph as people cite it, e.g. ICF 3.12 d, or regola 53"))
+
     def retranslate(self) -> None:
+        if self._shown and self.edit.text().strip() == self._shown[0]:
+            self.set_shown(self._shown[1])   # the label in the new language
         self.edit.setPlaceholderText(_("e.g. ICF 3.12 d, or regola 53"))
         self.browse.setText(_("Browse the rulebook…"))
         self.picker.retranslate()

@@ -16,6 +16,7 @@ from referee_app.core.knowledge.rulesets import ruleset_name
 from .clause_picker import ClauseField
 from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
 from .labels import field_label, label_text
+from referee_app.ui.common.accessible import names_from_labels
 
 MULTILINE = ("decision", "facts")   # fields written as a paragraph
 
@@ -47,6 +48,8 @@ class FormEditor(QWidget):
             self.fields[f.name], self.labels[f.name] = widget, label
             self.form.addRow(label, widget)
             widget.edited.connect(lambda name=f.name: self.edited.emit(name))
+            if f.name == "players":
+                widget.edited.connect(self.fill_protester)
             if f.name == "times":
                 self.form.addRow("", self.recorded)
         self._fill_choices()
@@ -68,13 +71,22 @@ class FormEditor(QWidget):
 
     def _fill_choices(self) -> None:
         data, lang = self.knowledge.forms, i18n.current_language()
-        if "protester" in self.fields:
-            self.fields["protester"].set_choices([(s, data.label(s, lang)) for s in SIDES])
+        self.fill_protester()
         self.fields["ruleset"].optional = False   # no ruleset named means the default one, shown as such
         self.fields["ruleset"].set_choices([(rid, ruleset_name(data.rulesets, rid, lang)) for rid in data.rulesets])
         self.fields["lang"].set_choices([(lg, i18n.LANGUAGE_NAMES.get(lg, lg)) for lg in i18n.LANGUAGES])
         if "ground" in self.fields:
             self.fill_grounds(self.fields["ruleset"].value())
+
+    def fill_protester(self) -> None:
+        """The protesting side offered by the players' names as typed ("Élodie (Joueur ou équipe 1)"),
+        the printed form's words alone while a name is missing."""
+        if "protester" not in self.fields:
+            return
+        data, lang = self.knowledge.forms, i18n.current_language()
+        names = self.fields["players"].value() or {}
+        self.fields["protester"].set_choices(
+            [(s, f"{names[s]} ({data.label(s, lang)})" if names.get(s) else data.label(s, lang)) for s in SIDES])
 
     def fill_grounds(self, ruleset: str | None) -> None:
         """The grounds of the form's ruleset, each with its clause's text in the interface language."""
@@ -88,7 +100,7 @@ class FormEditor(QWidget):
         for g in rules.grounds:
             clause = kb.get(g.clause)
             text = clause.text_in(lang)[0] if clause else ""
-            choices.append((g.clause, f"{clause.paragraph if clause else g.clause} – {text}"))
+            choices.append((g.clause, f"{self.knowledge.clause_label(g.clause, lang)} – {text}"))
         self.fields["ground"].set_choices(choices)
 
     def load(self, fields: dict) -> None:
@@ -100,6 +112,7 @@ class FormEditor(QWidget):
         if "ground" in self.fields:
             self.fill_grounds(fields.get("ruleset"))
             self.fields["ground"].set_value(fields.get("ground"))
+        self.fill_protester()
 
     def value(self, name: str):
         return self.fields[name].value()
@@ -117,7 +130,10 @@ class FormEditor(QWidget):
             if pair is not None:
                 for side, edit in pair.edits.items():
                     edit.setPlaceholderText(label_text(self.knowledge, side))
-        for widget in self.fields.values():
+        for name, widget in self.fields.items():
             if hasattr(widget, "retranslate"):
                 widget.retranslate()
+            if hasattr(widget, "name_parts"):   # a field of several controls: each named after the field
+                widget.name_parts(self.labels[name].text())
         self._fill_choices()
+        names_from_labels(self)

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDateTimeEdit, QHBoxLayout,
 from referee_app.core.forms.fields import SIDES, parse_time
 from referee_app.core.validation import FIRST_YEAR, LAST_YEAR, local  # local: any TZ, even a day off UTC
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.accessible import name as accessible_name
+from referee_app.ui.common.accessible import plain
 
 
 class TextField(QLineEdit):
@@ -113,6 +115,11 @@ class PairField(QWidget):
         for side, edit in self.edits.items():
             edit.set_value((value or {}).get(side))
 
+    def name_parts(self, field: str) -> None:
+        """Each side's box named by the field and the side: "Score at the incident: player or team 1"."""
+        for edit in self.edits.values():
+            accessible_name(edit, _("{field}: {side}").format(field=plain(field), side=edit.placeholderText()))
+
 
 class TimeField(QWidget):
     """A time that may not be known yet: unticked = not yet; "Now" ticks it at the current time."""
@@ -173,6 +180,13 @@ class TimeField(QWidget):
         self.edit.setEnabled(bool(value))
         self._loading = False
         self._show(parse_time(value, "time") if value else self.clock())
+
+    def name_parts(self, field: str) -> None:
+        """The tick box and the time named after the field: a screen reader says which time."""
+        field = plain(field)
+        accessible_name(self.known, _("{field}: known").format(field=field), _("Tick when the time is known"))
+        accessible_name(self.edit, field, _("Date and time"))
+        accessible_name(self.now_button, _("{field}: now").format(field=field), _("Set to the current time"))
 
     def retranslate(self) -> None:
         self.known.setToolTip(_("Tick when the time is known"))

@@ -15,6 +15,8 @@ from referee_app.core.forms.fields import FIELDS, STATUSES
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from .labels import label_text, local_time, outcome_text
+from referee_app.ui.common.accessible import name as accessible_name
+from referee_app.ui.common.accessible import names_from_labels
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -50,6 +52,8 @@ class FormsList(QWidget):
 
         filters = QHBoxLayout()
         self.tournament_label, self.status_label_filter = QLabel(), QLabel()
+        self.tournament_label.setBuddy(self.tournament_filter)
+        self.status_label_filter.setBuddy(self.status_filter)
         filters.addWidget(self.tournament_label)
         filters.addWidget(self.tournament_filter, 2)
         filters.addWidget(self.status_label_filter)
@@ -76,6 +80,8 @@ class FormsList(QWidget):
             self.status_filter.setItemText(i, label_text(self.knowledge, status))
         self.table.setHorizontalHeaderLabels([_("No."), _("Form"), _("Tournament"), _("Who"), _("Status"),
                                               _("Deadline")])
+        names_from_labels(self)
+        accessible_name(self.table, _("Forms"), _("Protests and disqualifications, the latest first"))
         self.new_protest.setText(_("New protest"))
         self.new_disqualification.setText(_("New disqualification"))
         self.blank_button.setText(_("Print blank form"))

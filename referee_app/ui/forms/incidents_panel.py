@@ -12,6 +12,8 @@ from referee_app.core.errors import BadInput
 from referee_app.i18n import gettext as _
 from .fields import ChoiceField, TextField
 from .labels import field_label, label_text, local_time
+from referee_app.ui.common.accessible import name as accessible_name
+from referee_app.ui.common.accessible import names_from_labels
 
 
 class IncidentsPanel(QWidget):
@@ -34,6 +36,8 @@ class IncidentsPanel(QWidget):
         self.message = QLabel(objectName="incident_message")
         self.message.setWordWrap(True)
         self.list = QListWidget(objectName="incidents_list")
+        for name, label in self.labels.items():
+            label.setBuddy(self.kind if name == "kind" else self.inputs[name])   # a label names its field
         form = QFormLayout()
         for name in ("tournament", "round", "table", "player"):
             form.addRow(self.labels[name], self.inputs[name])
@@ -84,4 +88,6 @@ class IncidentsPanel(QWidget):
         self.record_button.setToolTip(_("Each incident is counted when a repeated offence is a ground "
                                         "for disqualification"))
         self._show(self._message)
+        names_from_labels(self)
+        accessible_name(self.list, _("Incidents recorded"), _("The latest first: when, where, who and what"))
         self.refresh()

@@ -38,6 +38,14 @@ from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
 
 
+
+def _file_name(kind: str, number: int | None) -> str:
+    """The name a form's PDF is offered under, in the interface language."""
+    # TRANSLATORS: file names: lower case, hyphens, no spaces
+    names = {("protest", True): _("protest-{number}"), ("disqualification", True): _("disqualification-{number}"),
+             ("protest", False): _("protest-blank"), ("disqualification", False): _("disqualification-blank")}
+    return names[(kind, number is not None)].format(number=number) + ".pdf"
+
 class FormsPage(QWidget):
     """Protest and disqualification forms: list, editor, countdown, decisions, PDF."""
 
@@ -424,7 +432,7 @@ class FormsPage(QWidget):
         from referee_app.printing.pdf import write_pdf
 
         form = self.current
-        path = path or self._ask_path(f"{form.kind}-{form.id}.pdf")
+        path = path or self._ask_path(_file_name(form.kind, form.id))
         if not path:
             return None
         try:
@@ -439,7 +447,7 @@ class FormsPage(QWidget):
         from referee_app.core.forms.document import blank_document
         from referee_app.printing.pdf import write_pdf
 
-        path = path or self._ask_path(f"{kind}-blank.pdf")
+        path = path or self._ask_path(_file_name(kind, None))
         if not path:
             return None
         ruleset = self.current.fields.get("ruleset") if self.current else None

@@ -16,6 +16,7 @@ from referee_app.core.inspection.model import Item
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text
 from referee_app.ui.common.verdict_style import show_verdict, verdict_colours
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 class CoinSetForm(QWidget):
@@ -24,9 +25,10 @@ class CoinSetForm(QWidget):
     changed = Signal()
     FIXED = 3   # columns before the measurements: number, colour, spare
 
-    def __init__(self, item: Item, member: Item, parent=None):
+    def __init__(self, item: Item, member: Item, parent=None, kb=None):
         super().__init__(parent)
         self.item, self.member = item, member
+        self.kb = kb   # the knowledge base its clauses are cited from
         self.setObjectName(f"form_{item.name}")
         self.remeasure: dict[tuple[int, str], int] = {}
         self._loading = False
@@ -210,7 +212,7 @@ class CoinSetForm(QWidget):
             text += " · " + i18n.ngettext("{n} spare, not counted", "{n} spares, not counted", spares).format(n=spares)
         all_ok = all(counted.count(c) == n for c, n in wanted.items()) and not set(counted) - set(wanted)
         show_verdict(self.counts, _("Coins in the set: {counts}").format(counts=text)
-                     + f"   ({clause_text(self.item.composition.clause)})", "ok" if all_ok else "fail")
+                     + f"   ({clause_text(self.item.composition.clause, self.kb)})", "ok" if all_ok else "fail")
 
     def evaluate(self) -> dict:
         self._refresh()
@@ -223,8 +225,10 @@ class CoinSetForm(QWidget):
             lim = m.applied()[0]
             headers.append(f"{m.label_in(lang)}\n{fmt.bounds(lim.min, lim.max, m.unit, lang)}")
             self.unit_labels[m.name].setText(_("{measurement} in").format(measurement=m.label_in(lang)))
+            accessible_name(self.units[m.name], _("Unit of {measurement}").format(measurement=m.label_in(lang)))
         headers.append(_("Verdict"))
         self.table.setHorizontalHeaderLabels(headers)
+        accessible_name(self.table, _("Coins of the set"), _("One row per coin: its colour, its readings, its verdict"))
         for row in range(self.table.rowCount()):
             combo = self.table.cellWidget(row, 1)
             for i in range(combo.count()):

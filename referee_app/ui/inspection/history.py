@@ -13,6 +13,7 @@ from referee_app.core.inspection import wording as fmt
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from referee_app.ui.common.verdict_style import verdict_colours
+from referee_app.ui.common.accessible import name as accessible_name
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -74,5 +75,6 @@ class InspectionHistory(QWidget):
         self.title.setText(_("Past inspections"))
         self.approved_only.setText(_("Only the approved strikers (of the tournament typed on the left)"))
         self.table.setHorizontalHeaderLabels([_("No."), _("Date"), _("Item"), _("Identifier"), _("Verdict")])
+        accessible_name(self.table, _("Past inspections"), _("Enter reopens the inspection chosen"))
         self.reopen_button.setText(_("Reopen"))
         self.reinspect_button.setText(_("Re-inspect"))

@@ -15,7 +15,7 @@ class MeasurementForm(QWidget):
 
     changed = Signal()
 
-    def __init__(self, item: Item, parent=None):
+    def __init__(self, item: Item, parent=None, kb=None):
         super().__init__(parent)
         self.item = item
         self.setObjectName(f"form_{item.name}")
@@ -27,7 +27,7 @@ class MeasurementForm(QWidget):
         grid.setHorizontalSpacing(10)
         self.rows: dict[str, ReadingRow] = {}
         for i, m in enumerate(item.measurements):
-            self.rows[m.name] = ReadingRow(item, m, grid, i, self._row_changed)
+            self.rows[m.name] = ReadingRow(item, m, grid, i, self._row_changed, kb)
         grid.setRowStretch(len(item.measurements), 1)   # rows keep their height, the space goes below
         self._loading = False
 

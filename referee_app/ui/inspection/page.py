@@ -33,6 +33,7 @@ from .coin_set_table import CoinSetForm
 from .history import InspectionHistory
 from .measurement_form import MeasurementForm
 from referee_app.ui.common.verdict_style import show_verdict
+from referee_app.ui.common.accessible import names_from_labels
 
 # The striker first: every player's must be approved before each match (icf-fr 4.b, it 98).
 ITEM_ORDER = ("striker", "board", "coin_set", "coin", "stand", "chair", "lamp")
@@ -47,6 +48,7 @@ class InspectionPage(QWidget):
         super().__init__(parent)
         self.setObjectName("inspection_page")
         self._store = store
+        self.knowledge = knowledge
         self.specs = knowledge.equipment   # read when the page is first shown, not at start-up
         self.record_id: int | None = None        # the record shown (saved or reopened)
         self.previous_id: int | None = None      # set while re-inspecting
@@ -100,7 +102,8 @@ class InspectionPage(QWidget):
         self.page_of: dict[str, QWidget] = {}
         for name in names:
             item = self.specs.item(name)
-            form = CoinSetForm(item, self.specs.item(item.each)) if item.each else MeasurementForm(item)
+            form = CoinSetForm(item, self.specs.item(item.each), kb=self.knowledge.kb) if item.each \
+                else MeasurementForm(item, kb=self.knowledge.kb)
             form.changed.connect(self._form_changed)
             page = form
             if not item.each:
@@ -406,7 +409,8 @@ class InspectionPage(QWidget):
             return None
         record = self.store.get(record_id)
         if path is None:
-            suggested = f"inspection-{record.id}.pdf"
+            # TRANSLATORS: a file name: lower case, hyphens, no spaces
+            suggested = _("inspection-{number}").format(number=record.id) + ".pdf"
             path, _filter = QFileDialog.getSaveFileName(self, _("Export certificate"), suggested, _("PDF (*.pdf)"))
             if not path:
                 return None
@@ -415,7 +419,7 @@ class InspectionPage(QWidget):
 
         try:
             lang = i18n.current_language()
-            written = write_pdf(certificate_html(record, lang, self.specs), path, title=certificate_title(record, lang))
+            written = write_pdf(certificate_html(record, lang, self.specs, self.knowledge.kb), path, title=certificate_title(record, lang))
         except (OSError, BadInput) as exc:
             self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
             return None
@@ -445,8 +449,9 @@ class InspectionPage(QWidget):
         self.new_button.setText(_("New inspection"))
         self.certificate_button.setText(_("Export certificate (PDF)…"))
         self.past.retranslate()
+        names_from_labels(self)   # once every label reads in the new language
         for form in self.form_of.values():
-            form.retranslate()
+            form.retranslate()   # then each reading's own name (a yes/no box, a unit box)
         self._show_approval()
         self._update_overall()
         if self._store is not None:

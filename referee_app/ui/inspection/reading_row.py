@@ -13,13 +13,15 @@ from referee_app.core.inspection.model import Item, Measurement
 from referee_app.i18n import gettext as _
 from .limit_text import clause_text, limit_tooltip
 from referee_app.ui.common.verdict_style import mark_input, show_verdict
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 class ReadingRow:
     """One measurement of the form: label, field, unit, the limit beside it and its verdict."""
 
-    def __init__(self, item: Item, m: Measurement, grid: QGridLayout, row: int, on_change):
+    def __init__(self, item: Item, m: Measurement, grid: QGridLayout, row: int, on_change, kb=None):
         self.item, self.m = item, m
+        self.kb = kb   # the knowledge base its clauses are cited from
         self.remeasure_from: int | None = None     # set when a re-inspection asks for this again
         self.label = QLabel(objectName=f"label_{m.name}")
         self.label.setWordWrap(True)
@@ -78,6 +80,10 @@ class ReadingRow:
         lang = i18n.current_language()
         required = "" if self.m.required else f" ({_('optional')})"
         self.label.setText(self.m.label_in(lang) + required)
+        # a yes/no box would be read as its value ("—"), a unit box as "cm": each is named
+        accessible_name(self.input, self.m.label_in(lang))
+        if self.unit is not None:
+            accessible_name(self.unit, _("Unit of {measurement}").format(measurement=self.m.label_in(lang)))
         if self.m.quantity == "boolean":
             for i, (text, data) in enumerate(((("—"), None), (_("yes"), True), (_("no"), False))):
                 self.input.setItemText(i, text)
@@ -91,9 +97,10 @@ class ReadingRow:
                 names=", ".join(self.item.measurement(n).label_in(lang) for n in self.m.condition_for))
         elif self.m.quantity == "text":
             bounds = _("recorded")
-        self.limit.setText(f"{bounds}   {clause_text(lim.clause)}")
-        self.limit.setToolTip(limit_tooltip(self.m, facts))
+        self.limit.setText(f"{bounds}   {clause_text(lim.clause, self.kb)}")
+        self.limit.setToolTip(limit_tooltip(self.m, facts, self.kb))
         self.input.setToolTip(self.limit.toolTip())
+        self.input.setAccessibleDescription(_("Limit: {limit}").format(limit=bounds))
 
     def _example(self):
         lim = self.m.applied()[0]

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 
 from referee_app import i18n
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label as clause_label
 from referee_app.core.learn.diagram import diagram_svg
 from referee_app.core.learn.questions import Question, Scope, chapters, generate, make_question
 from referee_app.core.learn.render import render
@@ -27,6 +27,7 @@ from referee_app.i18n import ngettext
 from referee_app.ui.retranslate import follow_language
 from referee_app.printing.image import svg_to_png
 from .board_view import BoardView
+from referee_app.ui.common.accessible import name as accessible_name
 
 MAX_KEYS = 9
 ALL, ENDINGS, DIFFER, DUE = "all", "endings", "differ", "due"
@@ -259,7 +260,7 @@ class LearnArea(QWidget):
         from referee_app.printing.pdf import write_pdf
 
         if path is None:
-            path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), "exam.pdf",
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the exam paper as PDF"), _("exam") + ".pdf",
                                                         "PDF (*.pdf)")
         if not path:
             return None
@@ -278,7 +279,7 @@ class LearnArea(QWidget):
         if not self.board.svg:
             return None
         if path is None:
-            path, _filter = QFileDialog.getSaveFileName(self, _("Save the board diagram"), "board.svg",
+            path, _filter = QFileDialog.getSaveFileName(self, _("Save the board diagram"), _("board-diagram") + ".svg",
                                                         _("SVG image (*.svg);;PNG image (*.png)"))
         if not path:
             return None
@@ -424,8 +425,8 @@ class LearnArea(QWidget):
         total = QTreeWidgetItem([_("All"), str(summary["seen"]), str(summary["mastered"]), str(summary["due"])])
         self.mastery.addTopLevelItem(total)
         for c in summary["clauses"]:
-            item = QTreeWidgetItem([cite(c["clause"], i18n.current_language(), self.knowledge.kb), str(c["seen"]), str(c["mastered"]),
-                                    str(c["due"])])
+            item = QTreeWidgetItem([clause_label(c["clause"], i18n.current_language(), self.knowledge.kb),
+                                    str(c["seen"]), str(c["mastered"]), str(c["due"])])
             item.setData(0, Qt.ItemDataRole.UserRole, c["clause"])
             self.mastery.addTopLevelItem(item)
 
@@ -442,6 +443,8 @@ class LearnArea(QWidget):
         self.save_board_button.setText(_("Save the board…"))
         self.next_button.setText(_("Next (Enter)"))
         self.mastery.setHeaderLabels([_("Clause"), _("Seen"), _("Mastered"), _("Due")])
+        accessible_name(self.mastery, _("Progress by clause"), _("For each clause: questions seen, mastered, due"))
+        accessible_name(self.why, _("Why: the ruling explained"))
         self._fill_scopes()
         self._show()
 

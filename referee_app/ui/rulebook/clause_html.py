@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 
+from referee_app import i18n
+from referee_app.core.clause_labels import label
 from referee_app.core.knowledge.model import Clause, KnowledgeBase
 from referee_app.core.knowledge.project_texts import difference_note, example_title
 from referee_app.core.rulebook import logic
@@ -32,9 +34,9 @@ def esc(value) -> str:
 
 
 def citation(kb: KnowledgeBase, clause: Clause) -> str:
-    """How a referee cites the clause aloud or on a form: "ICF 3.12 e)"."""
-    src = kb.sources.get(clause.source)
-    return f"{src.short if src else clause.source} {clause.paragraph}"
+    """How a referee cites the clause aloud or on a form, in the interface language: "ICF 3.12 e",
+    "ICF 5 «pedina di penalità»" (core/clause_labels.py, the one label of a clause)."""
+    return label(clause.id, i18n.current_language(), kb)
 
 
 def language_label(lang: str) -> str:

@@ -22,6 +22,7 @@ from referee_app.ui.common.highlight import highlight_html
 from referee_app.ui.common.html_delegate import HTML_ROLE, HtmlDelegate
 from referee_app.ui.retranslate import follow_language
 from referee_app.ui.theme import colors
+from referee_app.ui.common.accessible import name as accessible_name
 
 DEBOUNCE_MS = 150
 LIMIT = 50
@@ -119,6 +120,9 @@ class SearchPanel(QWidget):
         for i, rs in enumerate(self.rulesets.values(), 1):
             self.ruleset_filter.setItemText(i, self.knowledge.ruleset_name(rs.id, lang))
         self.ruleset_filter.setToolTip(_("Only the sources a ruleset applies"))
+        accessible_name(self.lang_filter, _("Language of the clauses"))
+        accessible_name(self.source_filter, _("Source of the clauses"))
+        accessible_name(self.ruleset_filter, _("Ruleset of the clauses"))
         for combo in (self.lang_filter, self.source_filter, self.ruleset_filter):
             combo.setAccessibleName(combo.toolTip())
         self.results.setAccessibleName(_("Search results"))

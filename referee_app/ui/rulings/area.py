@@ -17,7 +17,7 @@ from referee_app.core.errors import BadInput
 from referee_app.core.play.session import MatchOver, MatchSession
 from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
-from referee_app.i18n import current_language
+from referee_app import i18n
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
@@ -195,7 +195,7 @@ class RulingsArea(QWidget):
         """Shows the unfinished match, if any, ready to resume (called when the window opens)."""
         found = self.session.unfinished()
         if found:
-            self.resume.offer(found, self.knowledge.ruleset_name(found["ruleset"], current_language()))
+            self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
         if any(self.session.kept()):   # strokes kept on this machine by an earlier run: said, and sent
             from .stroke_saving import _kept_offline
 
@@ -207,7 +207,9 @@ class RulingsArea(QWidget):
             self.form.own.setFocus()
 
     def choose_match(self) -> None:
-        chosen = match_dialogs.choose_match(self, self.session.saved(), self.session.pairings_to_open())
+        chosen = match_dialogs.choose_match(self, self.session.saved(),
+                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()),
+                                            self.session.pairings_to_open())
         if isinstance(chosen, dict):
             self.open_pairing(chosen)
         elif chosen is not None:

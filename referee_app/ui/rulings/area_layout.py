@@ -150,6 +150,9 @@ def retranslate_texts(area) -> None:
     area.sheet.boards.setAccessibleName(_("Boards of the score sheet"))
     area.first_name.setAccessibleName(_("First player or team"))
     area.second_name.setAccessibleName(_("Second player or team"))
-    area.stroke_clock.set_title(lambda: _("Stroke clock"))
-    area.break_clock.set_title(lambda: _("Break clock"))
-    area.match_clock.set_title(lambda: _("Match clock"))
+    area.stroke_clock.set_title(lambda: _("Stroke clock"), start=lambda: _("Start the stroke clock"),
+                                pause=lambda: _("Pause the stroke clock"), reset=lambda: _("Reset the stroke clock"))
+    area.break_clock.set_title(lambda: _("Break clock"), start=lambda: _("Start the break clock"),
+                               pause=lambda: _("Pause the break clock"), reset=lambda: _("Reset the break clock"))
+    area.match_clock.set_title(lambda: _("Match clock"), start=lambda: _("Start the match clock"),
+                               pause=lambda: _("Pause the match clock"), reset=lambda: _("Reset the match clock"))

@@ -2,13 +2,13 @@
 clause's text for a tooltip in the reader's language."""
 from __future__ import annotations
 
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from referee_app.i18n import current_language
 from referee_app.ui.common.rich_text import escape
 
 
 def human_citation(kb, clause_id: str) -> str:
-    return cite(clause_id, current_language(), kb)
+    return label(clause_id, current_language(), kb)
 
 
 def clause_tooltip(kb, clause_id: str) -> str:

@@ -37,11 +37,15 @@ class Countdown(QWidget):
         layout.addWidget(self.toggle)
         layout.addWidget(self.reset_button)
         self._title_fn = lambda: name
+        self._button_names: dict = {}   # "start", "pause", "reset" -> the words naming this clock's buttons
         self._over = False
         self.retranslate()
 
-    def set_title(self, fn) -> None:
+    def set_title(self, fn, **button_names) -> None:
+        """`fn()`: the clock's title; `start`, `pause`, `reset`: the words naming its buttons for a
+        screen reader ("Start the match clock"), for three clocks whose buttons all read "Start"."""
         self._title_fn = fn
+        self._button_names = button_names
         self.retranslate()
 
     def set_seconds(self, seconds: int, extra: int = 0) -> None:
@@ -95,4 +99,8 @@ class Countdown(QWidget):
         self.title.setText(self._title_fn())
         self.toggle.setText(_("Pause") if self.running else _("Start"))
         self.reset_button.setText(_("Reset"))
+        names = self._button_names
+        if names:
+            self.toggle.setAccessibleName(names["pause" if self.running else "start"]())
+            self.reset_button.setAccessibleName(names["reset"]())
         self._refresh()

@@ -12,6 +12,8 @@ from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui import theme
 from .ruling_view import queen_text
+from referee_app.ui.common.accessible import name as accessible_name
+from .citation import human_citation
 
 
 def rulings_for_all(knowledge, situation: dict) -> dict[str, dict | str]:
@@ -53,7 +55,7 @@ def _rows(knowledge, ruling, ruleset: str = "") -> list[str]:
         f"{a['dues']} / {a['opponent_dues']}",
         result,
         _colour(knowledge, ruling, ruleset),
-        ", ".join(ruling["clauses"]),
+        ", ".join(human_citation(knowledge.kb, c) for c in ruling["clauses"]),   # as people cite them
     ]
 
 
@@ -98,6 +100,7 @@ class CompareDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(_("Compare rulesets"))
+        accessible_name(self.table, _("The stroke under every ruleset"), _("One column per ruleset, one row per part of the ruling"))
         names = [self.knowledge.ruleset_name(rid, current_language()) for rid in self.rulings]
         if self.reference in self.rulings:
             ref = self.knowledge.ruleset_name(self.reference, current_language())

@@ -60,19 +60,22 @@ def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:
     return attempts
 
 
-def choose_match(parent, matches: list[dict], pairings: list[dict] | None = None):
+def choose_match(parent, matches: list[dict], ruleset_name=str, pairings: list[dict] | None = None):
     """The saved match the referee picks (its id), or a pairing whose sheet to open (the pairing's
-    dict), or None."""
+    dict), or None; `ruleset_name(id)` names a ruleset for people."""
     pairings = pairings or []
     if not matches and not pairings:
         QMessageBox.information(parent, _("Open a match"), _("No match has been saved yet."))
         return None
+    from referee_app.i18n import ngettext
+
     # the games of the current round first: a table opens its pairing's sheet at the start of a round
     choices = [(_("{tournament}, round {round}, table {table}: {first} – {second}").format(
                     tournament=p["name"], round=_("final") if p["round"] == "final" else p["round"], table=p["table"],
                     first=p["first"], second=p["second"]), p) for p in pairings]
-    choices += [(f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} "
-                 f"({m['ruleset']}, {m['strokes']})", m["id"]) for m in reversed(matches)]
+    choices += [(f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
+                 + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
+                     ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")", m["id"]) for m in reversed(matches)]
     from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
 
     labels = [label for label, _value in choices]

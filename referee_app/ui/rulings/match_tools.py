@@ -41,7 +41,9 @@ def protest_stroke(area) -> None:
 def print_sheet(area) -> None:
     from PySide6.QtWidgets import QFileDialog
 
-    path, _filter = QFileDialog.getSaveFileName(area, _("Save the score sheet as PDF"), "score-sheet.pdf",
+    path, _filter = QFileDialog.getSaveFileName(area, _("Save the score sheet as PDF"),
+                                                # TRANSLATORS: a file name: lower case, hyphens, no spaces
+                                                _("score-sheet") + ".pdf",
                                                 "PDF (*.pdf)")
     if path:
         try:

@@ -2,8 +2,11 @@
 never a dialog in the way of a referee who came for something else."""
 from __future__ import annotations
 
+from typing import Callable
+
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
+from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 
 
@@ -22,10 +25,13 @@ class ResumeBanner(QFrame):
         row.addWidget(self.label, 1)
         row.addWidget(self.resume_button)
         row.addWidget(self.dismiss_button)
+        self._ruleset_name: Callable[[str], str] = str
         self.hide()
 
-    def offer(self, match: dict, ruleset_name: str) -> None:
-        self.match = dict(match, ruleset_name=ruleset_name)
+    def offer(self, match: dict, ruleset_name: Callable[[str], str]) -> None:
+        """`ruleset_name(lang)`: the match's ruleset named in a language, asked again on each change."""
+        self.match = dict(match)
+        self._ruleset_name = ruleset_name
         self.retranslate()
         self.show()
 
@@ -40,4 +46,4 @@ class ResumeBanner(QFrame):
                 "An unfinished match: {first} – {second}, {n} stroke, {ruleset}.",
                 "An unfinished match: {first} – {second}, {n} strokes, {ruleset}.", m["strokes"]).format(
                 first=m["first_name"] or _("First"), second=m["second_name"] or _("Second"), n=m["strokes"],
-                ruleset=m["ruleset_name"]))
+                ruleset=self._ruleset_name(current_language())))

@@ -14,6 +14,8 @@ from referee_app.i18n import gettext as _
 from referee_app.ui import theme
 from referee_app.ui.common.rich_text import escape
 from .citation import clause_tooltip, human_citation
+from referee_app.ui.common.accessible import announce, plain
+from referee_app.ui.common.accessible import name as accessible_name
 
 
 class RulingView(QWidget):
@@ -108,6 +110,7 @@ class RulingView(QWidget):
                                 if href else "")
 
     def retranslate_panel(self) -> None:
+        accessible_name(self.clause_text, _("Text of the clause"))
         self.to_rulebook.setText(_("Open in the Rulebook"))
         self.close_clause.setText(_("Close"))
         if self._clause:
@@ -117,10 +120,22 @@ class RulingView(QWidget):
         """`sides`: the names of the striking side and of its opponent, when the sheet knows them."""
         self._ruling, self._error, self._sides = ruling, None, sides
         self.retranslate()
+        self._announce()
 
     def show_error(self, message: str) -> None:
         self._ruling, self._error = None, message
         self.retranslate()
+        self._announce()
+
+    def _announce(self) -> None:
+        """A ruling that changed is said to a screen reader at once (the headline's name changes,
+        and an announcement carries it), without taking the focus from the stroke being ticked."""
+        text = self.headline.text()
+        if text == self.headline.accessibleName():
+            return
+        self.headline.setAccessibleName(text)
+        self.headline.setAccessibleDescription(plain(self.details.text()))
+        announce(self.headline, text)
 
     def retranslate(self) -> None:
         self.retranslate_panel()

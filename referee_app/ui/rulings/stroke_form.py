@@ -305,6 +305,7 @@ class StrokeForm(QWidget):
             self.own_label.setText(_("&Own coins"))
             self.opponent_label.setText(_("O&pponent's coins"))
         self.first_colour_label.setText(_("First coin in"))
+        self.first_colour.setAccessibleName(_("First coin in"))   # a combo box is read by its value otherwise
         current = self.first_colour.currentData()
         self.first_colour.blockSignals(True)
         self.first_colour.clear()

@@ -15,11 +15,15 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushB
 from referee_app.core.errors import BadInput
 from referee_app.core.storage.change_marks import tournament_mark
 from referee_app.core.storage.errors import VersionConflict
+from referee_app import i18n
+from referee_app.core.storage.refusals import said
+from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.poller import ChangePoller
 from referee_app.ui.retranslate import follow_language
 from .choices_view import ChoicesView
 from .entries import EntriesView
+from .journal_view import JournalView
 from .rounds import RoundsView
 from .standings_view import StandingsView
 
@@ -42,6 +46,11 @@ class TournamentArea(QWidget):
 
             matches = MatchStore(knowledge, store.database)
         self.store, self.matches, self.ruleset = store, matches, ruleset
+        # a table's login sees the tournament and enters its results; the desk's actions are not offered
+        try:
+            self.is_desk = store.database.role() == "desk"
+        except BadInput:
+            self.is_desk = True   # the server out of reach: said by the banner; the database refuses what it must
 
         self.tournament_label = QLabel()
         self.tournament_combo = QComboBox(objectName="tournament_combo")
@@ -65,10 +74,15 @@ class TournamentArea(QWidget):
         self.rounds = RoundsView(self)
         self.standings = StandingsView(self)
         self.choices = ChoicesView(self)
+        self.journal = JournalView(self)
         self.tabs = QTabWidget(objectName="tournament_tabs")
         self.tabs.setDocumentMode(True)
-        for view in (self.entries, self.rounds, self.standings, self.choices):
+        for view in (self.entries, self.rounds, self.standings, self.choices, self.journal):
             self.tabs.addTab(view, "")
+        for w in (self.new_name, self.create_button, self.rounds.pair_button, self.rounds.again_button,
+                  self.entries.enter_button, self.entries.withdraw_button):
+            if not self.is_desk:
+                w.hide()
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -141,7 +155,7 @@ class TournamentArea(QWidget):
         except VersionConflict:
             raise
         except BadInput as exc:
-            self.show_message(str(exc))
+            self.show_message(said(exc, current_language()))
             return None
         self.message.hide()
         return result
@@ -152,18 +166,22 @@ class TournamentArea(QWidget):
 
     def refresh(self) -> None:
         self.message.hide()
-        for view in (self.entries, self.rounds, self.standings, self.choices):
+        for view in (self.entries, self.rounds, self.standings, self.choices, self.journal):
             view.refresh()
         self._status()
+
+    def _cite(self, clause_id: str) -> str:
+        """A clause as people cite it ("FFC tournoi 1.13"), never its id."""
+        return self.store.knowledge.clause_label(clause_id, i18n.current_language())
 
     def _status(self) -> None:
         if self.tid is None:
             self.status.setText(_("Create a tournament to start: type its name above."))
             return
         t = self.store.load(self.tid)
-        self.status.setText(_("{players} players checked in: {rounds} rounds (ffc-tournament:1.13); "
+        self.status.setText(_("{players} players checked in: {rounds} rounds ({clause}); "
                               "{paired} paired.").format(players=len(t.players), rounds=t.rounds_total,
-                                                         paired=len(t.rounds))
+                                                         paired=len(t.rounds), clause=self._cite("ffc-tournament:1.13"))
                             + (" " + _("The organiser departs from the text: see the Organiser's choices tab.")
                                if t.choices_doc() else ""))
 
@@ -173,6 +191,6 @@ class TournamentArea(QWidget):
         self.new_name.setPlaceholderText(_("Name of a new tournament"))
         self.new_name.setAccessibleName(_("Name of a new tournament"))
         self.create_button.setText(_("Create"))
-        for i, title in enumerate((_("Entries"), _("Rounds"), _("Standings"), _("Organiser's choices"))):
+        for i, title in enumerate((_("Entries"), _("Rounds"), _("Standings"), _("Organiser's choices"), _("Journal"))):
             self.tabs.setTabText(i, title)
         self._status()

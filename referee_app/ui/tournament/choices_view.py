@@ -85,7 +85,9 @@ class ChoicesView(QWidget):
             self.absent_player.setCurrentText(current)
         self._show_absence()
         self.move_round.setValue(max(1, len(t.rounds)))
-        lines = [f"• {d['text']} ({d['clause']})" for d in departures(t, i18n.current_language())]
+        cite = self.desk.store.knowledge.clause_label   # a clause as people cite it, never its id
+        lines = [f"• {d['text']} ({cite(d['clause'], i18n.current_language())})"
+                 for d in departures(t, i18n.current_language())]
         self.departures.setText(_("Where the organiser departs from the federation's text:") + "\n" +
                                 ("\n".join(lines) if lines else _("nowhere: the FFC text as it stands.")))
 

@@ -11,6 +11,7 @@ from referee_app import i18n
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from referee_app.ui.retranslate import follow_language
+from .reason_dialog import ask_reason
 
 
 class EntriesView(QWidget):
@@ -73,7 +74,12 @@ class EntriesView(QWidget):
         if not entry["checked_in"]:
             self.desk.show_message(_("{name} is not checked in: there is nothing to withdraw from.").format(name=name))
             return
-        self.desk.run(lambda: self.desk.store.withdraw(self.desk.tid, name))
+        reason = ask_reason(self, _("Withdraw {name}").format(name=name),
+                            _("{name} will not be paired any more. Withdraw the player?").format(name=name))
+        if reason is None:
+            self.desk.show_message(_("{name} stays in the tournament: a withdrawal needs its reason.").format(name=name))
+            return
+        self.desk.run(lambda: self.desk.store.withdraw(self.desk.tid, name, reason))
         self.desk.refresh()
 
     def check_in(self, name: str, present: bool = True) -> None:
@@ -121,4 +127,5 @@ class EntriesView(QWidget):
         self.table.setAccessibleName(_("Entries"))
         self._headers()
         choices = [self.desk.store.ffc.choice(c) for c in ("late_entry", "withdrawal")]
-        self.notes.setText("\n".join(f"{c[lang]} ({c['clause']})" for c in choices))
+        cite = self.desk.store.knowledge.clause_label   # a clause as people cite it, never its id
+        self.notes.setText("\n".join(f"{c[lang]} ({cite(c['clause'], lang)})" for c in choices))

@@ -18,6 +18,7 @@ from referee_app.i18n import gettext as _
 from referee_app.ui.common.tables import record_table
 from referee_app.ui.common import conflict_dialog
 from referee_app.ui.retranslate import follow_language
+from .reason_dialog import ask_reason
 
 
 class RoundsView(QWidget):
@@ -32,11 +33,12 @@ class RoundsView(QWidget):
         self.round_combo = QComboBox(objectName="round_combo")
         self.round_label.setBuddy(self.round_combo)
         self.pair_button = QPushButton(objectName="pair_round")
+        self.again_button = QPushButton(objectName="pair_round_again")
         self.close_button = QPushButton(objectName="close_round")
         self.print_button = QPushButton(objectName="print_pairings")
         self.sheets_button = QPushButton(objectName="print_score_sheets")
         top = QHBoxLayout()
-        for w in (self.round_label, self.round_combo, self.pair_button, self.close_button):
+        for w in (self.round_label, self.round_combo, self.pair_button, self.again_button, self.close_button):
             top.addWidget(w)
         top.addStretch(1)
         top.addWidget(self.print_button)
@@ -74,6 +76,7 @@ class RoundsView(QWidget):
 
         self.round_combo.activated.connect(lambda _i: self._fill())
         self.pair_button.clicked.connect(self.pair)
+        self.again_button.clicked.connect(self.pair_again)
         self.close_button.clicked.connect(self.close_round)
         self.print_button.clicked.connect(self.print_pairings)
         self.sheets_button.clicked.connect(self.print_score_sheets)
@@ -105,7 +108,13 @@ class RoundsView(QWidget):
                 return
 
     def refresh(self, select=None) -> None:
-        current = select if select is not None else self.round_no
+        # the round being played is shown: on opening, on another tournament, and when the next round
+        # is paired while its predecessor was on screen; a round the user chose otherwise stays
+        count = self.round_combo.count()
+        latest = self.round_combo.itemData(count - 1) if count else None
+        following = self.desk.tid != getattr(self, "_shown_tid", None) or self.round_no in (None, latest)
+        self._shown_tid = self.desk.tid
+        current = select if select is not None else (None if following else self.round_no)
         self.round_combo.blockSignals(True)
         self.round_combo.clear()
         if self.desk.tid is not None:
@@ -114,7 +123,7 @@ class RoundsView(QWidget):
                 self.round_combo.addItem(documents.round_title(r, current_language()), r)
             if t.final is not None:
                 self.round_combo.addItem(documents.round_title(FINAL, current_language()), FINAL)
-        index = self.round_combo.findData(current)
+        index = self.round_combo.findData(current) if current is not None else -1
         self.round_combo.setCurrentIndex(index if index >= 0 else self.round_combo.count() - 1)
         self.round_combo.blockSignals(False)
         self._fill()
@@ -137,6 +146,7 @@ class RoundsView(QWidget):
         has = self.desk.tid is not None
         for w in (self.pair_button,):
             w.setEnabled(has)
+        self.again_button.setEnabled(bool(games) and self.round_combo.currentIndex() == self.round_combo.count() - 1)
         for w in (self.close_button, self.print_button, self.sheets_button, self.open_button, self.collect_button,
                   self.record_button):
             w.setEnabled(bool(games))
@@ -171,6 +181,24 @@ class RoundsView(QWidget):
             self.desk.refresh()
             self.refresh(select=pairing["round"])
             self.desk.tabs.setCurrentWidget(self)
+
+    def pair_again(self) -> None:
+        """The round on screen, the last paired and not begun, paired again with a reason (a
+        withdrawal or an absence since): its first pairing is set aside, both kept in the journal."""
+        round_no = self.round_no
+        if self.desk.tid is None or round_no is None:
+            return
+        title = documents.round_title(round_no, current_language())
+        reason = ask_reason(self, _("Pair {round} again").format(round=title),
+                            _("The pairing of {round} will be set aside and the round paired again from the "
+                              "entries as they are now. Go on?").format(round=title))
+        if reason is None:
+            self.desk.show_message(_("{round} stays as paired: pairing it again needs its reason.").format(round=title))
+            return
+        pairing = self.desk.run(lambda: self.desk.store.repair(self.desk.tid, round_no, reason))
+        if pairing is not None:
+            self.desk.refresh()
+            self.refresh(select=pairing["round"])
 
     def close_round(self) -> None:
         missing = [g["table_no"] for g in self.games() if g["score_first"] is None]
@@ -277,7 +305,9 @@ class RoundsView(QWidget):
 
     def print_pairings(self) -> None:
         path, _filter = QFileDialog.getSaveFileName(self, _("Save the pairings as PDF"),
-                                                    f"pairings-{self.round_no}.pdf", "PDF (*.pdf)")
+                                                    # TRANSLATORS: a file name: lower case, hyphens, no spaces
+                                                    _("pairings-{round}").format(round=self.round_no) + ".pdf",
+                                                    "PDF (*.pdf)")
         if path:
             def write():
                 from referee_app.printing.pdf import write_pdf
@@ -300,8 +330,10 @@ class RoundsView(QWidget):
 
                 Path(folder).mkdir(parents=True, exist_ok=True)   # the app's own folder; write_pdf never creates one
                 return [write_pdf(html, Path(folder) / name, title) for name, html, title in
-                        documents.score_sheet_documents(self.desk.store.ffc, meta["name"], self.round_no, self.games(), meta["ruleset"],
-                                                        current_language())]
+                        documents.score_sheet_documents(
+                            self.desk.store.ffc, meta["name"], self.round_no, self.games(),
+                            self.desk.store.knowledge.ruleset_name(meta["ruleset"], current_language()), current_language(),
+                            lambda c: self.desk.store.knowledge.clause_label(c, current_language()))]
 
             written = self.desk.run(write)
             if written:
@@ -318,13 +350,18 @@ class RoundsView(QWidget):
         self.round_combo.setAccessibleName(_("Round"))
         self.pair_button.setText(_("Pair the next round"))
         self.pair_button.setToolTip(_("Round 1 is drawn; then each player from the top meets the first player below "
-                                      "not yet met (ffc-tournament:1.14). After the last round: the final."))
+                                      "not yet met ({clause}). After the last round: the final.").format(
+            clause=self.desk.store.knowledge.clause_label("ffc-tournament:1.14", current_language())))
         self.close_button.setText(_("Close the round"))
+        self.again_button.setText(_("Pair this round again…"))
+        self.again_button.setToolTip(_("Before any of its games has begun: after a withdrawal or an absence, the "
+                                       "round is paired again; the first pairing and the reason stay in the journal."))
         self.print_button.setText(_("Print the pairings…"))
         self.sheets_button.setText(_("Score sheets (PDF)…"))
         self.open_button.setText(_("Open the table's score sheet"))
         self.time_called.setText(_("Time is up (40 + 5 minutes)"))
-        self.time_called.setToolTip(documents.limits_text(self.desk.store.ffc, False, current_language()))
+        self.time_called.setToolTip(documents.limits_text(
+            self.desk.store.ffc, False, current_language(), lambda c: self.desk.store.knowledge.clause_label(c, current_language())))
         self.collect_button.setText(_("Take the results from the score sheets"))
         self.points_label.setText(_("Result typed at the desk:"))
         self.first_points.setAccessibleName(_("Points of the first player"))

@@ -98,8 +98,9 @@ class StandingsView(QWidget):
         if t is not None and t.final is not None:
             a, b = t.final.players()
             if t.final.done:
-                final = _("Final: {a} {sa} – {sb} {b}. The winner is first (ffc-tournament:1.16).").format(
-                    a=a, b=b, sa=t.final.score[0], sb=t.final.score[1])
+                final = _("Final: {a} {sa} – {sb} {b}. The winner is first ({clause}).").format(
+                    a=a, b=b, sa=t.final.score[0], sb=t.final.score[1],
+                    clause=self.desk.store.knowledge.clause_label("ffc-tournament:1.16", i18n.current_language()))
             else:
                 final = _("Final: {a} – {b}, to be played.").format(a=a, b=b)
         self.final_label.setText(final)
@@ -118,7 +119,7 @@ class StandingsView(QWidget):
         self.table.setAccessibleName(_("Standings"))
         self.table.setHorizontalHeaderLabels(headers() + [_("Playing now")])
         self.choices.setText(_("Where the federation's text is silent:") + "\n" + "\n".join(
-            f"• {c[lang]} ({c['clause']})" for c in self.desk.store.ffc.choices))
+            f"• {c[lang]} ({self.desk.store.knowledge.clause_label(c['clause'], lang)})" for c in self.desk.store.ffc.choices))
         if self.desk.tid is not None:
             self._texts()
             if self.screen_view is not None:

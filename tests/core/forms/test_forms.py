@@ -419,7 +419,7 @@ def test_protest_pdf_holds_every_field_the_cited_clause_and_signature_lines(db_p
     for expected in ("Contestation", "Open de Cannes", "A. Rossi", "B. Dubois", "Cécile Bérard", "M-12", "12 – 7",
                      "Le joueur a écrit <b>gras</b> & « à côté »", "Reine replacée au centre",
                      "14 mai 2026, 15:42", "14 mai 2026, 15:49", "14 mai 2026, 16:04",
-                     "icf-fr:3.12.d", "Si la reine a été logé correctement",   # the clause's text, in French
+                     "ICF 3.12 d", "Si la reine a été logé correctement",   # the clause as cited, its text in French
                      "15 minutes après la fin du board", "Signatures", "Responsable du tournoi", "Arbitre",
                      "Règles internationales (ICF)"):
         assert expected in text, expected
@@ -461,7 +461,7 @@ def test_decided_forms_print_the_decision(db_path, tmp_path):
     out = tmp_path / "decided.pdf"
     cli("forms", "export", form_id, "--pdf", str(out))
     text = pdf_text(out)
-    assert "Contestation acceptée : tout le match doit être rejoué (icf-fr 4.3 ¶5)" in text
+    assert "Contestation acceptée : tout le match doit être rejoué (ICF 4.3 ¶5)" in text
     assert "Zoé Directrice" in text
 
 
@@ -471,15 +471,15 @@ def test_disqualification_pdf(db_path, tmp_path, kb):
     assert cli("forms", "export", form_id, "--pdf", str(out)).returncode == 0
     text = pdf_text(out)
     ground = kb.get("icf-fr:4.2.b").text_in("it")[0][:40]       # in Italian when the knowledge base has it
-    for expected in ("Squalifica", "A. Rossi", "C. Martin", "icf-fr:4.2.b", ground,
-                     "Ha lasciato la sedia <i>due</i> volte", "Firme", "perde l'intero match (icf-fr 4.2)"):
+    for expected in ("Squalifica", "A. Rossi", "C. Martin", "ICF 4.2 b", ground,
+                     "Ha lasciato la sedia <i>due</i> volte", "Firme", "perde l'intero match (ICF 4.2)"):
         assert expected in text, expected
 
 
 @pytest.mark.parametrize("kind, lang, expected", [
     ("protest", "fr", ["Contestation", "Paragraphe invoqué", "15 minutes après la fin du board"]),
     ("protest", "it", ["Reclamo", "Paragrafo invocato", "Firme"]),
-    ("disqualification", "en", ["Disqualification", "Grounds (icf): tick one", "icf-fr:4.2.h", "Signatures"]),
+    ("disqualification", "en", ["Disqualification", "Grounds (International rules (ICF)): tick one", "ICF 4.2 h", "Signatures"]),
 ])
 def test_blank_forms(db_path, tmp_path, kind, lang, expected):
     out = tmp_path / f"blank-{kind}-{lang}.pdf"
@@ -493,7 +493,7 @@ def test_blank_forms(db_path, tmp_path, kind, lang, expected):
 def test_a_blank_aicf_protest_prints_its_five_minutes(db_path, tmp_path):
     out = tmp_path / "blank.pdf"
     assert cli("forms", "blank", "protest", "--pdf", str(out), "--lang", "en", "--ruleset", "aicf-2009").returncode == 0
-    assert "5 minutes after the end of the board (aicf-2009 23)" in pdf_text(out)
+    assert "5 minutes after the end of the board (AICF 23)" in pdf_text(out)
     refused(cli("forms", "blank", "protest", "--pdf", str(out), "--ruleset", "chess"), "--ruleset")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from support.cli import run_cli
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label as cite   # the exam labels clauses as people cite them
 from support.kbcopy import installed
 from referee_app.core.learn.exam import LETTERS, exam_html, make_exam
 from referee_app.core.learn.questions import Scope

@@ -61,8 +61,8 @@ def test_what_says_nothing_new_is_not_said(fouls, before, same_as):
     assert describe_situation(Words("en"), {"before": before, "stroke": {}}, fouls) == plain
 
 
-@pytest.mark.parametrize("foul,said", [("none", None), ("made_up", "The referee calls a foul: made_up.")])
-def test_a_foul_is_named_by_the_ruleset_or_by_its_id(fouls, foul, said):
+@pytest.mark.parametrize("foul,said", [("none", None), ("made_up", "The referee calls a foul: made up.")])
+def test_a_foul_is_named_by_the_ruleset_or_by_its_id_in_words(fouls, foul, said):
     sentences = describe_situation(Words("en"), {"stroke": {"foul": foul}}, fouls)
     assert sentences[-1] == (said or "The stroke pockets nothing.")
 

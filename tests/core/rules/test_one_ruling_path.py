@@ -157,5 +157,6 @@ def test_names_of_rulesets_and_fouls_come_from_one_place():
     assert k.ruleset_name("gone", "fr") == "gone"                         # an old record's ruleset: its id
     foul = next(iter(k.compiled("icf").fouls.values()))
     assert k.foul_name("icf", foul["id"], "fr") == foul["name"]["fr"]
-    assert k.foul_name("icf", "made_up", "fr") == "made_up"
-    assert k.foul_name("gone", "improper_stroke", "fr") == "improper_stroke"
+    assert k.foul_name("icf", "made_up", "fr") == "made up"                 # known to none: its id, in words
+    # an old record's ruleset, or one that does not list the foul: named by a ruleset that does
+    assert k.foul_name("gone", "improper_stroke", "fr") == k.foul_name("icf", "improper_stroke", "fr")

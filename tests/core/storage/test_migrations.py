@@ -85,7 +85,9 @@ def _legacy_file(path):
 def _dump(path) -> dict:
     conn = sqlite3.connect(path)
     try:
-        return {t: conn.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in schema.TABLES}
+        present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # a table a later revision adds (the journal) is not in the older file: nothing of it to keep
+        return {t: conn.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in schema.TABLES if t in present}
     finally:
         conn.close()
 

@@ -111,7 +111,7 @@ def bad_inputs(tmp_path) -> list[list[str]]:
         ["tournament", "enter", "1", " "],
         ["tournament", "enter", "1", "\u0085"],
         ["tournament", "check-in", "1", "Z"],
-        ["tournament", "withdraw", "1", "Z"],
+        ["tournament", "withdraw", "1", "Z", "--reason", "x"],
         ["tournament", "add-result", "1", "1", "1", "25", "25"],
         ["tournament", "add-result", "1", "1", "1", "999", "3"],
         ["tournament", "add-result", "1", "1", "99999999999999999999", "5", "3"],

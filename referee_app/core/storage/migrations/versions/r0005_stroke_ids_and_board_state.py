@@ -11,14 +11,14 @@ it was not written (strokes entered before, corrections): the sheet is then repl
 An index of tournament_games by match: a stroke checks that its sheet is not closed (its game's
 result entered) without reading the whole tournament.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
