@@ -195,6 +195,8 @@ class MatchStore(db.Store):
     def _refuse_closed(self, match_id: int) -> None:
         why = self.closed(match_id)
         if why:
+            if self.database.role() == "table":   # said as every refusal of a table is: who may
+                raise NotAllowed("finished_match")
             raise BadInput(f"match {match_id}", why)
 
     def add_stroke(self, match_id: int, stroke: dict, client_id: str | None = None) -> dict:

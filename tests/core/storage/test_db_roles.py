@@ -253,6 +253,7 @@ def test_a_table_opens_its_pairings_sheet_keeps_it_and_enters_the_result_from_it
     assert entered.returncode == 0, entered.stderr
     assert json.loads(entered.stdout)["score"] == [0, 0]
     closed = run_cli("matches", "play", str(match_id), str(tmp_path / "s.yaml"), env=env)
-    assert closed.returncode == 2 and "closed" in closed.stderr and len(closed.stderr.strip().splitlines()) == 1
+    assert closed.returncode == 2 and len(closed.stderr.strip().splitlines()) == 1
+    assert "only the desk may change the score sheet of a game whose result is entered" in closed.stderr
     rows = club.sql(club.desk, f"SELECT client_id, state IS NOT NULL FROM strokes WHERE match_id = {match_id}").fetchall()
     assert len(rows) == 2 and all(cid and has_state for cid, has_state in rows)
