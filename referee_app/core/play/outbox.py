@@ -234,7 +234,7 @@ class Outbox:
             except StoreError:
                 raise
             except BadInput as exc:
-                problem = f"{exc.field}: {exc.problem}"
+                problem = f"{exc.field}: {exc.problem}" if exc.field else exc.problem
                 self._mark(item["client_id"], REFUSED, problem)
                 blocked[item["match_id"]] = problem
                 report.refused.append(self._refusal(item, problem))

@@ -182,22 +182,22 @@ class MatchStore(db.Store):
                 "table": game["table_no"]}
 
     def closed(self, match_id: int) -> str | None:
-        """Why the sheet takes no more strokes (its game's result is entered at the desk), or None."""
+        """Why the sheet takes no more strokes from the tables (its game's result is entered), or None."""
         game = self.first("SELECT g.round, g.final, g.table_no, t.name FROM tournament_games g "
                           "JOIN tournaments t ON t.id = g.tournament_id WHERE g.match_id = :m "
                           "AND g.superseded_at IS NULL AND g.score_first IS NOT NULL LIMIT 1", {"m": match_id})
         if game is None:
             return None
         where = "the final" if game["final"] else f"round {game['round']}"
-        return (f"the sheet is closed, strokes may not be added or taken back: the result of {where}, "
-                f"table {game['table_no']} of {game['name']} is entered (the desk may correct it)")
+        return f"the result of {where}, table {game['table_no']} of {game['name']} is entered"
 
     def _refuse_closed(self, match_id: int) -> None:
-        why = self.closed(match_id)
-        if why:
-            if self.database.role() == "table":   # said as every refusal of a table is: who may
-                raise NotAllowed("finished_match")
-            raise BadInput(f"match {match_id}", why)
+        """A table's login may not change a sheet whose result is entered (the contract: the sheet
+        is closed to the tables); the desk may, as it may change everything. Refused here, before
+        any write, in the words of every table refusal; the database's row check says the same to
+        a statement run by hand."""
+        if self.database.role() == "table" and self.closed(match_id):
+            raise NotAllowed("finished_match")
 
     def add_stroke(self, match_id: int, stroke: dict, client_id: str | None = None) -> dict:
         """Rules the stroke on the match as saved, and saves both, in one write transaction; returns

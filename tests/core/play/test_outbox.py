@@ -149,12 +149,11 @@ def kept_ids(outbox, server):
 
 
 def test_a_stroke_the_server_refuses_meanwhile_is_kept_and_shown(table, tmp_path, pg_cluster, postgresql_url):
-    from referee_app.core.tournament.store import TournamentStore
+    from core.storage.test_db_roles import Club
 
-    knowledge = installed()
-    tournaments = TournamentStore(knowledge, Database(postgresql_url))
-    tid = tournaments.create("Open", ["Anna", "Bela", "Carl", "Dora"], "icf")
-    tournaments.pair(tid, seed=1)
+    club = Club(pg_cluster, postgresql_url)      # a table's login, and the desk's
+    table = dict(table, CARROM_REFEREE_DATABASE=club.table)
+    desk, _as_table, tid = club.tournament()
     made = _cli(table, "matches", "new", "--pairing", str(tid), "1", "1", "--json")
     assert made.returncode == 0, made.stderr
     match_id = json.loads(made.stdout)["id"]
@@ -162,13 +161,14 @@ def test_a_stroke_the_server_refuses_meanwhile_is_kept_and_shown(table, tmp_path
     pg_cluster.halt()
     assert _cli(table, "matches", "play", str(match_id), str(tmp_path / "one.yaml")).returncode == 0
     pg_cluster.resume()
-    tournaments.result(tid, 1, 1, [13, 0])    # the desk types the result meanwhile: the sheet is closed
+    desk.result(tid, 1, 1, [13, 0])    # the desk types the result meanwhile: the sheet is closed to the tables
     synced = _cli(table, "db", "sync", "--json")
     assert synced.returncode == 0, synced.stderr
     out = json.loads(synced.stdout)
     validate(out, "db.json#/$defs/sync")
     assert (out["sent"], out["waiting"], len(out["refused"])) == (0, 0, 1)
-    assert "closed" in out["refused"][0]["problem"] and out["refused"][0]["stroke"] == ONE
+    assert "only the desk may change the score sheet of a game whose result is entered" in out["refused"][0]["problem"]
+    assert out["refused"][0]["stroke"] == ONE
     # never dropped: still shown by the next sync
     assert len(json.loads(_cli(table, "db", "sync", "--json").stdout)["refused"]) == 1
     assert _server_strokes(postgresql_url, match_id) == []
