@@ -22,8 +22,12 @@ def add_parsers(sub) -> None:
     command(sub, "fouls", run_fouls, "the fouls a referee can call under a ruleset",
             arg("--ruleset", help="default: the knowledge base's default_ruleset"), JSON)
     command(sub, "rulesets", run_rulesets, "the playable rule systems and their parameters", JSON)
-    command(sub, "verify", run_verify, "prove every situation gets exactly one ruling (gaps, conflicts)",
-            arg("--ruleset", help="one ruleset (default: all)"), JSON)
+    command(sub, "verify", run_verify, "prove every situation gets exactly one ruling (gaps, conflicts, "
+            "and where the text contradicts itself, how it is decided)",
+            arg("--ruleset", help="one ruleset (default: all)"), JSON,
+            arg("--markdown", action="store_true",
+                help="print where each ruleset's text contradicts itself and what is ruled, as the "
+                     "tables of docs/contradictions.md"))
 
 
 def _decision_errors(fn):
@@ -98,11 +102,14 @@ def _print_trace_entry(part: str, e: dict) -> None:
 
 
 def run_fouls(args) -> int:
+    from referee_app.core.rules.compile import foul_timing
+
     knowledge = knowledge_of(args)
     rs = knowledge.compiled(knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id)
-    fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", []))}
-             for f in rs.fouls.values()]
-    print_rows(fouls, args.json, lambda f: f"{f['id']:24} {f['names'].get('en', '')}  ({', '.join(f['clauses'])})")
+    fouls = [{"id": f["id"], "names": dict(f.get("name", {})), "clauses": list(f.get("clauses", [])),
+              "timing": foul_timing(f)} for f in rs.fouls.values()]
+    print_rows(fouls, args.json, lambda f: f"{f['id']:24} {f['timing']:16} {f['names'].get('en', '')}  "
+                                           f"({', '.join(f['clauses'])})")
     return 0
 
 
@@ -154,6 +161,11 @@ def run_verify(args) -> int:
     else:
         reports = [verify(knowledge, rid).as_dict() for rid in ids]
     ok = all(d["ok"] for d in reports)
+    if args.markdown:
+        from referee_app.core.rules.contradictions import markdown
+
+        print(markdown(knowledge, reports), end="")
+        return 0 if ok else 1
     if args.json:
         print_json(reports)
         return 0 if ok else 1
@@ -174,6 +186,15 @@ def _print_report(d: dict) -> None:
     for c in d["conflicts"]:
         print(f"  conflict on the {c['aspect']} between {', '.join(c['rules'])} "
               f"({c['count']} situations), e.g. {c['example']}")
+    n = d["contradiction_counts"]
+    print(f"  where the text contradicts itself: {n['self_contradictions']} regions, {n['stated']} resolved by "
+          f"its own words, {n['readings']} by the project's reading, {n['borrowed']} by a borrowed text, "
+          f"{n['silent']} silent; "
+          f"{n['own_text_first']} where the own text prevails over a borrowed one (verify --markdown lists them)")
+    for c in d["contradictions"]:
+        if c["ground"] == "silent":
+            print(f"  contradiction decided without saying why: {c['rule']} over {c['over']} on the "
+                  f"{', '.join(c['aspects'])} ({c['count']} situations): give its exception a priority")
     for rid in d["never_decisive"]:
         print(f"  never decisive, and the knowledge base does not say why: {rid}")
     for e in d["never_decisive_explained"]:

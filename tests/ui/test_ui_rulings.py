@@ -188,6 +188,21 @@ def test_the_foul_list_is_made_when_the_referee_comes_to_the_field_and_follows_t
         i18n.set_language("en")
 
 
+def test_the_foul_field_offers_only_the_fouls_that_fit_the_stroke(qtbot, area):
+    # a foul committed between strokes (touching the coins, standing up...) is recorded on its own
+    # entry with nothing pocketed: once the stroke pockets a coin, it is no longer offered
+    field = area.form.foul
+    between = [f for f in field._fouls if f["timing"] == "between_strokes"]
+    assert between   # icf has them (carrom-referee fouls)
+    assert len(field.labels()) == len(field._fouls)
+    area.form.own.setValue(1)
+    offered = field.labels()
+    assert len(offered) == len(field._fouls) - len(between)
+    assert not any(label.startswith(area.knowledge.foul_name("icf", f["id"], "en")) for f in between for label in offered)
+    area.form.own.setValue(0)
+    assert len(field.labels()) == len(field._fouls)
+
+
 def test_compare_rulesets_marks_what_differs(qtbot, area):
     area.form.own.setValue(1)
     area.form.queen.setChecked(True)

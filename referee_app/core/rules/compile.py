@@ -17,7 +17,40 @@ from .situation import QUEEN_STATES
 
 POINT_TERMS = ("loser_coins", "pocketed_coins", "queen", "queen_if_held", "special", "penalty_coin")
 SIDES = ("striker", "opponent")
-RULE_KEYS = {"name", "when", "then", "exception_to", "default", "note", "never_decisive"}
+RULE_KEYS = {"name", "when", "then", "exception_to", "priority", "default", "note", "never_decisive"}
+LANGS = ("en", "fr", "it")
+
+
+def _compile_priority(raw, where: str) -> dict | None:
+    """A rule's `priority`: why it wins over the rules it is an exception to, where both apply and
+    disagree. `stated`: the words of the text that say so (quoted); `reading`: the project's
+    reading: `generic` (the catalog's note naming the clauses weighed and saying the text does not
+    decide between them), `note` (the rule's own note says the reading) or a note in fr, it, en;
+    `reading.over` narrows the reading to some targets, the others being stated."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not set(raw) <= {"stated", "reading"} or not raw:
+        raise ConditionError(f"{where}: priority takes `stated` (the text's words) and/or `reading`")
+    stated = raw.get("stated")
+    if stated is not None and (not isinstance(stated, str) or not stated.strip()):
+        raise ConditionError(f"{where}: priority.stated quotes the words of the text that state it")
+    reading = raw.get("reading")
+    over: tuple = ()
+    if isinstance(reading, dict):
+        over = tuple(str(x) for x in _as_list(reading.get("over")))
+        kind = reading.get("as") or ("own" if set(reading) & set(LANGS) else "generic")
+        if kind == "own" and not set(LANGS) <= set(reading):
+            raise ConditionError(f"{where}: a reading's note is written in {', '.join(LANGS)}")
+        if kind not in ("own", "generic", "note"):
+            raise ConditionError(f"{where}: priority.reading.as is generic or note, not {kind!r}")
+        reading = {k: reading[k] for k in LANGS} if kind == "own" else kind
+    elif reading not in (None, "generic", "note"):
+        raise ConditionError(f"{where}: priority.reading is `generic`, `note` or a note in {', '.join(LANGS)}")
+    if stated is not None and reading is not None and not over:
+        raise ConditionError(f"{where}: a priority both stated and read says which targets are read (reading.over)")
+    if stated is None and reading is None:
+        raise ConditionError(f"{where}: priority says `stated` or `reading`")
+    return {"stated": stated, "reading": reading, "over": over}
 
 
 def _point_terms(spec, where):
@@ -75,6 +108,7 @@ class _Settings:
     borrowed: dict = field(default_factory=dict)
     disabled: set = field(default_factory=set)
     overridden_by: dict = field(default_factory=dict)  # a clause -> the borrowed clauses its rules override
+    borrow_exceptions: dict = field(default_factory=dict)  # a borrowed clause -> the own ones its entry overrides
     never_decisive: dict = field(default_factory=dict)
     assumptions: dict = field(default_factory=dict)   # parameter -> its reason (fr/it/en) where the text is silent
     allow_empty: bool | dict = False    # True, or the one position where the opponent may have none left
@@ -150,6 +184,7 @@ def _read_borrows(r: Ruleset, out: _Settings) -> None:
             out.overridden_by.setdefault(own, []).append(entry["clause"])
         # what the borrowed clause overrides in this ruleset's own text
         out.overridden_by.setdefault(entry["clause"], []).extend(entry.get("exception_to") or [])
+        out.borrow_exceptions[entry["clause"]] = tuple(entry.get("exception_to") or ())
     for entry in r.raw.get("disables") or []:
         out.disabled.add(entry["clause"])
 
@@ -197,6 +232,13 @@ def _compile_rule(clause, raw, n: int, index: int, st: _Settings, problems: list
     try:
         tests = compile_when(raw.get("when"), st.params, clause.id, set(st.fouls))
         then = _compile_then(raw.get("then"), clause.id)
+        priority = _compile_priority(raw.get("priority"), clause.id)
+        if priority and priority["reading"] == "note" and not raw.get("note"):
+            raise ConditionError(f"{clause.id}: priority.reading: note, but the rule has no note")
+        if (raw.get("exception_to") or clause.exception_to) and priority is None:
+            # an exception is a choice between two clauses: the text's words, or the project's reading
+            raise ConditionError(f"{clause.id}/{raw.get('name') or n}: exception_to needs a priority "
+                                 "(`stated`: the text's words; or `reading`)")
     except ConditionError as exc:
         problems.append(Problem(clause.file, entry_line(st.root, clause, "decides", n), str(exc)))
         return None
@@ -209,7 +251,7 @@ def _compile_rule(clause, raw, n: int, index: int, st: _Settings, problems: list
         st.borrowed[rid] = note
     return Rule(id=rid, clause=cite[0], tests=tests, then=then,
                 exception_to=exceptions, default=bool(raw.get("default")), note=raw.get("note"), index=index,
-                never_decisive=raw.get("never_decisive"), home=clause.id, also=cite[1:])
+                never_decisive=raw.get("never_decisive"), home=clause.id, also=cite[1:], priority=priority)
 
 
 def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> list[Rule]:
@@ -222,7 +264,16 @@ def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> lis
             if rule is not None:
                 rules.append(rule)
     _link_exceptions(rules, kb, problems)
+    own = [r for r in rules if r.clause not in st.borrowed]
+    for r in rules:
+        targets = set(st.borrow_exceptions.get(r.clause, ()))
+        if targets:   # a borrowed rule its `borrows` entry sets over some own rules (engine.resolve)
+            r.borrow_named = frozenset(o.id for o in own if targets & {o.id, o.clause, o.home or o.clause})
     return rules
+
+
+# What a foul committed between strokes needs of the stroke it is recorded with: nothing moved.
+BETWEEN_STROKES = {"pocketed_any": False, "striker_pocketed": False, "own_off": 0, "opponent_off": 0, "queen_off": False}
 
 
 def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
@@ -232,7 +283,19 @@ def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
             only_when[fid] = compile_when(foul.get("only_when"), st.params, f"foul {fid}: only_when", set(st.fouls))
         except ConditionError as exc:
             problems.append(Problem(where, getattr(foul, "line", 1), str(exc)))
+        if foul.get("timing") and foul["timing"] != foul_timing(foul):
+            problems.append(Problem(where, getattr(foul, "line", 1),
+                                    f"foul {fid}: {foul['timing']}, but its only_when says otherwise "
+                                    f"(a foul between strokes holds {BETWEEN_STROKES})"))
     return only_when
+
+
+def foul_timing(foul) -> str:
+    """`between_strokes` for a foul committed outside a stroke (recorded on its own, nothing moved:
+    its only_when holds BETWEEN_STROKES), else `during_stroke`; a foul's `timing` says it, and
+    is checked against its only_when."""
+    when = foul.get("only_when") or {}
+    return "between_strokes" if all(when.get(k) == v for k, v in BETWEEN_STROKES.items()) else "during_stroke"
 
 
 def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id: str) -> CompiledRuleset:
@@ -249,7 +312,8 @@ def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id:
     if problems:
         raise KnowledgeError(problems)
     return CompiledRuleset(rs, st.params, st.param_clauses, rules, st.fouls, st.mechanics, st.allow_empty,
-                           st.borrowed, only_when, queen_states, st.never_decisive, st.assumptions)
+                           st.borrowed, only_when, queen_states, st.never_decisive, st.assumptions,
+                           borrow_exceptions=st.borrow_exceptions)
 
 
 def _as_list(v):

@@ -60,6 +60,11 @@ class Rule:
     # once under that other clause (`home`) and cited as this ruleset's clause (`clause`, `also`).
     home: str = ""
     also: tuple = ()
+    # Why it wins over the rules it is an exception to where they disagree (compile._compile_priority):
+    # the text's words, or the project's reading; None where the knowledge base does not say.
+    priority: dict | None = None
+    # a borrowed rule: the own rules its ruleset's `borrows` entry names as overridden (compile.py)
+    borrow_named: frozenset = frozenset()
 
     def tests_fact(self, fact: str) -> bool:
         return any(t.fact == fact for t in self.tests)
@@ -107,18 +112,43 @@ class CompiledRuleset:
     queen_states: tuple = QUEEN_STATES                   # the queen states this ruleset knows
     never_decisive: dict = field(default_factory=dict)   # rule id -> why it never decides here
     assumptions: dict = field(default_factory=dict)      # parameter -> reason (fr/it/en): the text is silent
+    # a borrowed clause -> the own rules or clauses its `borrows` entry lets it override
+    borrow_exceptions: dict = field(default_factory=dict)
+
+    def is_borrowed(self, rule: Rule) -> bool:
+        """Whether the rule is another text's, borrowed where this ruleset's own text is silent."""
+        return rule.clause in self.borrowed
+
+    def borrow_overrides(self, winner: Rule, loser: Rule) -> bool:
+        """Whether the ruleset's `borrows` entry of `winner` names `loser` (its rule or clause) as overridden."""
+        targets = set(self.borrow_exceptions.get(winner.clause, ()))
+        return bool(targets & {loser.id, loser.clause, loser.home or loser.clause})
 
     def __post_init__(self):
         # Board rules may test the queen as this stroke leaves it, known only once the queen
         # rules have spoken: they are matched after the others (split once, not per situation).
         self._first = [r for r in self.rules if not r.tests_fact("queen_after")]
         self._after_queen = [r for r in self.rules if r.tests_fact("queen_after")]
+        # Borrowed rules give way to the ruleset's own text wherever it decides (resolve); a borrowed
+        # rule whose `borrows` entry names the own rule it overrides counts as own text there.
+        self._borrowed = frozenset(r.id for r in self.rules if self.is_borrowed(r))
 
     def applicable(self, facts: dict) -> list[Rule]:
         return [r for r in self._first if matches(r.tests, facts)]
 
     def decide(self, facts: dict, relevant=None) -> Decision:
-        """Decides every aspect; raises NoRule or Conflict where the rules fail to give exactly one."""
+        """Decides every aspect; raises NoRule or Conflict where the rules fail to give exactly one.
+        The ruleset's own text first: a borrowed rule decides an aspect only where the own rules
+        do not; and where the own text leaves the stroke without one ruling, the borrowed rules
+        take part everywhere, with the exceptions their text gives them."""
+        if self._borrowed:
+            try:
+                return self._decide(facts, relevant, self._borrowed)
+            except (NoRule, Conflict):
+                pass
+        return self._decide(facts, relevant, frozenset())
+
+    def _decide(self, facts: dict, relevant, borrowed: frozenset) -> Decision:
         applicable = self.applicable(facts)
         decision = Decision(first=applicable)
         relevant = relevant or relevance
@@ -127,7 +157,7 @@ class CompiledRuleset:
                 facts = dict(facts, queen_after=decision.values.get("queen", facts["queen"]))
                 applicable = applicable + [r for r in self._after_queen if matches(r.tests, facts)]
                 decision.board, decision.board_facts = applicable, facts
-            value, rules = resolve(aspect, applicable)
+            value, rules = resolve(aspect, applicable, borrowed)
             if rules:
                 decision.values[aspect], decision.rules[aspect] = value, rules
         over = decision.values.get("board", CONTINUES).over
@@ -154,11 +184,25 @@ def relevance(aspect: str, facts: dict, board_over: bool) -> bool:
     return True
 
 
-def resolve(aspect: str, applicable: list[Rule]):
-    """The one value the applicable, non-overridden rules give for `aspect`, and those rules."""
+def resolve(aspect: str, applicable: list[Rule], borrowed: frozenset = frozenset()):
+    """The one value the applicable, non-overridden rules give for `aspect`, and those rules.
+    Where some are borrowed from another text, the ruleset's own rules decide alone when they
+    give one value that is not a base case; only where they do not (silent, a base case, or at
+    odds with each other) do the borrowed rules take part, with their exceptions."""
     candidates = [r for r in applicable if aspect in r.then]
     if not candidates:
         return None, []
+    if borrowed and any(r.id in borrowed for r in candidates):
+        ids = {r.id for r in candidates}
+        own = [r for r in candidates if r.id not in borrowed or r.borrow_named & ids]
+        if own and len(own) < len(candidates):
+            try:
+                value, rules = resolve(aspect, own)
+            except Conflict:
+                pass
+            else:
+                if rules and not rules[0].default:
+                    return value, rules
     standing = [r for r in candidates if not any(r.id in o.overrides for o in candidates if o is not r)]
     chosen = [r for r in standing if not r.default] or [r for r in standing if r.default]
     values = {_key(r.then[aspect]) for r in chosen}

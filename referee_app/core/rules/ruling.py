@@ -12,11 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee_app.core.errors import BadInput
+from referee_app.core.knowledge.citations import cite
+from referee_app.i18n import N_, translations
 from . import colours, reachable
 from .conditions import matches
 from .derivation import ASPECT_PARTS, derive
 from .engine import CONTINUES, Board, CompiledRuleset, Conflict, Decision, NoRule, relevance
 from .explain import explain
+from .priority import BORROWED, READING, overridden
 from .situation import COINS_PER_SIDE, Situation
 
 if TYPE_CHECKING:
@@ -132,6 +135,16 @@ class Grounds:
         return [c for e in in_order for c in (e["clause"], *also.get(e["rule"], ()))]
 
 
+def ruling_aspects(d: Decision, over: bool) -> tuple:
+    """The aspects a ruling rests on: all of them while the board goes on; once it is over, the
+    result and the queen and break that shaped it, and the own coins when they go back (they are
+    the loser's coins counted, and `returned.own`); the rest is moot (icf-fr 3.7 d)."""
+    if not over:
+        return ASPECT_ORDER
+    return ("board", "queen", "own", "break_made") if d.values.get("own") == "returned" else \
+        ("board", "queen", "break_made")
+
+
 def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
     """The aspects that decided a part of this ruling: once the board is over, the result and the
     queen and break that shaped it (the rest is moot, icf-fr 3.7 d); a board that goes on cites
@@ -146,7 +159,7 @@ def cited_aspects(d: Decision, facts: dict, over: bool) -> list[str]:
         elif aspect == "penalty":
             keep = not over and (d.values["penalty"] > 0 or not rules[0].default)
         elif over:
-            keep = aspect in ("queen", "break_made") and relevance(aspect, facts, False)
+            keep = aspect in ruling_aspects(d, True) and relevance(aspect, facts, False)
         else:
             keep = relevance(aspect, facts, False)
         if keep:
@@ -163,7 +176,7 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     for aspect in aspects:
         for part in ASPECT_PARTS[aspect]:
             grounds.add(part, dict(derivation[aspect], aspect=aspect))
-    outcome = _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
+    outcome = carried_out(rs, s, d, grounds)
     if s.own_off or s.opponent_off or s.queen_off:
         grounds.mechanic("after.off_board", "off_board")
     kb = knowledge.kb
@@ -176,7 +189,7 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     # the contract's explanation says why, then what; each half on its own for a view or a form
     ruling["explanation"] = {lang: f"{why[lang]} {decision[lang]}".strip() for lang in why}
     ruling["why"], ruling["decision"] = why, decision
-    notes = _notes(rs, d, board.over) + grounds.notes
+    notes = _with_readings(_notes(rs, d, board.over), _reading_notes(kb, rs, d, board.over), rs.borrowed) + grounds.notes
     if notes:
         ruling["notes"] = notes
     if trace:
@@ -184,8 +197,16 @@ def carry_out(knowledge: Knowledge, rs: CompiledRuleset, s: Situation, facts: di
     return ruling
 
 
+def carried_out(rs: CompiledRuleset, s: Situation, d: Decision, grounds: Grounds | None = None) -> dict:
+    """The decision's numbers: the turn, what goes back, the board after the stroke and its result
+    (the part of the ruling tests/core/rules/test_ruling_numbers.py holds together)."""
+    board: Board = d.values.get("board", CONTINUES)
+    grounds = grounds if grounds is not None else Grounds(rs)
+    return _board_over(rs, s, d, board, grounds) if board.over else _board_goes_on(rs, s, d, grounds)
+
+
 def _deciding_rules(d: Decision, over: bool) -> list[str]:
-    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    aspects = ruling_aspects(d, over)
     return list(dict.fromkeys(r.id for a in aspects for r in d.rules.get(a, [])))
 
 
@@ -193,13 +214,17 @@ def _board_over(rs, s: Situation, d: Decision, board: Board, grounds: Grounds) -
     v = d.values
     queen_after = v.get("queen", s.queen)
     # the loser's coins are those on the surface once its own pocketed coins that go back are back
-    own_left = s.own_on_board - s.own_pocketed + (s.own_pocketed if v.get("own") == "returned" else 0)
+    own_returned = s.own_pocketed if v.get("own") == "returned" else 0
+    own_left = s.own_on_board - s.own_pocketed + own_returned
     opp_left = s.opponent_on_board - s.opponent_pocketed
     points = board_points(rs, s, board, {"striker": own_left, "opponent": opp_left}, queen_after, grounds)
     if s.dues or s.opponent_dues:
         grounds.parameter("after.dues", "dues_at_board_end")
+    # what goes back is said where it goes back: after.own_on_board counts it (the numbers agree,
+    # tests/core/rules/test_ruling_numbers.py)
+    queen_back = queen_after == "on_board" and (s.queen_pocketed or s.queen == "awaiting_cover")
     return {"turn": "passes",
-            "returned": {"own": 0, "opponent": 0, "queen": False},
+            "returned": {"own": own_returned, "opponent": 0, "queen": queen_back},
             "after": {"own_on_board": own_left, "opponent_on_board": opp_left, "queen": queen_after,
                       "dues": 0, "opponent_dues": 0},
             "board": {"over": True, "winner": board.winner, "points": points}}
@@ -274,8 +299,64 @@ def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: di
     return {"striker": pts["striker"], "opponent": pts["opponent"]}
 
 
+# The reading where the text gives two clauses for one stroke and does not say which wins, and the
+# knowledge base has no more to say than that (`priority: {reading: generic}`).
+GENERIC = N_("{rule} and {over} both apply to this stroke and say different things; the text does not say "
+             "which prevails, and the project reads {rule} as prevailing.")
+
+
+# Where a ruleset's own clauses contradict each other on a stroke and a clause it borrows settles it.
+BORROWED_NOTE = N_("This ruleset's own text gives no single ruling here ({over} and its other clauses "
+                   "disagree); {rule}, from the text it borrows from where its own is silent, settles it.")
+
+
+def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
+    """A note for each rule that decided against another applicable clause of the ruleset on the
+    project's reading (its `priority.reading`), naming the clauses it weighs (`weighs`)."""
+    aspects = ruling_aspects(d, over)
+    weighed: dict = {}
+    for o in overridden(rs, d, aspects):
+        if o.ground in (READING, BORROWED):
+            entry = weighed.setdefault(o.winner.id, (o.winner, []))
+            for c in (o.loser.clause, *o.loser.also):
+                if c not in entry[1] and c != o.winner.clause:
+                    entry[1].append(c)
+    notes = []
+    for winner, losers in weighed.values():
+        borrowed = rs.is_borrowed(winner)
+        reading = None if borrowed else (winner.priority or {}).get("reading")
+        if reading == "note":
+            text = dict(winner.note or {})
+        elif borrowed or reading == "generic":
+            template = BORROWED_NOTE if borrowed else GENERIC
+            text = {lang: translations(lang).gettext(template).format(
+                        rule=cite(winner.clause, lang, kb),
+                        over=", ".join(cite(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
+        else:
+            text = dict(reading or {})
+        notes.append({"clause": winner.clause, **{k: text[k] for k in ("en", "fr", "it")},
+                      "reading": True, "weighs": [winner.clause, *losers], **({"borrowed": True} if borrowed else {})})
+    return notes
+
+
+def _with_readings(notes: list[dict], readings: list[dict], borrowed: dict) -> list[dict]:
+    """The rules' notes, a reading that is a rule's own note marked on it rather than said twice;
+    where a borrowed clause settles what the own text leaves at odds, its borrowing note (the own
+    text "says nothing") gives way to the note saying so."""
+    settled = {r["clause"] for r in readings if r.get("borrowed")}
+    out = [dict(n) for n in notes
+           if not (n["clause"] in settled and n["en"] == (borrowed.get(n["clause"]) or {}).get("en"))]
+    for reading in readings:
+        same = next((n for n in out if n["en"] == reading["en"]), None)
+        if same is None:
+            out.append(reading)
+        else:
+            same.update(reading=True, weighs=reading["weighs"])
+    return out
+
+
 def _notes(rs: CompiledRuleset, d: Decision, over: bool) -> list[dict]:
-    aspects = ("board", "queen", "break_made") if over else ASPECT_ORDER
+    aspects = ruling_aspects(d, over)
     notes, seen = [], set()
     for r in (r for a in aspects for r in d.rules.get(a, [])):
         # a rule's own note speaks in the paragraphs of the text it stands under (`home`)

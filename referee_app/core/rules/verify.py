@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING
 
 from .conditions import matches
 from .engine import CompiledRuleset, Conflict, NoRule
+from .priority import BORROWED, OWN_FIRST, READING, SILENT, STATED, overridden
 from .reachable import unreachable
+from .ruling import ruling_aspects
 from .situation import FACTS, INPUT_FACTS, Situation, attribute, impossibility
 
 if TYPE_CHECKING:
@@ -46,11 +48,27 @@ class Report:
     never_decisive: list = field(default_factory=list)        # rule ids, unexplained
     never_decisive_explained: dict = field(default_factory=dict)  # rule id -> the knowledge base's reason
     facts: dict = field(default_factory=dict)       # fact -> {range, cut_points, representatives}
+    # Where two clauses apply and disagree (priority.py): (prevailing rule, clause overridden) ->
+    # {"ground", "aspects", "count", "example"}
+    contradictions: dict = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
+    def silent(self) -> list:
+        """The contradictions the knowledge base decides without saying on what (no priority)."""
+        return [key for key, c in self.contradictions.items() if c["ground"] == SILENT]
+
+    @property
     def ok(self) -> bool:
-        return not self.gaps and not self.conflicts and not self.never_decisive
+        return not self.gaps and not self.conflicts and not self.never_decisive and not self.silent
+
+    def counts(self) -> dict:
+        """How many regions the text contradicts itself in, how many it resolves in its own words,
+        how many the project reads; and where a borrowed text gives way to the ruleset's own."""
+        grounds = Counter(c["ground"] for c in self.contradictions.values())
+        return {"self_contradictions": grounds[STATED] + grounds[READING] + grounds[BORROWED] + grounds[SILENT],
+                "stated": grounds[STATED], "readings": grounds[READING], "borrowed": grounds[BORROWED],
+                "silent": grounds[SILENT], "own_text_first": grounds[OWN_FIRST]}
 
     def as_dict(self) -> dict:
         return {
@@ -62,6 +80,10 @@ class Report:
             "never_decisive": self.never_decisive,
             "never_decisive_explained": [{"rule": r, "reason": why}
                                          for r, why in self.never_decisive_explained.items()],
+            "contradictions": [{"rule": rule, "over": over, **{k: v for k, v in c.items() if k != "aspects"},
+                                "aspects": sorted(c["aspects"])}
+                               for (rule, over), c in sorted(self.contradictions.items())],
+            "contradiction_counts": self.counts(),
             "facts": self.facts,
         }
 
@@ -166,12 +188,50 @@ def _record_failure(report: Report, exc, facts: dict) -> None:
     table[key] = (n + 1, ex)
 
 
+def _grounds(rs: CompiledRuleset, o) -> dict:
+    """What the report says of a region: the clauses weighed, and the words or the reading."""
+    out: dict = {"clause": o.winner.clause, "over_rule": o.loser.id}
+    p = o.winner.priority or {}
+    if o.ground == STATED:
+        out["stated"] = p.get("stated")
+    elif o.ground == READING:
+        reading = p.get("reading")
+        out["reading"] = dict(o.winner.note or {}) if reading == "note" else reading
+    elif o.ground == BORROWED:
+        out["borrowed"] = o.winner.clause
+    elif o.ground == OWN_FIRST:
+        borrowed = o.loser if rs.is_borrowed(o.loser) else o.winner
+        out["borrowed"] = borrowed.clause
+    return out
+
+
+def _record_contradictions(report: Report, rs: CompiledRuleset, decision, facts: dict, seen: dict) -> None:
+    # The same applicable rules decide the same way: what they contradict is found once per set
+    # (`seen`), not once per situation, which keeps verify's time near what it was without it.
+    board = decision.values.get("board")
+    over = board is not None and board.over
+    key = (over, tuple(map(id, decision.board)))
+    found = seen.get(key)
+    if found is None:
+        aspects = ruling_aspects(decision, over)
+        found = seen[key] = [((o.winner.id, o.loser.clause), o.aspect, o.ground, o)
+                             for o in overridden(rs, decision, aspects)]
+    for region, aspect, ground, o in found:
+        entry = report.contradictions.get(region)
+        if entry is None:
+            entry = report.contradictions[region] = {"ground": ground, "aspects": set(), "count": 0,
+                                                     "example": _describe(facts), **_grounds(rs, o)}
+        entry["aspects"].add(aspect)
+        entry["count"] += 1
+
+
 def verify_compiled(rs: CompiledRuleset) -> Report:
     report = Report(rs.ruleset.id)
     start = time.perf_counter()
     cuts = cut_points(rs)
     groups = {g: group_representatives(rs, g, cuts) for g in GROUPS}
     report.facts = fact_report(rs, cuts, groups)
+    seen: dict = {}
     for _s, facts in situations(rs, groups):
         report.situations += 1
         try:
@@ -182,6 +242,7 @@ def verify_compiled(rs: CompiledRuleset) -> Report:
         for rules in decision.rules.values():
             for r in rules:
                 report.decisive[r.id] += 1
+        _record_contradictions(report, rs, decision, facts, seen)
     for r in rs.rules:
         if report.decisive[r.id] == 0:
             reason = r.never_decisive or rs.never_decisive.get(r.id)

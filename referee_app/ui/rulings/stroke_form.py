@@ -49,6 +49,7 @@ class FoulField(QLineEdit):
         # The completer's list cites each foul's paragraphs, which reads the citation styles: it
         # is filled when the referee first comes to the field, not for the window's first paint.
         self._listed = False
+        self._moved = False   # the stroke moved a piece: only fouls of the stroke are offered (set_moved)
         self._model = QStringListModel(self)
         completer = QCompleter(self._model, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -63,12 +64,14 @@ class FoulField(QLineEdit):
     def set_fouls(self, knowledge, ruleset: str) -> None:
         """The fouls a referee can call under `ruleset`, each named in every language as the
         knowledge root names it (Knowledge.foul_name)."""
+        from referee_app.core.rules.compile import foul_timing
         from referee_app.languages import LANGUAGES
 
         current = self.foul_id()
         self._kb = knowledge.kb
         self._fouls = [{"id": f["id"], "names": {lang: knowledge.foul_name(ruleset, f["id"], lang) for lang in LANGUAGES},
-                        "clauses": f.get("clauses", [])} for f in knowledge.compiled(ruleset).fouls.values()]
+                        "clauses": f.get("clauses", []), "timing": foul_timing(f)}
+                       for f in knowledge.compiled(ruleset).fouls.values()]
         self.retranslate()
         if current is not None:
             self.set_foul(current)
@@ -82,9 +85,19 @@ class FoulField(QLineEdit):
     def labels(self) -> list[str]:
         """What the completer offers: each foul's name and paragraphs, in the interface language."""
         if not self._listed:
-            self._model.setStringList([self.label_of(f) for f in self._fouls])
+            self._model.setStringList([self.label_of(f) for f in self._fouls
+                                       if not (self._moved and f["timing"] == "between_strokes")])
             self._listed = True
         return self._model.stringList()
+
+    def set_moved(self, moved: bool) -> None:
+        """Whether the stroke as ticked moved a piece: a foul committed between strokes is then not
+        offered (it is recorded on its own entry, with nothing pocketed: `fouls` says its timing)."""
+        if moved != self._moved:
+            self._moved = moved
+            self._listed = False
+            if self.hasFocus():
+                self.labels()
 
     def focusInEvent(self, event) -> None:
         self.labels()
@@ -210,6 +223,7 @@ class StrokeForm(QWidget):
             w.toggled.connect(self.changed)
         self.foul.textChanged.connect(self.changed)
         self.first_colour.currentIndexChanged.connect(self.changed)
+        self.changed.connect(self._offer_fouls)
         for w in (self.own, self.opponent):
             w.valueChanged.connect(self._show_first_colour)
         self.setTabOrder(self.own, self.opponent)
@@ -223,6 +237,11 @@ class StrokeForm(QWidget):
 
     def set_fouls(self, knowledge, ruleset: str) -> None:
         self.foul.set_fouls(knowledge, ruleset)
+
+    def _offer_fouls(self) -> None:
+        moved = any(w.value() for w in (self.own, self.opponent, self.own_off, self.opponent_off)) or any(
+            w.isChecked() for w in (self.queen, self.striker, self.queen_off))
+        self.foul.set_moved(moved)
 
     def set_colours(self, names: tuple[str, str] | None) -> None:
         """Colours still open: the counts are the light and the dark coins, `names` as the text

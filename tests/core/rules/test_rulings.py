@@ -166,8 +166,10 @@ def test_the_verifier_finds_a_conflict_and_an_exception_resolves_it(tmp_path):
         "  - {name: foul, when: {foul: improper_stroke}, then: {turn: passes}}\n")
     report = verify_compiled(tiny_ruleset(tmp_path / "a", conflicting))
     assert [k for k in report.conflicts] == [("turn", ("icf-fr:3.6.a/continues", "icf-fr:3.6.a/foul"))]
-    resolved = conflicting.replace("then: {turn: passes}}\n", "then: {turn: passes}, exception_to: [icf-fr:3.6.a/continues]}\n", 2)
-    resolved = resolved.replace("{name: passes, default: true, then: {turn: passes}, exception_to: [icf-fr:3.6.a/continues]}",
+    resolved = conflicting.replace("then: {turn: passes}}\n", "then: {turn: passes}, exception_to: [icf-fr:3.6.a/continues],"
+                                  " priority: {stated: Toutefois}}\n", 2)
+    resolved = resolved.replace("{name: passes, default: true, then: {turn: passes}, exception_to: [icf-fr:3.6.a/continues],"
+                                " priority: {stated: Toutefois}}",
                                 "{name: passes, default: true, then: {turn: passes}}")
     report = verify_compiled(tiny_ruleset(tmp_path / "b", resolved))
     assert report.ok, report.as_dict()
@@ -177,7 +179,7 @@ def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_
     shadowed = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
                        "  - {name: shadowed, when: {own_pocketed: {min: 1}}, then: {turn: continues}}\n"
                        "  - {name: wider, when: {own_pocketed: {min: 1}}, then: {turn: continues},"
-                       " exception_to: [icf-fr:3.6.a/shadowed]}\n")
+                       " exception_to: [icf-fr:3.6.a/shadowed], priority: {reading: generic}}\n")
     report = verify_compiled(tiny_ruleset(tmp_path / "a", shadowed))
     assert not report.ok and not report.gaps and not report.conflicts
     assert report.never_decisive == ["icf-fr:3.6.a/shadowed"]
@@ -188,8 +190,10 @@ def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_
 
 def test_exceptions_that_loop_are_refused(tmp_path):
     looping = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
-                      "  - {name: one, when: {own_pocketed: 1}, then: {turn: passes}, exception_to: [icf-fr:3.6.a/two]}\n"
-                      "  - {name: two, when: {own_pocketed: 1}, then: {turn: continues}, exception_to: [icf-fr:3.6.a/one]}\n")
+                      "  - {name: one, when: {own_pocketed: 1}, then: {turn: passes}, exception_to: [icf-fr:3.6.a/two],"
+                      " priority: {reading: generic}}\n"
+                      "  - {name: two, when: {own_pocketed: 1}, then: {turn: continues}, exception_to: [icf-fr:3.6.a/one],"
+                      " priority: {reading: generic}}\n")
     with pytest.raises(KnowledgeError) as err:
         tiny_ruleset(tmp_path, looping)
     assert "icf-fr:3.6.a/one: exceptions form a cycle back to this rule" in str(err.value)
