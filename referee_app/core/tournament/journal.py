@@ -19,10 +19,20 @@ ACTIONS = {
     "repair": N_("paired {round} again: {reason}"),
     "result": N_("entered the result of table {table} in {round}: {score}"),
     "correction": N_("corrected the result of table {table} in {round}: {before} to {score} ({reason})"),
-    "choice": N_("changed the organiser's choice {choice}: {reason}"),
+    "choice": N_("changed the organiser's choice “{choice}”: {reason}"),
     "move_table": N_("moved table {table} of {round} to table {after}: {reason}"),
     "sheet": N_("opened the score sheet {match_id} at table {table} in {round}"),
     "set_aside": N_("set aside table {table} of {round}: {reason}"),
+}
+
+
+# The organiser's choices as the Choices tab names them: the journal is read by people, not by
+# the command line's `tournament choose` (whose argument is the id)
+CHOICES = {
+    "rounds_total": N_("rounds before the final"),
+    "ghost_points": N_("points for beating the ghost"),
+    "avoid_rematches": N_("no two players meet twice"),
+    "absent": N_("a player sits out rounds"),
 }
 
 
@@ -41,6 +51,8 @@ def entry_text(entry: dict, lang: str = "en") -> str:
              "round": round_words(entry["round"], lang) if entry.get("round") is not None else "",
              "table": entry.get("table") if entry.get("table") is not None else "",
              "score": _score(detail.get("score")), "before": _score(detail.get("before"))}
+    if action == "choice" and detail.get("choice") in CHOICES:
+        words["choice"] = _(CHOICES[detail["choice"]])
     template = ACTIONS.get(action)
     try:
         said = _(template).format_map(_Missing(words)) if template else action
