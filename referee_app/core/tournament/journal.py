@@ -15,6 +15,7 @@ ACTIONS = {
     "check_in": N_("checked {player} in"),
     "check_out": N_("marked {player} absent"),
     "withdraw": N_("withdrew {player} after round {after_round}: {reason}"),
+    "withdraw_before_play": N_("withdrew {player} before the first round: {reason}"),
     "pair": N_("paired {round}"),
     "repair": N_("paired {round} again: {reason}"),
     "result": N_("entered the result of table {table} in {round}: {score}"),
@@ -47,6 +48,8 @@ def entry_text(entry: dict, lang: str = "en") -> str:
     action = entry["action"]
     if action == "check_in" and detail.get("present") is False:
         action = "check_out"
+    if action == "withdraw" and detail.get("after_round") == 0:
+        action = "withdraw_before_play"
     words = {**{k: v for k, v in detail.items() if isinstance(v, (str, int))},
              "round": round_words(entry["round"], lang) if entry.get("round") is not None else "",
              "table": entry.get("table") if entry.get("table") is not None else "",
