@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from referee_app.i18n import N_, translations
 from . import colours, reachable
 from .conditions import matches
@@ -330,8 +330,8 @@ def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dic
         elif borrowed or reading == "generic":
             template = BORROWED_NOTE if borrowed else GENERIC
             text = {lang: translations(lang).gettext(template).format(
-                        rule=cite(winner.clause, lang, kb),
-                        over=", ".join(cite(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
+                        rule=label(winner.clause, lang, kb),
+                        over=", ".join(label(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
         else:
             text = dict(reading or {})
         notes.append({"clause": winner.clause, **{k: text[k] for k in ("en", "fr", "it")},
