@@ -132,3 +132,20 @@ def test_a_table_typing_a_result_another_table_entered_meanwhile_is_told_who(gui
                                            f"{club.table_login} at ")
     assert table.message.text().endswith(": only the desk may change it")
     assert desk.game(tid, 1, 1)["score_second"] == 2
+
+
+def test_pair_this_round_again_is_offered_only_while_none_of_its_games_has_begun(gui_env, qtbot, tmp_path):
+    from referee_app.core.tournament.store import TournamentStore
+
+    url = str(tmp_path / "records.sqlite3")
+    store = TournamentStore(installed(), url)
+    tid = store.create("Open de Besançon", PLAYERS, "icf")
+    store.pair(tid, seed=1)
+    area = _area(qtbot, url)
+    area.rounds.refresh()
+    assert area.rounds.again_button.isEnabled()
+    table = store.round_games(tid, 1)[0]["table_no"]
+    store.result(tid, 1, table, (25, 9))
+    area.rounds.refresh()
+    # offered, it could only be refused (and in the store's English words, in a French window)
+    assert not area.rounds.again_button.isEnabled()

@@ -43,6 +43,14 @@ def _round_key(round_no) -> str:
 MAX_REASON = 500
 
 
+def begun_table(games) -> int | None:
+    """A table of the round whose game has begun (a score sheet opened) or ended (a result other
+    than the ghost's, which is given at pairing), None when none has: the round may be paired again."""
+    played = [g["table_no"] for g in games if g["score_first"] is not None and GHOST not in (g["first"], g["second"])]
+    opened = [g["table_no"] for g in games if g["match_id"] is not None]
+    return (played or opened or [None])[0]
+
+
 def _reason(reason, what: str) -> str:
     """The reason as the journal keeps it, on one line. One too long is refused rather than cut:
     the journal is what the desk shows a federation afterwards, so it holds what was typed."""
@@ -429,9 +437,8 @@ class TournamentStore(db.Store):
             if _round_key(round_no) != _round_key(last):
                 raise BadInput("round", f"only the last round paired ({_round_key(last)}) may be paired again")
             rows = self.round_games(tid, round_no)
-            played = [r["table_no"] for r in rows if r["score_first"] is not None and GHOST not in (r["first"], r["second"])]
-            if played or any(r["match_id"] is not None for r in rows):
-                table = played[0] if played else next(r["table_no"] for r in rows if r["match_id"] is not None)
+            table = begun_table(rows)
+            if table is not None:
                 raise BadInput("round", f"table {table} has begun or finished its game: the round is being played; "
                                         "change its results through recorded corrections")
             stamp = self.clock().isoformat()
