@@ -96,10 +96,11 @@ def run_exam(args) -> int:
 
     knowledge = knowledge_of(args)
     exam = make_exam(knowledge, _scope(args), args.count, args.seed, args.minutes, args.pass_mark)
-    html = exam_html(knowledge, exam, args.lang)
+    diagrams: dict[str, str] = {}   # each answer's board, drawn by the printer
+    html = exam_html(knowledge, exam, args.lang, diagrams)
     from referee_app.printing.pdf import write_pdf  # Qt only now, to print
 
-    path = write_pdf(html, args.pdf, title=f"carrom-referee exam {exam.scope.ruleset} {exam.seed}")
+    path = write_pdf(html, args.pdf, title=f"carrom-referee exam {exam.scope.ruleset} {exam.seed}", images=diagrams)
     if args.json:
         print_json({"pdf": str(path), "ruleset": exam.scope.ruleset, "seed": exam.seed, "lang": args.lang,
                     "questions": len(exam.questions), "minutes": exam.minutes, "pass_mark": exam.pass_mark,

@@ -23,10 +23,30 @@ def ensure_gui_app():
     return app
 
 
-def write_pdf(document_html: str, path: str | Path, title: str = "", field: str = "--pdf") -> Path:
+def _svg_image(svg: str, width_px: int = 1400):
+    """An SVG drawn into an image sharp enough to print (the document scales it to its width)."""
+    from PySide6.QtCore import QByteArray, QSize
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
+    size = renderer.defaultSize()
+    scale = width_px / max(1, size.width())
+    image = QImage(QSize(width_px, int(size.height() * scale)), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    renderer.render(painter)
+    painter.end()
+    return image
+
+
+def write_pdf(document_html: str, path: str | Path, title: str = "", field: str = "--pdf",
+              images: dict[str, str] | None = None) -> Path:
     """Writes `document_html` as an A4 PDF at `path`, whole or not at all (core/storage/files.py):
     a target that is not a regular file is refused, and on any failure (a full disk) the old file
-    stays and BadInput names `field`. Returns the path."""
+    stays and BadInput names `field`. `images`: the SVG of each `<img src>` name the document
+    shows (board diagrams). Returns the path."""
     ensure_gui_app()
     from PySide6.QtCore import QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
@@ -44,6 +64,11 @@ def write_pdf(document_html: str, path: str | Path, title: str = "", field: str 
         writer.setResolution(96)
         doc = QTextDocument()
         doc.documentLayout().setPaintDevice(writer)  # points convert at the writer's resolution
+        if images:
+            from PySide6.QtCore import QUrl
+
+            for name, svg in images.items():
+                doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), _svg_image(svg))
         doc.setHtml(document_html)
         layout = writer.pageLayout().paintRectPixels(writer.resolution())
         doc.setPageSize(QSizeF(layout.width(), layout.height()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QApplication, QComboBox, QLabel, QMainWindow, QMessageBox, QSizePolicy,
                                QStackedWidget, QToolBar, QVBoxLayout, QWidget)
@@ -19,6 +19,7 @@ from referee_app.i18n import gettext as _
 from . import settings
 from . import theme
 from .areas import AreaHost, EquipmentArea, scrolling
+from .common.focus import enter
 from .common.focus_ring import FocusRing
 from .knowledge_start import load_knowledge
 from .retranslate import follow_language, install_qt_translations, system_language
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT = range(5)
 HEARTBEAT_MS = 5000
 FINISH_START_LATEST_MS = 1000   # after show(), even when the window is not painted
+GEOMETRY_SAVE_MS = 500          # a window dragged or resized is saved once it settles
 
 
 def _inspection_page(knowledge):
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("main_window")
         self._open_records = open_records
+        self._learn_ruleset: str | None = None   # chosen in the Learn area during a match: Learn's alone
         self.started = False   # finish_start has run
         self._painted = False
         problems = list(kb_problems or ())
@@ -127,6 +130,10 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(self.problems_label)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
 
+        # the window's place and size (maximised or not) are saved as they change, not only on
+        # closing: a window killed mid-match comes back as the referee had it
+        self._geometry_timer = QTimer(self, singleShot=True, interval=GEOMETRY_SAVE_MS)
+        self._geometry_timer.timeout.connect(self._save_geometry)
         self._restore()
         follow_language(self)
         self.retranslate()
@@ -165,7 +172,8 @@ class MainWindow(QMainWindow):
         learn.open_clause.connect(self.open_clause)
         if self.current_ruleset() in self.rulesets:  # the ruleset the window has applied since start
             learn.set_ruleset(self.current_ruleset())
-        self.ruleset_changed.connect(learn.set_ruleset)
+        # the match's ruleset, unless the learner chose another to study during a match
+        self.ruleset_changed.connect(lambda rid: self._learn_ruleset is None and learn.set_ruleset(rid))
         return learn
 
     def _action(self, name: str, keys: list[str], slot, checkable: bool = False) -> QAction:
@@ -345,7 +353,25 @@ class MainWindow(QMainWindow):
         area = settings.get_int(settings.AREA, RULINGS)  # a referee's first need: rule a stroke
         self.show_area(area if area in (RULINGS, RULEBOOK, EQUIPMENT, LEARN, TOURNAMENT) else RULINGS, focus=True)
 
+    def _save_geometry(self) -> None:
+        if self.isVisible():
+            settings.put(settings.GEOMETRY, self.saveGeometry())
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self._geometry_timer.start()
+
+    def moveEvent(self, event):
+        super().moveEvent(event)
+        self._geometry_timer.start()
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange:
+            self._geometry_timer.start()
+
     def closeEvent(self, event):
+        self._geometry_timer.stop()
         settings.put(settings.GEOMETRY, self.saveGeometry())
         settings.put(settings.AREA, self.stack.currentIndex())
         if self.rulebook_host.area is not None:   # else the sizes read at start stay as they were
@@ -358,6 +384,7 @@ class MainWindow(QMainWindow):
             self.stack.widget(index).ensure_area()
         self.stack.setCurrentIndex(index)
         self.area_actions[index].setChecked(True)
+        self._show_area_ruleset(index)
         self._update_title()
         if focus:
             area = self.stack.currentWidget()
@@ -366,9 +393,9 @@ class MainWindow(QMainWindow):
                 if self.rulebook.nav.currentIndex() == 1:
                     self.rulebook.search.search_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
             elif index == RULINGS:
-                # the head of its focus chain, named rather than walked to: a walk wraps every
-                # inner widget of the scroll area for Python, a few ms of the start
-                self.rulings_area.first_name.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                # named rather than walked to: a walk wraps every inner widget of the scroll
+                # area for Python, a few ms of the start
+                self.rulings_area.focus_entry()
             else:
                 _focus_first(area)
 
@@ -399,10 +426,26 @@ class MainWindow(QMainWindow):
         the Rulings area asks about and records; refused, the toolbar goes back to the match's."""
         rid = self.ruleset_combo.currentData()
         area = self.rulings_area
+        if self.stack.currentIndex() == LEARN and area.match.strokes:
+            # studying another ruleset in the Learn area is no change to the match being played
+            self._learn_ruleset = rid
+            self.learn.set_ruleset(rid)
+            return
+        self._learn_ruleset = None
         if rid in self.rulesets and not area.set_ruleset(rid):
             self._match_ruleset(area.match.ruleset)
             return
         self._apply_ruleset(rid, save=True)
+
+    def _show_area_ruleset(self, index: int) -> None:
+        """The toolbar says the ruleset of the area shown: the Learn area's own while it studies
+        another than the match's, the match's everywhere else."""
+        rid = (self._learn_ruleset if index == LEARN and self._learn_ruleset
+               else self.rulings_area.match.ruleset if self._learn_ruleset else None)
+        if rid in self.rulesets and rid != self.ruleset_combo.currentData():
+            self.ruleset_combo.blockSignals(True)
+            self.ruleset_combo.setCurrentIndex(self.ruleset_combo.findData(rid))
+            self.ruleset_combo.blockSignals(False)
 
     def _match_ruleset(self, rid: str) -> None:
         """A match opened or begun: its ruleset is the toolbar's, the rulebook's and the rulings'."""
@@ -565,6 +608,6 @@ def _focus_first(area: QWidget) -> None:
         if w is None or w is area:
             return
         if area.isAncestorOf(w) and w.isVisibleTo(area) and w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus:
-            w.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            enter(w)
             return
         w = w.nextInFocusChain()

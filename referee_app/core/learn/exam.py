@@ -53,7 +53,11 @@ def make_exam(knowledge: Knowledge, scope: Scope, count: int, seed: int, minutes
     return Exam(scope, seed, questions, minutes or count, math.ceil(count * pass_percent / 100))
 
 
-def exam_html(knowledge: Knowledge, exam: Exam, lang: str) -> str:
+def exam_html(knowledge: Knowledge, exam: Exam, lang: str, diagrams: dict[str, str] | None = None) -> str:
+    """The paper, then its answer key. Given a dict as `diagrams`, each answer in the key comes
+    with its board diagram, before and after the ruling (the paper itself would give the answer
+    away): `<img src="board-N.svg">`, the dict filled with each name's SVG for the printer to draw
+    (printing/pdf.py `write_pdf(images=...)`)."""
     w = Words(lang)
     ruleset = knowledge.ruleset(exam.scope.ruleset)
     rendered = [render(knowledge, q, lang) for q in exam.questions]
@@ -82,6 +86,19 @@ def exam_html(knowledge: Knowledge, exam: Exam, lang: str) -> str:
         parts.append(f"<tr><td valign='top'>{n}</td><td valign='top'><b>{LETTERS[r['answer']]}</b></td>"
                      f"<td valign='top'>{refs}</td><td valign='top'>{esc(r['why'])}</td></tr>")
     parts.append("</table>")
+    if diagrams is not None:
+        from .diagram import diagram_svg
+
+        parts.append(f'<h2 style="page-break-before: always; font-size:{pt(12)}">'
+                     f'{esc(w._("The boards, before and after the ruling"))}</h2>')
+        # two boards a page, each under its number: a page is never left with a number whose
+        # board went over to the next
+        for n, (q, r) in enumerate(zip(exam.questions, rendered), 1):
+            name = f"board-{n}.svg"
+            diagrams[name] = diagram_svg(q.situation, q.ruling, lang)
+            brk = ' style="page-break-before: always"' if n > 1 and n % 2 == 1 else ""
+            parts.append(f"<p{brk}><b>{n}.</b> {esc(w._('Answer'))} <b>{LETTERS[r['answer']]}</b><br>"
+                         f'<img src="{name}" width="500"></p>')
     parts.append(f'<h2 style="font-size:{pt(12)}">{esc(w._("The deciding clauses"))}</h2>')
     cited: dict[str, dict] = {}
     for r in rendered:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -270,15 +271,26 @@ def _in_chapter(clause, chapter: str) -> bool:
 
 
 def chapters(knowledge: Knowledge, ruleset: str, lang: str) -> list[dict]:
-    """The chapters holding rules the ruleset applies, in reading order, titled in `lang`."""
+    """The chapters holding rules the ruleset applies, in reading order, titled in `lang`; each
+    `label` is its title, followed by its text's short name when another chapter has the same title."""
     rs = knowledge.compiled(knowledge.ruleset(ruleset).id)
     kb = knowledge.kb
     deciding = {r.clause for r in rs.rules}
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, str]] = {}
     for clause in kb.clauses.values():
         if clause.id in deciding:
-            out.setdefault(chapter_of(clause), clause.title_in(lang))
-    return [{"id": k, "title": v} for k, v in out.items()]
+            out.setdefault(chapter_of(clause), (clause.title_in(lang), clause.source))
+    # two texts with a chapter of one title ("The queen" of the ICF and of the Italian rules)
+    # would read as one chapter listed twice: each then says whose it is
+    titles = Counter(title for title, _source in out.values())
+
+    def titled(title: str, source: str) -> str:
+        if titles[title] < 2:
+            return title
+        src = kb.sources.get(source)
+        return f"{title} ({src.short if src is not None else source})"
+
+    return [{"id": k, "title": v[0], "label": titled(*v)} for k, v in out.items()]
 
 
 def plausibility(doc: dict, ending: bool = False) -> float:

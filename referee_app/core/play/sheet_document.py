@@ -141,11 +141,13 @@ def _strokes(knowledge: Knowledge, meta: dict, strokes: list, lang: str) -> str:
     _ = catalog(lang)
     ruleset = _ruleset(knowledge, meta)
     rows = []
+    corrected = set(meta.get("corrected") or ())
     for e in timeline(knowledge, ruleset, bool(meta.get("doubles")), strokes):
         r = e["ruling"]
         where = "" if "tie_breaker" in r else f"{e['game']}.{e['board']}"
         clauses = ", ".join(label(c, lang, knowledge.kb) for c in r.get("clauses", []))
-        rows.append([str(e["n"]), where, esc(side_name(meta, e["side"], lang)),
+        number = str(e["n"]) + (f"<br><i>{esc(_('corrected'))}</i>" if e["n"] in corrected else "")
+        rows.append([number, where, esc(side_name(meta, e["side"], lang)),
                      esc(stroke_summary(knowledge, e["stroke"], ruleset, lang)), esc(explanation(r, lang)), esc(clauses)])
     table = _table([_("Stroke"), _("Board"), _("Played by"), _("What happened"), _("Ruling"), _("Clauses")],
                    rows) if rows else f"<p>{esc(_('No stroke has been recorded yet.'))}</p>"

@@ -608,8 +608,8 @@ class TournamentStore(db.Store):
                        {"m": int(match_id), "id": row["id"]})
             self._note(tid, "sheet", round_no, int(table), match_id=int(match_id))
 
-    def game(self, tid, round_no, table: int) -> dict:
-        return dict(self._game_row(tid, round_no, table))
+    def game(self, tid, round_no, table: int, lock: bool = False) -> dict:
+        return dict(self._game_row(tid, round_no, table, lock=lock))
 
     # --- who may, and the journal ---------------------------------------------------------
     def _desk_only(self, key: str) -> None:

@@ -194,7 +194,7 @@ class LearnArea(QWidget):
         self.scope.addItem(_("Due for review"), DUE)
         try:
             for chapter in chapters(self.knowledge, self.ruleset, i18n.current_language()):
-                self.scope.addItem(_("Chapter: {title}").format(title=chapter["title"]), "chapter:" + chapter["id"])
+                self.scope.addItem(_("Chapter: {title}").format(title=chapter["label"]), "chapter:" + chapter["id"])
         except BadInput:
             pass  # a ruleset the knowledge base does not have: the general selections only
         self.scope.setCurrentIndex(max(0, self.scope.findData(current)))
@@ -267,7 +267,9 @@ class LearnArea(QWidget):
         try:
             exam = make_exam(self.knowledge, self._selection(), self.count.value(), random.SystemRandom().randrange(1 << 30),
                              self.minutes.value(), self.pass_mark.value())
-            write_pdf(exam_html(self.knowledge, exam, i18n.current_language()), path, title=_("Referee examination"))
+            diagrams: dict[str, str] = {}
+            write_pdf(exam_html(self.knowledge, exam, i18n.current_language(), diagrams), path,
+                      title=_("Referee examination"), images=diagrams)
         except (BadInput, OSError) as exc:
             self._message(_("The exam could not be printed: {problem}").format(problem=exc))
             return None

@@ -11,9 +11,12 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 class BoardView(QWidget):
     """Draws a diagram's SVG scaled to the widget, keeping its proportions."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, hint: QSize | None = None):
+        """`hint`: the size it asks for; beside another panel (the Rulings area) a small one, so
+        that it takes the room left rather than making its column scroll."""
         super().__init__(parent)
         self.setObjectName("board_view")
+        self._hint = hint or QSize(700, 470)
         self.svg = ""
         self._renderer = QSvgRenderer(self)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -26,7 +29,7 @@ class BoardView(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(700, 470)
+        return self._hint
 
     def paintEvent(self, _event):
         if not self.svg:

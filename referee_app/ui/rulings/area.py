@@ -10,7 +10,7 @@ shown as the stroke is ticked and what is recorded are one ruling: `MatchSession
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from referee_app.core.errors import BadInput
@@ -19,10 +19,11 @@ from referee_app.core.rules.engine import Conflict, NoRule
 from referee_app.core.storage.errors import StoreUnavailable
 from referee_app import i18n
 from referee_app.i18n import gettext as _
+from referee_app.ui.common.focus import enter
 from referee_app.ui.common.server_state import server_state
 from referee_app.ui.retranslate import follow_language
 from . import match_dialogs, match_tools
-from .area_layout import build, make_actions, retranslate_texts, what_if_board
+from .area_layout import build, make_actions, retranslate_texts, show_board, what_if_board
 from .board_status import open_colour_names, status_text
 from .refusal_words import refusal_text
 
@@ -56,10 +57,13 @@ class RulingsArea(QWidget):
         self.session = MatchSession(knowledge, ruleset, store,
                                     open_store=lambda: _open_records(knowledge))
         self.last_ruling: dict | None = None
+        self.just_recorded: tuple | None = None   # (ruling, sides, n, situation) shown until the next tick
+        self._clock_saved: tuple | None = None    # (match id, the match clock's state) last saved
         self._situation = None   # the what-if board: built when first asked for (`situation`)
         build(self)              # the widgets, their places and the clocks (area_layout.py)
 
-        self.form.changed.connect(self.update_ruling)
+        self.form.changed.connect(self._ticked)
+        self.form.typed.connect(lambda: self.just_recorded is not None and self._ticked())
         self.ruling_view.open_clause.connect(self.open_clause)
         self.doubles.toggled.connect(self._doubles_toggled)
         for button, slot in ((self.record_button, self.record), (self.undo_button, self.undo),
@@ -74,6 +78,7 @@ class RulingsArea(QWidget):
         self.first_name.editingFinished.connect(self.refresh)
         self.second_name.editingFinished.connect(self.refresh)
         self.header.edited.connect(self._header_edited)
+        self.match_clock.changed.connect(self._save_clock)
         make_actions(self)
         follow_language(self)
         self._apply_ruleset_parameters()
@@ -104,6 +109,15 @@ class RulingsArea(QWidget):
 
     def names(self) -> tuple[str, str]:
         return (self.first_name.text().strip() or _("First"), self.second_name.text().strip() or _("Second"))
+
+    def focus_entry(self) -> None:
+        """Where Ctrl+1 lands. In a match (a stroke recorded, or its players named) the stroke's
+        first tick, never a name; before it, the first player's name, its text left unselected so
+        that no key typed replaces a name already saved."""
+        if self.match.strokes or self.first_name.text().strip() or self.second_name.text().strip():
+            self.form.own.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            enter(self.first_name)
 
     def what_if_ruleset(self) -> str:
         return self.match.ruleset  # one ruleset everywhere: the match's
@@ -151,6 +165,7 @@ class RulingsArea(QWidget):
 
     def _match_shown(self, was_correcting) -> None:
         """After a match is begun or opened: the board, the clocks and the toolbar follow it."""
+        self.just_recorded = None
         self.resume.hide()
         self._correction_ended(was_correcting)
         self._apply_ruleset_parameters()
@@ -158,6 +173,22 @@ class RulingsArea(QWidget):
         self.ruleset_in_force.emit(self.match.ruleset)
 
     def new_match(self) -> None:
+        """A match begun (strokes recorded, kept in the records) gives way to a new one. A match
+        with no stroke yet is the new match already: it is kept rather than left behind as an
+        empty duplicate in "Open match…", and a header typed for it is cleared only if the referee
+        says so. A stroke waiting for the records server is a match begun: it stays bound to it."""
+        if not self.match.strokes and not server_state().waiting(("stroke", id(self.match))):
+            typed = {f: e.text() for f, e in self.header.fields.items() if e.text().strip()}
+            if typed and not match_dialogs.confirm_clear_header(self, self.header.values()):
+                return
+            for field in typed:
+                self.header.fields[field].clear()
+                self._header_edited(field, "")
+            self.match_clock.reset()
+            self.form.reset()
+            self.refresh()
+            enter(self.first_name)
+            return
         was_correcting = self.correcting
         self.session.new(self.doubles.isChecked())
         self.header.clear()
@@ -176,10 +207,42 @@ class RulingsArea(QWidget):
         self.doubles.blockSignals(False)
         self.header.load(meta)
         self._match_shown(was_correcting)
+        self._restore_clock()
 
     def _ensure_saved(self) -> int:
         self.resume.hide()
         return self.session.ensure_saved(self.header.values())
+
+    def _save_clock(self) -> None:
+        """The match clock saved with the sheet, as a stroke is: committed, or kept waiting while
+        the server is out of reach (the latest state wins)."""
+        state = self.match_clock.state()
+        if (self.match_id, state) == self._clock_saved:   # a paused clock at each stroke: once is enough
+            return
+        write = self.session.clock_write(state["spent_ms"], state["running"])
+        if write is None:
+            return
+        self._clock_saved = (self.match_id, state)
+        from referee_app.ui.common.records import saving   # with the records: not before the first paint
+
+        saving(self, _("The match clock"), write, key=("clock", id(self.match)))
+
+    def _restore_clock(self) -> None:
+        """The match clock where it was last saved, paused (the referee restarts it with play)."""
+        try:
+            saved = self.session.saved_clock()
+        except StoreUnavailable as exc:
+            server_state().noticed(exc)
+            return
+        self.match_clock.setToolTip("")
+        self._clock_saved = (self.match_id, {"spent_ms": saved["spent_ms"], "running": False}) if saved else None
+        if saved is None:
+            self.match_clock.restore(0)
+            return
+        self.match_clock.restore(saved["spent_ms"])
+        if saved.get("running"):
+            self.match_clock.setToolTip(_("The clock was running when the window closed; it is paused at the "
+                                          "time last saved: start it when play resumes"))
 
     def _header_edited(self, field: str, text: str) -> None:
         """A header field is saved as it is typed, before or after the first stroke."""
@@ -196,6 +259,10 @@ class RulingsArea(QWidget):
         found = self.session.unfinished()
         if found:
             self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
+        if any(self.session.kept()):   # strokes kept on this machine by an earlier run: said, and sent
+            from .stroke_saving import _kept_offline
+
+            _kept_offline(self, None)
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -204,9 +271,22 @@ class RulingsArea(QWidget):
 
     def choose_match(self) -> None:
         chosen = match_dialogs.choose_match(self, self.session.saved(),
-                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()))
-        if chosen is not None:
+                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()),
+                                            self.session.pairings_to_open())
+        if isinstance(chosen, dict):
+            self.open_pairing(chosen)
+        elif chosen is not None:
             self.open_match(chosen)
+
+    def open_pairing(self, pairing: dict) -> None:
+        """The score sheet of a paired game, tied to it (made the first time)."""
+        try:
+            match_id = self.session.pairing_sheet(pairing["tournament"], pairing["round"], pairing["table"])
+        except BadInput as exc:   # the result entered meanwhile, the server away: said, nothing changes
+            if not server_state().noticed(exc):
+                QMessageBox.warning(self, _("Open a match"), str(exc))
+            return
+        self.open_match(match_id)
 
     # --- the stroke ---------------------------------------------------------------------------
     def _what_if_before(self) -> dict | None:
@@ -231,26 +311,42 @@ class RulingsArea(QWidget):
         problem = self.form.problem()
         if problem:
             self.ruling_view.show_error(problem)
+            show_board(self, None, None)
             return
         try:
             ruling = self.session.preview(self.form.stroke(), trace=True, what_if=self._what_if_before())
         except MatchOver:
             self.ruling_view.show_error(_("the match is over"))
+            show_board(self, None, None)
             return
         except (BadInput, NoRule, Conflict) as exc:
             text = refusal_text(self.knowledge, exc, self.match.ruleset, self.form.foul_id())
             self.ruling_view.show_error(text)
             self._mark_board(exc.field if isinstance(exc, BadInput) else None, text)
+            show_board(self, None, None)
             return
         self._mark_board(None)
-        self.last_ruling = ruling
-        self.ruling_view.show_ruling(ruling, self._striker_names())
+        self.last_ruling = ruling   # what Record records: the stroke as ticked
+        if self.just_recorded is not None and not self.what_if.isChecked() and not self.correcting:
+            shown, sides, n, doc = self.just_recorded
+            self.ruling_view.show_ruling(shown, sides, recorded=n)
+            show_board(self, doc, shown)
+        else:
+            self.ruling_view.show_ruling(ruling, self._striker_names())
+            show_board(self, self._ruled_doc(), ruling)
         self.record_button.setEnabled(not self.what_if.isChecked())
 
     def _mark_board(self, field: str | None, text: str = "") -> None:
         """A what-if board no game reaches: the refusal beside the field it is about."""
         if self._situation is not None:
             self._situation.mark(field if self.what_if.isChecked() else None, text)
+
+    def _ruled_doc(self) -> dict | None:
+        """The situation the stroke as ticked was ruled on, for its diagram."""
+        try:
+            return self.situation_doc()
+        except BadInput:
+            return None
 
     def record(self) -> None:
         self.update_ruling()  # what is recorded is what the form says now, foul included
@@ -262,7 +358,7 @@ class RulingsArea(QWidget):
         if not self.correcting:
             self._save_stroke(stroke)
             return
-        if not match_dialogs.confirm_correction(self, self.session, self.correcting, stroke):
+        if not match_dialogs.confirm_correction(self, self.session, self.correcting, stroke, self.names()):
             return
         try:
             self.session.correct(self.correcting, stroke)
@@ -278,11 +374,22 @@ class RulingsArea(QWidget):
 
         save_stroke(self, self.session.pending(stroke, self.header.values()))
 
-    def _stroke_done(self) -> None:
+    def _stroke_done(self, recorded: tuple | None = None) -> None:
+        """`recorded`: (ruling, sides, stroke number, situation) of the stroke just recorded, kept in the
+        headline until the next stroke is ticked: the referee announces it now, and the blank next
+        stroke's ruling ("the turn passes") would contradict the play at the table."""
         self.form.reset()
+        self.just_recorded = recorded
+        if self.match_clock.elapsed_ms():   # a clock started before the match was stored is kept now
+            self._save_clock()
         self.stroke_clock.restart() if self.stroke_clock.running else self.stroke_clock.reset()
         self.refresh()
         self.form.own.setFocus()
+
+    def _ticked(self) -> None:
+        """The stroke form changed: the next stroke's ruling replaces the one just recorded."""
+        self.just_recorded = None
+        self.update_ruling()
 
     def ask_deciding_strokes(self) -> None:
         attempts = match_dialogs.ask_deciding_strokes(self, self.names())
@@ -307,6 +414,7 @@ class RulingsArea(QWidget):
         except StoreUnavailable as exc:   # nothing undone: the banner says why; undo again later
             server_state().noticed(exc)
             return
+        self.just_recorded = None
         self._correction_ended(was_correcting)
         self.refresh()
 
@@ -362,7 +470,8 @@ class RulingsArea(QWidget):
                                 st.queen == "on_board")
         first, second = self.names()
         self.status.setText(status_text(self.session, first, second, what_if))
-        self.sheet.show_match(self.match.ruleset, self.match.doubles, self.match.strokes, (first, second))
+        self.sheet.show_match(self.match.ruleset, self.match.doubles, self.match.strokes, (first, second),
+                              self.session.corrected())
         self.undo_button.setEnabled(bool(self.match.strokes) and not what_if)
         self.tie_button.setVisible(self.match.game.tie_breaker_due and not what_if)
         self.update_ruling()

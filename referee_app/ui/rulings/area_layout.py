@@ -3,7 +3,7 @@ the stroke, its ruling and the score sheet side by side, none below the fold; it
 actions; its words, re-translated with the interface."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
@@ -55,6 +55,10 @@ def build(area) -> None:
     area.waiting.setStyleSheet("color: #8a4b00; font-weight: bold;")
     area.waiting.hide()
     buttons.addWidget(area.waiting, 3, 0, 1, 2)
+    area.offline = QLabel(objectName="offline_outbox", wordWrap=True)   # the strokes kept on this machine
+    area.offline.setStyleSheet("color: #8a4b00; font-weight: bold;")
+    area.offline.hide()
+    buttons.addWidget(area.offline, 4, 0, 1, 2)
     # set from the ruleset's parameters by _apply_ruleset_parameters before any use
     area.stroke_clock = Countdown("stroke_clock", 0)
     area.break_clock = Countdown("break_clock", 0)
@@ -63,8 +67,13 @@ def build(area) -> None:
     area.sheet = ScoreSheetView(area.knowledge)
 
     left = area._stroke_column = column("stroke_column", (area.form, 1), buttons)
-    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 1),
-                    area.stroke_clock, area.break_clock, area.match_clock)
+    # the board before the stroke and after the ruling, under the ruling: made with the first
+    # ruling, after the window's first paint (QtSvg is not for the start)
+    area.board_holder = column("ruling_board_holder")
+    area.board = None
+    # the ruling as tall as it reads; the board takes what is left, and nothing when nothing is
+    middle = column("ruling_column", tool_row(area.what_if, area.compare_button), (area.ruling_view, 0),
+                    (area.board_holder, 1), area.stroke_clock, area.break_clock, area.match_clock)
     right = column("sheet_column", tool_row(area.print_button, area.protest_button), (area.sheet, 1))
     area.columns = QSplitter(Qt.Orientation.Horizontal, objectName="rulings_columns")
     area.columns.setChildrenCollapsible(False)
@@ -152,3 +161,26 @@ def retranslate_texts(area) -> None:
                                pause=lambda: _("Pause the break clock"), reset=lambda: _("Reset the break clock"))
     area.match_clock.set_title(lambda: _("Match clock"), start=lambda: _("Start the match clock"),
                                pause=lambda: _("Pause the match clock"), reset=lambda: _("Reset the match clock"))
+
+
+def show_board(area, doc: dict | None, ruling: dict | None) -> None:
+    """The diagram of the stroke ruled (`doc`, the situation as ruled) beside its ruling; empty
+    when there is no ruling to draw."""
+    if area.board is None:
+        if ruling is None:
+            return
+        from referee_app.ui.learn.board_view import BoardView
+
+        area.board = BoardView(hint=QSize(300, 0))
+        area.board.setObjectName("ruling_board")
+        area.board.setMinimumHeight(0)
+        area.board_holder.layout().addWidget(area.board)
+    if ruling is None or doc is None or "after" not in ruling:
+        area.board.set_svg("")
+        area.board.setAccessibleDescription("")
+        return
+    from referee_app.core.learn.diagram import diagram_svg
+    from referee_app.i18n import current_language
+
+    area.board.set_svg(diagram_svg(doc, ruling, current_language()))
+    area.board.setAccessibleName(_("Board before the stroke and after the ruling"))

@@ -2,14 +2,20 @@
 optional match clock of a tournament (40 + 5 minutes). Silent: a clock turns red, never beeps."""
 from __future__ import annotations
 
-from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtCore import QElapsedTimer, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from referee_app.i18n import gettext as _
 
 
 class Countdown(QWidget):
-    """A countdown of `seconds` (plus `extra` seconds of grace, shown separately), start/pause/reset."""
+    """A countdown of `seconds` (plus `extra` seconds of grace, shown separately), start/pause/reset.
+
+    `changed` is emitted when it is started, paused or reset, and every `SAVE_EVERY_MS` while it
+    runs: the match clock is saved with the sheet then, so a crash takes back a few seconds at most."""
+
+    changed = Signal()
+    SAVE_EVERY_MS = 5000
 
     def __init__(self, name: str, seconds: int, extra: int = 0, parent=None):
         super().__init__(parent)
@@ -19,6 +25,8 @@ class Countdown(QWidget):
         self._clock = QElapsedTimer()
         self._tick = QTimer(self, interval=200)
         self._tick.timeout.connect(self._refresh)
+        self._beat = QTimer(self, interval=self.SAVE_EVERY_MS)
+        self._beat.timeout.connect(self.changed)
         self.title = QLabel()
         self.display = QLabel(objectName=f"{name}_display")
         font = self.display.font()
@@ -66,14 +74,31 @@ class Countdown(QWidget):
         if self.running:
             self._spent_ms += self._clock.elapsed()
             self._tick.stop()
+            self._beat.stop()
         else:
             self._clock.start()
             self._tick.start()
+            self._beat.start()
         self.retranslate()
+        self.changed.emit()
 
     def reset(self) -> None:
         self._tick.stop()
+        self._beat.stop()
         self._spent_ms = 0
+        self.retranslate()
+        self.changed.emit()
+
+    def state(self) -> dict:
+        """What is saved of it: the time spent, and whether it was running."""
+        return {"spent_ms": int(self.elapsed_ms()), "running": self.running}
+
+    def restore(self, spent_ms: int) -> None:
+        """Back where a saved state left it, paused: after a crash or a restart the referee starts
+        it again when play resumes."""
+        self._tick.stop()
+        self._beat.stop()
+        self._spent_ms = max(0, int(spent_ms))
         self.retranslate()
 
     def restart(self) -> None:

@@ -21,17 +21,48 @@ def confirm_ruleset_change(parent, knowledge, old: str, new: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-def confirm_correction(parent, session, n: int, stroke: dict) -> bool:
-    """Shows every later ruling the correction changes and asks to accept it; a correction refused
-    (a later stroke made impossible) is said and not made."""
+def confirm_clear_header(parent, header: dict) -> bool:
+    """Asked before "New match" clears a header typed for a match that has no stroke yet."""
+    names = " – ".join(n for n in (header.get("first_name"), header.get("second_name")) if n)
+    text = (_("This match has no stroke yet. Clear its header ({names}) to start afresh?").format(names=names)
+            if names else _("This match has no stroke yet. Clear its header to start afresh?"))
+    answer = QMessageBox.question(parent, _("New match"), text,
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                  QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def _striking_sides(session, n: int, stroke: dict, names: tuple[str, str]) -> tuple[dict, dict]:
+    """{stroke number: (its striker's name, the opponent's)} of the sheet as it stands and as the
+    correction makes it: a correction may hand a later stroke to the other side."""
+    from referee_app.core.play.match import timeline
+
+    match = session.match
+    corrected = match.correction(n - 1, stroke)[0]
+    out = []
+    for strokes in (match.strokes, corrected.strokes):
+        sides = {}
+        for e in timeline(session.knowledge, match.ruleset, match.doubles, strokes):
+            first_strikes = e["side"] == "first"
+            sides[e["n"]] = names if first_strikes else (names[1], names[0])
+        out.append(sides)
+    return out[0], out[1]
+
+
+def confirm_correction(parent, session, n: int, stroke: dict, names: tuple[str, str]) -> bool:
+    """Shows every later ruling the correction changes, the sides by their names, and asks to
+    accept it; a correction refused (a later stroke made impossible) is said and not made."""
     try:
         changes = session.correction_changes(n, stroke)
     except BadInput as exc:
         QMessageBox.warning(parent, _("Correction refused"), str(exc))
         return False
     lines = []
+    before_sides, after_sides = _striking_sides(session, n, stroke, names)
     for c in changes:
-        what = ruling_differences(c["before"], c["after"], current_language())
+        k = c["stroke"]
+        what = ruling_differences(c["before"], c["after"], current_language(),
+                                  before_sides.get(k), after_sides.get(k))
         if what:  # a line that would read "X → X" tells the referee nothing
             lines.append(_("Stroke {n}:").format(n=c["stroke"]) + "\n" + "\n".join(f"  • {w}" for w in what))
     if not lines:
@@ -60,17 +91,24 @@ def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:
     return attempts
 
 
-def choose_match(parent, matches: list[dict], ruleset_name=str) -> int | None:
-    """The saved match the referee picks, or None; `ruleset_name(id)` names a ruleset for people."""
-    if not matches:
+def choose_match(parent, matches: list[dict], ruleset_name=str, pairings: list[dict] | None = None):
+    """The saved match the referee picks (its id), or a pairing whose sheet to open (the pairing's
+    dict), or None; `ruleset_name(id)` names a ruleset for people."""
+    pairings = pairings or []
+    if not matches and not pairings:
         QMessageBox.information(parent, _("Open a match"), _("No match has been saved yet."))
         return None
     from referee_app.i18n import ngettext
 
-    labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
-              + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
-                  ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")" for m in reversed(matches)]
+    # the games of the current round first: a table opens its pairing's sheet at the start of a round
+    choices = [(_("{tournament}, round {round}, table {table}: {first} – {second}").format(
+                    tournament=p["name"], round=_("final") if p["round"] == "final" else p["round"], table=p["table"],
+                    first=p["first"], second=p["second"]), p) for p in pairings]
+    choices += [(f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
+                 + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
+                     ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")", m["id"]) for m in reversed(matches)]
     from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
 
-    choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Saved matches"), labels, 0, False)
-    return int(choice.split(":")[0]) if ok else None
+    labels = [label for label, _value in choices]
+    choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Pairings and saved matches"), labels, 0, False)
+    return dict(choices)[choice] if ok else None

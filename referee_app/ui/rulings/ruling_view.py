@@ -6,7 +6,7 @@ Rulings stay in view; from there the Rulebook is one more key away (`open_clause
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextBrowser, QVBoxLayout, QWidget
 
 from referee_app.i18n import current_language
@@ -32,6 +32,8 @@ class RulingView(QWidget):
         super().__init__(parent)
         self.kb = kb
         self.setObjectName("ruling_view")
+        self.recorded = QLabel(objectName="ruling_recorded")   # "Stroke 12 recorded": whose ruling this is
+        self.recorded.hide()
         self.headline = QLabel(objectName="ruling_headline")
         theme.keep_scaled(self.headline, 1.6, bold=True)  # large type enlarges the ruling too
         self.headline.setWordWrap(True)
@@ -48,6 +50,7 @@ class RulingView(QWidget):
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.recorded)
         inner.addWidget(self.headline)
         inner.addWidget(self.details)
         inner.addStretch(1)
@@ -82,9 +85,21 @@ class RulingView(QWidget):
         self._ruling = None
         self._error = None
         self._sides = None
+        self._recorded: int | None = None
         self._clause: str | None = None
         self._answer = False
         self._why_not: dict[str, str] = {}
+
+    def sizeHint(self) -> QSize:
+        """As tall as the ruling it shows: the board diagram under it takes only the room left
+        (ui/rulings/area_layout.py), never the lines of the ruling."""
+        hint = super().sizeHint()
+        body = self.scroll.widget()
+        height = body.heightForWidth(max(body.width(), 200)) if body.hasHeightForWidth() else -1
+        height = height if height > 0 else body.sizeHint().height()
+        if self.clause_panel.isVisible():
+            height += self.clause_panel.sizeHint().height()
+        return QSize(hint.width(), height + 4)
 
     def _link(self, href: str) -> None:
         if href.startswith("whynot:"):
@@ -122,9 +137,10 @@ class RulingView(QWidget):
         if self._clause:
             self.clause_text.setHtml(self._panel_html())
 
-    def show_ruling(self, ruling: dict, sides: tuple[str, str] | None = None) -> None:
-        """`sides`: the names of the striking side and of its opponent, when the sheet knows them."""
-        self._ruling, self._error, self._sides = ruling, None, sides
+    def show_ruling(self, ruling: dict, sides: tuple[str, str] | None = None, recorded: int | None = None) -> None:
+        """`sides`: the names of the striking side and of its opponent, when the sheet knows them.
+        `recorded`: the number of the stroke this ruling was recorded for, said above it."""
+        self._ruling, self._error, self._sides, self._recorded = ruling, None, sides, recorded
         self.retranslate()
         self._announce()
 
@@ -145,7 +161,11 @@ class RulingView(QWidget):
 
     def retranslate(self) -> None:
         self.retranslate_panel()
+        self.updateGeometry()   # its height follows the ruling shown (sizeHint)
         c = theme.colors()
+        shown = self._error is None and self._ruling is not None and self._recorded is not None
+        self.recorded.setVisible(shown)
+        self.recorded.setText(_("✓ Stroke {n} recorded; tick the next stroke").format(n=self._recorded) if shown else "")
         if self._error is not None:
             self.headline.setText(_("Cannot rule this stroke"))
             self.details.setText(f"<p style='color:{c.accent}'>{escape(self._error)}</p>")
@@ -159,7 +179,7 @@ class RulingView(QWidget):
         self.headline.setText(_headline(r, striker, opponent))
         lang = current_language()
         why = r.get("why") or r["explanation"]  # the grounds alone; a stored older ruling has only the whole
-        rows = _outcome_rows(r, striker, opponent) + [(_("Why"), why.get(lang) or why["en"])]
+        rows = _outcome_rows(r, striker, opponent, self._sides) + [(_("Why"), why.get(lang) or why["en"])]
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(k)}</td>"
                        f"<td>{escape(v)}</td></tr>" for k, v in rows)
         body += self._citations_html(r, striker, opponent, c)
@@ -197,15 +217,15 @@ def _headline(r: dict, striker: str, opponent: str) -> str:
     return _sentence(_("Turn passes to {side}").format(side=opponent))
 
 
-def _outcome_rows(r: dict, striker: str, opponent: str) -> list[tuple[str, str]]:
-    """(label, value) of each part of the ruling a referee acts on; a board over only says the break."""
+def _outcome_rows(r: dict, striker: str, opponent: str, sides: tuple[str, str] | None) -> list[tuple[str, str]]:
+    """(label, value) of each part of the ruling a referee acts on; a board over only says the
+    break. `sides`: the two names when the sheet knows them, None for "the striking side"."""
     rows = []
     if not r["board"]["over"]:
         back = _returned(r["returned"], striker, opponent)
         rows.append((_("Back to the centre"), ", ".join(back) if back else _("nothing")))
         after = r["after"]
-        rows.append((_("On the board"), _("{own} of {side}, {opp} of {other}").format(
-            own=after["own_on_board"], side=striker, opp=after["opponent_on_board"], other=opponent)))
+        rows.append((_("On the board"), on_board_text(after, sides)))
         rows.append((_("Queen"), queen_text(after["queen"], striker, opponent)))
         if after["dues"] or after["opponent_dues"]:
             rows.append((_("Dues"), _sentence(_("{side} owes {n}").format(side=striker, n=after["dues"])
@@ -284,23 +304,49 @@ def queen_text(state: str, striker: str, opponent: str) -> str:
     }[state]
 
 
-def ruling_differences(before: dict, after: dict, lang: str) -> list[str]:
-    """What a referee sees change between two rulings of one stroke, one "old → new" line per
-    change, none that reads the same on both sides."""
-    striker, opponent = _("the striking side"), _("the opponent")
+def on_board_text(after: dict, sides: tuple[str, str] | None) -> str:
+    """The coins left on the board, each count after its side's name: no "of" before a name or a
+    noun phrase, which French and Italian must contract ("de le", "di il")."""
+    if sides is None:
+        return _("striking side {own}, opponent {opp}").format(own=after["own_on_board"],
+                                                               opp=after["opponent_on_board"])
+    return _("{side} {own}, {other} {opp}").format(side=sides[0], own=after["own_on_board"],
+                                                   other=sides[1], opp=after["opponent_on_board"])
 
-    def facets(r: dict) -> list[tuple[str, str]]:
+
+def ruling_differences(before: dict, after: dict, lang: str, before_sides: tuple[str, str] | None = None,
+                       after_sides: tuple[str, str] | None = None) -> list[str]:
+    """What a referee sees change between two rulings of one stroke, one "old → new" line per
+    change, none that reads the same on both sides. `*_sides`: (striker, opponent) by their names,
+    each ruling's own (a correction may hand a later stroke to the other side); the counts are
+    then said in one order, the first named first, so that a side changing strokes is no change."""
+    order = before_sides or after_sides
+
+    def in_order(sides: tuple[str, str], mine: int, theirs: int) -> tuple[str, int, str, int]:
+        if order is not None and sides[0] != order[0]:
+            return sides[1], theirs, sides[0], mine
+        return sides[0], mine, sides[1], theirs
+
+    def facets(r: dict, sides: tuple[str, str] | None) -> list[tuple[str, str]]:
         if "tie_breaker" in r:
             return [(_("Deciding strokes"), r["explanation"].get(lang) or r["explanation"]["en"])]
+        striker, opponent = sides or (_("the striking side"), _("the opponent"))
         a, b = r["after"], r["board"]
+        if sides:
+            one, n, other, m = in_order(sides, a["dues"], a["opponent_dues"])
+            dues = _("{side} {n}, {other} {m}").format(side=one, n=n, other=other, m=m)
+            one, own, other, opp = in_order(sides, a["own_on_board"], a["opponent_on_board"])
+            board = _("{side} {own}, {other} {opp}").format(side=one, own=own, other=other, opp=opp)
+        else:
+            dues, board = f"{a['dues']} / {a['opponent_dues']}", on_board_text(a, None)
         return [
             (_("Ruling"), r["explanation"].get(lang) or r["explanation"]["en"]),
-            (_("On the board"), _("{own} of {side}, {opp} of {other}").format(
-                own=a["own_on_board"], side=striker, opp=a["opponent_on_board"], other=opponent)),
+            (_("On the board"), board),
             (_("Queen"), queen_text(a["queen"], striker, opponent)),
-            (_("Dues"), f"{a['dues']} / {a['opponent_dues']}"),
+            (_("Dues"), dues),
             (_("Board"), _("{a} to {b}").format(a=b["points"]["striker"], b=b["points"]["opponent"])
              if b["over"] else _("goes on")),
         ]
 
-    return [f"{name}: {old} → {new}" for (name, old), (_n, new) in zip(facets(before), facets(after)) if old != new]
+    return [f"{name}: {old} → {new}" for (name, old), (_n, new)
+            in zip(facets(before, before_sides), facets(after, after_sides)) if old != new]

@@ -44,10 +44,14 @@ class ScoreSheetView(QWidget):
         layout.addWidget(self.strokes, 2)
         self.knowledge = knowledge
         self._data = (knowledge.default_ruleset, False, [], ("", ""))
+        self._corrected: set[int] = set()
         self.retranslate()
 
-    def show_match(self, ruleset: str, doubles: bool, strokes: list, names: tuple[str, str]) -> None:
+    def show_match(self, ruleset: str, doubles: bool, strokes: list, names: tuple[str, str],
+                   corrected=()) -> None:
+        """`corrected`: the 1-based strokes a correction replaced after they were recorded."""
         self._data = (ruleset, doubles, list(strokes), names)
+        self._corrected = set(corrected)
         self._set_headers()
         self._fill()
 
@@ -78,9 +82,17 @@ class ScoreSheetView(QWidget):
                       stroke_summary(self.knowledge, e["stroke"], ruleset, lang),
                       explanation(e["ruling"], lang),
                       ", ".join(human_citation(self.knowledge.kb, c) for c in clauses)]
+            fixed = e["n"] in self._corrected
+            if fixed:
+                values[0] += " ✎"
             for j, v in enumerate(values):
                 item = QTableWidgetItem(v)
-                if j == 5 and clauses:
+                if fixed and j == 0:
+                    item.setToolTip(_("Corrected after it was recorded"))
+                    font = item.font()
+                    font.setItalic(True)
+                    item.setFont(font)
+                elif j == 5 and clauses:
                     item.setToolTip("".join(clause_tooltip(self.knowledge.kb, c) for c in clauses))
                 elif j in (3, 4):
                     item.setToolTip(v + "\n\n" + _("Double-click or press Enter to correct this stroke"))

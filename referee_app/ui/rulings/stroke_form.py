@@ -33,6 +33,29 @@ class _LeaveUndoToTheSheet(QObject):
         return False
 
 
+class _FirstMatchOnReturn(QObject):
+    """Return in the foul's open list, no row chosen: the first match is taken rather than the
+    fragment typed, so a referee who typed "impro" need not press Down first."""
+
+    def __init__(self, field: "FoulField"):
+        super().__init__(field)
+        self.field = field
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            completer = self.field.completer()
+            popup = completer.popup()
+            if popup.isVisible() and not popup.currentIndex().isValid() and completer.completionCount() > 0:
+                completer.setCurrentRow(0)
+                text = completer.currentCompletion()
+                popup.hide()
+                self.field.setText(text)
+                self.field._tidy()
+                return True
+        return False
+
+
 class FoulField(QLineEdit):
     """The foul, typed by name or paragraph in any of the three languages, with a completer.
 
@@ -56,6 +79,7 @@ class FoulField(QLineEdit):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setCompleter(completer)
+        completer.popup().installEventFilter(_FirstMatchOnReturn(self))
         self.setClearButtonEnabled(True)
         self.returnPressed.connect(self._tidy)
         self.editingFinished.connect(self._tidy)
@@ -156,6 +180,24 @@ class FoulField(QLineEdit):
         self.setToolTip(problem or _("A foul by its name or paragraph, in any language; empty for no foul"))
 
 
+class _Typed(QObject):
+    """A key typed into one of the stroke's controls (a digit, a space on a box) is the next stroke
+    being entered, even when it leaves the value as it was ("0" over 0): `StrokeForm.typed`."""
+
+    MOVES = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter,
+             Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta)
+
+    def __init__(self, form: "StrokeForm"):
+        super().__init__(form)
+        self.form = form
+
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.KeyPress and event.key() not in self.MOVES
+                and not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)):
+            self.form.typed.emit()
+        return False
+
+
 def _label_for(widget) -> QLabel:
     """A label whose mnemonic moves the focus to the widget it names."""
     label = QLabel()
@@ -175,6 +217,7 @@ def _grid_box(name: str, rows) -> QGroupBox:
 
 class StrokeForm(QWidget):
     changed = Signal()
+    typed = Signal()   # a key typed into a control, whether or not it changed its value
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -221,6 +264,10 @@ class StrokeForm(QWidget):
             w.installEventFilter(self._undo_filter)
         for w in (self.queen, self.striker, self.touched, self.queen_off, self.striker_off):
             w.toggled.connect(self.changed)
+        self._typed_filter = _Typed(self)
+        for w in (self.own, self.opponent, self.queen, self.striker, self.touched, self.foul, self.own_off,
+                  self.opponent_off, self.queen_off, self.striker_off, self.first_colour):
+            w.installEventFilter(self._typed_filter)
         self.foul.textChanged.connect(self.changed)
         self.first_colour.currentIndexChanged.connect(self.changed)
         self.changed.connect(self._offer_fouls)
@@ -338,7 +385,7 @@ class StrokeForm(QWidget):
         self.queen.setText(_("&Queen"))
         self.striker.setText(_("&Striker"))
         self.touched.setText(_("The striker &touched a coin"))
-        self.foul_label.setText(_("&Foul (name or paragraph)"))
+        self.foul_label.setText(_("Fo&ul (name or paragraph)"))
         self.off_box.setTitle(_("Left the board"))
         self.own_off_label.setText(_("Own coins"))
         self.opponent_off_label.setText(_("Opponent's coins"))

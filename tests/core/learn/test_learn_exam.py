@@ -72,3 +72,19 @@ def test_too_many_questions_for_a_narrow_selection():
     with pytest.raises(BadInput) as err:
         make_exam(installed(), Scope("icf", clause="icf-fr:3.12.c", endings=True), 2, seed=1)  # a queen too early ends nothing
     assert err.value.field == "count"
+
+
+def test_the_key_draws_each_answer_s_board_only_when_asked():
+    from referee_app.core.learn.diagram import piece_counts
+
+    exam = make_exam(installed(), Scope("icf"), 3, seed=4)
+    assert "<img" not in exam_html(installed(), exam, "fr")   # as it was: no pictures unless asked for
+    diagrams: dict[str, str] = {}
+    html = exam_html(installed(), exam, "fr", diagrams)
+    assert sorted(diagrams) == ["board-1.svg", "board-2.svg", "board-3.svg"]
+    paper, key = html.split("page-break-before", 1)   # the questions, then the key on its own pages
+    assert "<img" not in paper                          # a board after the ruling would give the answer away
+    assert all(f'src="{name}"' in key for name in diagrams)
+    for name, q in zip(sorted(diagrams), exam.questions):
+        after = piece_counts(diagrams[name])["after"]
+        assert after["own"] == q.ruling["after"]["own_on_board"]
