@@ -4,6 +4,7 @@
     carrom-referee db check [URL] [--json]     its engine, schema revision and rows per table
     carrom-referee db init URL                 the schema, and on PostgreSQL the desk and table roles (JSON)
     carrom-referee db copy --from URL --to URL [--renumber]   every record into another database (JSON)
+    carrom-referee db sync [--json]            send the strokes this table kept while the server was away
 
 URL defaults to the records database in use (CARROM_REFEREE_DATABASE, the preferences, or the
 SQLite file in the data folder); a path names a SQLite file. A URL is `postgresql://USER@HOST/DATABASE`
@@ -18,6 +19,10 @@ import sys
 from referee_app.core.errors import BadInput
 from .io import print_json
 
+# An upgrade, the roles' grants or a copy of every record may run long statements, and wait for
+# the tables' short transactions: bounded still, but by minutes, not a table's seconds.
+ADMIN_TIMEOUT_S = 600.0
+
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("db", help="the records database: migrate, check, create a shared one (init), copy records (copy)")
@@ -31,12 +36,48 @@ def add_parsers(sub) -> None:
         q.set_defaults(func=func)
     _add_init(dsub)
     _add_copy(dsub)
+    q = dsub.add_parser("sync", help="send the strokes this machine kept while the server was out of reach")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=run_sync)
+
+
+def run_sync(args) -> int:
+    """Sends this machine's waiting strokes to the records server in use, in order, each once:
+    {"sent", "waiting", "refused"} (refused: every stroke the server did not take, kept here)."""
+    from referee_app.core.play.outbox import Outbox
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.storage.database import database_url, shown
+    from referee_app.core.storage.errors import StoreUnavailable
+    from .io import knowledge_of
+
+    url = database_url()
+    with Outbox() as outbox:
+        server = shown(url)
+        lost = None
+        sent = 0
+        if outbox.count(server):
+            try:
+                with MatchStore(knowledge_of(args), url) as store:
+                    report = outbox.sync(store)
+                sent, lost = report.sent, report.unavailable
+            except StoreUnavailable as exc:
+                lost = exc.problem
+        out = {"sent": sent, "waiting": outbox.count(server), "refused": outbox.refused(server)}
+    if args.json:
+        print_json(out)
+    else:
+        print(f"sent: {out['sent']}, waiting: {out['waiting']}, refused: {len(out['refused'])}")
+        for r in out["refused"]:
+            print(f"  refused (match {r['match']}): {r['problem']}")
+    if lost is not None:
+        raise StoreUnavailable(server, lost)
+    return 0
 
 
 def _open(url):
     from referee_app.core.storage.database import Database
 
-    return Database(url or None, migrate=False)
+    return Database(url or None, migrate=False, statement_timeout=ADMIN_TIMEOUT_S)
 
 
 def run_migrate(args) -> int:
@@ -108,7 +149,7 @@ def _open_asking(url: str, migrate: bool = True):
     from referee_app.core.storage.database import Database, StoreError, parse_url
 
     try:
-        database = Database(url, migrate=migrate)
+        database = Database(url, migrate=migrate, statement_timeout=ADMIN_TIMEOUT_S)
         database.revision()
         return database
     except StoreError as exc:
@@ -120,7 +161,7 @@ def _open_asking(url: str, migrate: bool = True):
                                   "PGPASSWORD") from None
     parsed = parse_url(url)
     secret = getpass.getpass(f"password of {parsed.username or 'the login'} for {parsed.database}: ")
-    return Database(parsed.set(password=secret), migrate=migrate)
+    return Database(parsed.set(password=secret), migrate=migrate, statement_timeout=ADMIN_TIMEOUT_S)
 
 
 def _refuse_foreign(database) -> None:

@@ -152,6 +152,9 @@ def run_verify(args) -> int:
 
     from referee_app.core.rules.verify import verify
 
+    if args.markdown and args.json:
+        # two answers for one output: the one not printed would be dropped without a word
+        raise BadInput("--markdown", "prints the tables of docs/contradictions.md; give --markdown or --json, not both")
     knowledge = knowledge_of(args)
     ids = [knowledge.ruleset(args.ruleset, "--ruleset").id] if args.ruleset else list(knowledge.rulesets)
     if len(ids) > 1 and (os.cpu_count() or 1) > 1:

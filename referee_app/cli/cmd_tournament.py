@@ -53,9 +53,13 @@ def add_parsers(sub) -> None:
     command(tsub, "add-result", run_add_result,
             "a result typed at the desk: ID ROUND TABLE FIRST_POINTS SECOND_POINTS",
             ID, arg("round", help="a round number, or final"), arg("table", type=int),
-            arg("first_points", type=int), arg("second_points", type=int),
+            arg("first_points", type=int, nargs="?"), arg("second_points", type=int, nargs="?"),
             arg("--correction", metavar="REASON",
-                help="change a result after the next round was paired, recording why"), JSON)
+                help="change a result after the next round was paired, recording why"),
+            arg("--from-sheet", action="store_true",
+                help="take the result from the table's score sheet (`matches new --pairing`), instead of points"),
+            arg("--time-called", action="store_true",
+                help="with --from-sheet: the match clock ran out (the board being played is not counted)"), JSON)
 
     command(tsub, "choose", run_choose,
             "change one of the organiser's choices before the round it affects, recording why: "
@@ -199,12 +203,18 @@ def run_check_in(args) -> int:
 
 
 def run_withdraw(args) -> int:
-    _store(args).withdraw(args.id, args.player, args.reason)
-    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True, "reason": args.reason.strip()})
+    kept = _store(args).withdraw(args.id, args.player, args.reason)
+    return _done(args, {"id": int(args.id), "player": args.player, "withdrawn": True, "reason": kept})
 
 
 def run_add_result(args) -> int:
     store = _store(args)
+    if args.from_sheet:
+        return _result_from_sheet(args, store)
+    if args.time_called:
+        raise BadInput("--time-called", "goes with --from-sheet")
+    if args.first_points is None or args.second_points is None:
+        raise BadInput("arguments", "give FIRST_POINTS and SECOND_POINTS, or --from-sheet")
     score = [args.first_points, args.second_points]
     if args.correction is not None:
         answer = store.correct(args.id, args.round, args.table, score, args.correction)
@@ -212,6 +222,23 @@ def run_add_result(args) -> int:
         store.result(args.id, args.round, args.table, score)
         answer = {"round": args.round, "table": args.table, "score": score}
     return _done(args, answer)
+
+
+def _result_from_sheet(args, store) -> int:
+    """The result read from the sheet tied to the pairing; the sheet is closed once it is entered."""
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.tournament.table_matches import collect
+
+    if args.first_points is not None or args.correction is not None:
+        raise BadInput("--from-sheet", "takes the score from the sheet: give no points and no --correction")
+    matches = MatchStore(store.knowledge, store.database)
+    result = collect(store, matches, args.id, args.round, args.table, time_called=args.time_called)
+    if result is None:
+        raise BadInput("--from-sheet", f"the sheet of table {args.table} shows a match still going on: nothing was "
+                                       "entered (add --time-called if the clock ran out)")
+    return _done(args, {"round": args.round, "table": args.table, "score": result["score"],
+                        "ended_by": result["ended_by"], "clause": result["clause"],
+                        "match": store.game(args.id, args.round, args.table)["match_id"]})
 
 
 def _choice_value(choice: str, value: str):
@@ -287,7 +314,7 @@ def run_log(args) -> int:
 
 
 def run_show(args) -> int:
-    report = _store(args).show(args.id, args.lang)
+    report = _shown_here_or_kept(args)
     if args.json:
         print_json(report)
     else:
@@ -295,6 +322,33 @@ def run_show(args) -> int:
 
         sys.stdout.write(yaml.safe_dump(report, allow_unicode=True, sort_keys=False, width=120))
     return 0
+
+
+def _shown_here_or_kept(args) -> dict:
+    """The tournament as the server has it (kept on this machine when the records are a shared
+    server), or, while the server is out of reach, as this machine last saw it, with a notice."""
+    from referee_app.core.storage.database import database_url, shown
+    from referee_app.core.storage.errors import StoreUnavailable
+
+    url = database_url()
+    if not url.startswith("postgresql"):
+        return _store(args).show(args.id, args.lang)
+    from referee_app.core.play.outbox import Outbox
+
+    try:
+        store = _store(args)
+        report = store.show(args.id, args.lang)
+    except StoreUnavailable:
+        with Outbox() as outbox:
+            kept = outbox.pairings(shown(url), args.id) if str(args.id).isdigit() else None
+        if kept is None or kept["doc"].get("lang", args.lang) != args.lang:
+            raise
+        print(f"carrom-referee: the server cannot be reached: tournament {args.id} as this machine last saw it, "
+              f"at {kept['seen_at']}", file=sys.stderr)
+        return kept["doc"]["report"]
+    with Outbox() as outbox:
+        outbox.keep_pairings(store.database.shown, int(report.get("id", args.id)), {"lang": args.lang, "report": report})
+    return report
 
 
 def run_export(args) -> int:

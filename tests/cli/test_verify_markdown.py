@@ -7,7 +7,7 @@ import pytest
 from referee_app.core.rules.contradictions import markdown
 from referee_app.core.rules.verify import verify
 
-from support.cli import REPO
+from support.cli import REPO, run_cli
 from support.kbcopy import installed
 
 
@@ -36,3 +36,9 @@ def test_a_region_decided_without_a_priority_fails_verify():
     assert not report.ok
     assert [key for key in report.silent] == [("it:75/more-than-one-coin", "it:74")]
     assert report.contradictions[("it:75/more-than-one-coin", "it:74")]["ground"] == SILENT
+
+
+def test_markdown_and_json_together_are_refused_naming_the_option():
+    both = run_cli("verify", "--markdown", "--json", "--ruleset", "icf")
+    assert both.returncode == 2 and both.stdout == "" and both.stderr.count("\n") == 1
+    assert both.stderr.startswith("carrom-referee: --markdown:") and "Traceback" not in both.stderr

@@ -115,13 +115,26 @@ class Cluster:
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", self.SUPERUSER, "-A", "trust", "-E", "UTF8",
                   "--locale=C.UTF-8", *(() if self.durable else ("--no-sync",)))
+        self.resume()
+        return self
+
+    def _options(self) -> str:
         options = f"-k {self.folder} -c listen_addresses= -c max_connections=200"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"),
+        return options
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stops the server, keeping its data, its clients cut off at once: `resume` starts it
+        again (the outbox's tests). "fast" writes what was committed first, which a cluster without
+        synchronous commit needs; a durable one may be stopped "immediate", as a crash would."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-s", "stop")
+        self.running = False
+
+    def resume(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-o", self._options(), "-l", str(self.folder / "server.log"),
                   "-w", "-t", "60", "-s", "start")
         self.running = True
-        return self
 
     def stop(self) -> None:
         try:

@@ -132,3 +132,47 @@ def test_a_table_typing_a_result_another_table_entered_meanwhile_is_told_who(gui
                                            f"{club.table_login} at ")
     assert table.message.text().endswith(": only the desk may change it")
     assert desk.game(tid, 1, 1)["score_second"] == 2
+
+
+def test_pair_this_round_again_is_offered_only_while_none_of_its_games_has_begun(gui_env, qtbot, tmp_path):
+    from referee_app.core.tournament.store import TournamentStore
+
+    url = str(tmp_path / "records.sqlite3")
+    store = TournamentStore(installed(), url)
+    tid = store.create("Open de Besançon", PLAYERS, "icf")
+    store.pair(tid, seed=1)
+    area = _area(qtbot, url)
+    area.rounds.refresh()
+    assert area.rounds.again_button.isEnabled()
+    table = store.round_games(tid, 1)[0]["table_no"]
+    store.result(tid, 1, table, (25, 9))
+    area.rounds.refresh()
+    # offered, it could only be refused (and in the store's English words, in a French window)
+    assert not area.rounds.again_button.isEnabled()
+
+
+def test_a_reason_too_long_is_asked_again_in_the_users_words_not_refused_by_the_store(gui_env, qtbot, tmp_path,
+                                                                                      monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from referee_app.core.tournament.store import MAX_REASON, TournamentStore
+
+    url = str(tmp_path / "records.sqlite3")
+    store = TournamentStore(installed(), url)
+    tid = store.create("Open de Besançon", PLAYERS, "icf")
+    area = _area(qtbot, url)
+    answers = iter([("x" * (MAX_REASON + 1), True), ("malade", True)])
+    offered = []
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (offered.append(a[4:5]), next(answers))[1])
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warned.append(text))
+    i18n.set_language("fr")
+    try:
+        area.entries.refresh()
+        area.entries.table.selectRow(1)
+        area.entries.withdraw()
+    finally:
+        i18n.set_language("en")
+    assert store.entries(tid)[1]["withdrawn_after"] == 0 and not area.message.isVisible()
+    assert len(warned) == 1 and warned[0].startswith(f"Au plus {MAX_REASON} caractères"), warned
+    assert offered[1] == ("x" * (MAX_REASON + 1),)     # asked again with what was typed, to shorten

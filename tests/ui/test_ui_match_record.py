@@ -17,6 +17,24 @@ def record(area, stroke):
     key(area.form.own, "Ctrl+Return")
 
 
+def fill_header(area, fields: dict) -> None:
+    """The match header as typed, each field saved as the window saves it."""
+    for name, text in fields.items():
+        area.header.fields[name].setText(text)
+        area._header_edited(name, text)
+
+
+def reopened_with_an_unfinished_match(qtbot):
+    """A window closed after two strokes of Anna's match, and the window opened after it."""
+    first = make_window(qtbot)
+    area = first.rulings_area
+    fill_header(area, {"first_name": "Anna"})
+    record(area, {"pocketed": {"own": 2}})
+    record(area, {"pocketed": {}})
+    first.close()
+    return make_window(qtbot)
+
+
 def answer_with(monkeypatch, button, asked):
     def question(parent, title, text, *args, **kwargs):
         asked.append(text)
@@ -73,14 +91,7 @@ def test_the_header_is_saved_as_typed_even_after_the_first_stroke(window, qtbot)
 
 
 def test_the_unfinished_match_is_offered_when_the_window_opens(qtbot, gui_env):
-    first = make_window(qtbot)
-    area = first.rulings_area
-    area.header.fields["first_name"].setText("Anna")
-    area._header_edited("first_name", "Anna")
-    record(area, {"pocketed": {"own": 2}})
-    record(area, {"pocketed": {}})
-    first.close()
-    second = make_window(qtbot)
+    second = reopened_with_an_unfinished_match(qtbot)
     banner = second.rulings_area.resume
     assert banner.isVisible() and "Anna" in banner.label.text() and "2 strokes" in banner.label.text()
     banner.resume_button.click()
@@ -90,10 +101,8 @@ def test_the_unfinished_match_is_offered_when_the_window_opens(qtbot, gui_env):
 
 def test_protest_this_stroke_opens_a_protest_filled_from_the_match(window, qtbot):
     area = window.rulings_area
-    for name, text in (("first_name", "Anna"), ("second_name", "Bruno"), ("tournament", "Open de Cannes"),
-                       ("round", "3"), ("table_no", "7"), ("referee", "C. Martin")):
-        area.header.fields[name].setText(text)
-        area._header_edited(name, text)
+    fill_header(area, {"first_name": "Anna", "second_name": "Bruno", "tournament": "Open de Cannes",
+                       "round": "3", "table_no": "7", "referee": "C. Martin"})
     record(area, {"pocketed": {"own": 1}})
     record(area, {"pocketed": {}, "foul": "improper_stroke"})
     record(area, {"pocketed": {}})

@@ -12,7 +12,7 @@ from referee_app.ui.rulings import match_tools
 from support.gui import make_window
 from support.kbcopy import installed
 
-from test_ui_match_record import record
+from test_ui_match_record import fill_header, record, reopened_with_an_unfinished_match
 
 RAW_ID = re.compile(r"\b(?:icf-fr|aicf-2009|fr-house|fr-simplified|ffc-[a-z]+|it):[\w.\-]+")
 
@@ -55,14 +55,7 @@ def test_the_forms_pdf_names_are_in_the_users_language(window, monkeypatch):
 
 
 def test_the_resume_offer_follows_a_change_of_language(qtbot, gui_env):
-    first = make_window(qtbot)
-    area = first.rulings_area
-    area.header.fields["first_name"].setText("Anna")
-    area._header_edited("first_name", "Anna")
-    record(area, {"pocketed": {"own": 2}})
-    record(area, {"pocketed": {}})
-    first.close()
-    second = make_window(qtbot)
+    second = reopened_with_an_unfinished_match(qtbot)
     banner = second.rulings_area.resume
     assert banner.isVisible() and "strokes" in banner.label.text()
     choose_language(second, "fr")
@@ -74,10 +67,8 @@ def test_the_resume_offer_follows_a_change_of_language(qtbot, gui_env):
 def test_a_protest_from_a_stroke_names_the_players_carries_the_score_and_cites_the_clause(window, qtbot):
     choose_language(window, "fr")
     area = window.rulings_area
-    for name, text in (("first_name", "Élodie"), ("second_name", "Luca"), ("tournament", "Open de Lyon"),
-                       ("round", "2"), ("table_no", "3"), ("referee", "Ana")):
-        area.header.fields[name].setText(text)
-        area._header_edited(name, text)
+    fill_header(area, {"first_name": "Élodie", "second_name": "Luca", "tournament": "Open de Lyon",
+                       "round": "2", "table_no": "3", "referee": "Ana"})
     record(area, {"pocketed": {"own": 1}})
     record(area, {"pocketed": {}, "foul": "improper_stroke"})
     area.sheet.strokes.setCurrentCell(1, 0)

@@ -326,3 +326,27 @@ def test_a_what_if_score_no_game_reaches_is_refused_beside_the_field(qtbot, area
     assert board.score.styleSheet() and board.score.accessibleDescription() == board.problem.text()
     board.score.setValue(24)
     assert area.last_ruling is not None and not board.problem.isVisible() and not board.score.styleSheet()
+
+
+@pytest.mark.parametrize("lang, heading", [("en", "Interpretation"), ("fr", "Interprétation"),
+                                           ("it", "Interpretazione")])
+def test_a_note_resting_on_the_projects_reading_is_headed_as_an_interpretation(qtbot, area, lang, heading):
+    from referee_app import i18n
+    from referee_app.core.rules.ruling import rule
+
+    kb = installed()
+    # the queen before any own coin: ICF 3.12 c over 3.6 a is the project's reading (`reading: true`)
+    read = rule(kb, {"ruleset": "icf", "before": {"own_on_board": 9, "opponent_on_board": 9},
+                     "stroke": {"pocketed": {"queen": True}}})
+    # an opponent's coin alone: 3.6 a's note says what the text means, no reading
+    plain_note = rule(kb, {"ruleset": "icf", "before": {"own_on_board": 9, "opponent_on_board": 9},
+                           "stroke": {"pocketed": {"opponent": 1}}})
+    assert [n.get("reading") for n in read["notes"]] == [True]
+    assert plain_note["notes"] and not any(n.get("reading") for n in plain_note["notes"])
+    i18n.set_language(lang)
+    note = i18n.gettext("Note")
+    view = area.ruling_view
+    view.show_ruling(read)
+    assert f"{heading} (" in view.details.text() and f"{note} (" not in view.details.text()
+    view.show_ruling(plain_note)
+    assert f"{note} (" in view.details.text() and f"{heading} (" not in view.details.text()

@@ -403,8 +403,10 @@ def own_server(pg_cluster):
         yield cluster.url(name), stop, start
 
 
-def test_a_stroke_entered_while_the_real_server_is_down_is_saved_once_it_is_back(gui_env, qtbot, monkeypatch,
-                                                                                  own_server):
+def test_strokes_entered_while_the_real_server_is_down_are_kept_shown_and_sent_once_it_is_back(
+        gui_env, qtbot, monkeypatch, own_server):
+    """Issue 31: a table keeps scoring offline; "offline: N strokes waiting" until they are sent,
+    in order, each once."""
     from referee_app.core.play.store import MatchStore
 
     url, stop, start = own_server
@@ -415,17 +417,25 @@ def test_a_stroke_entered_while_the_real_server_is_down_is_saved_once_it_is_back
     area.form.own.setValue(1)
     area.record()
     assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1
+    assert area.offline.isHidden()
     stop()
-    area.form.own.setValue(2)
-    area.record()
-    assert window.server_banner.isVisible() and area.waiting.isVisible()
-    assert len(area.match.strokes) == 1 and area.sheet.strokes.rowCount() == 1, "not shown before it is saved"
-    assert area.form.own.value() == 2
+    for n in (2, 1):
+        area.form.own.setValue(n)
+        area.record()
+    assert area.sheet.strokes.rowCount() == 3 and area.form.own.value() == 0, "kept, and shown on the sheet"
+    qtbot.waitUntil(window.server_banner.isVisible, timeout=3000)
+    assert area.offline.isVisible() and area.offline.text() == "offline: 2 strokes waiting"
+    assert area.waiting.isHidden()
     start()
-    qtbot.waitUntil(lambda: area.sheet.strokes.rowCount() == 2, timeout=10000)
-    assert window.server_banner.isHidden() and area.form.own.value() == 0
+    qtbot.waitUntil(area.offline.isHidden, timeout=15000)
+    qtbot.waitUntil(window.server_banner.isHidden, timeout=5000)
     with MatchStore(installed(), url) as other:
-        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2]
+        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2, 1]
+    area.form.own.setValue(1)
+    area.record()
+    with MatchStore(installed(), url) as other:
+        assert [s["pocketed"]["own"] for s in other.strokes(area.match_id)] == [1, 2, 1, 1]
+    assert area.sheet.strokes.rowCount() == 4
 
 
 def test_an_inspection_saved_while_the_server_is_away_keeps_its_readings_and_is_saved_once_back(gui_env, qtbot):
@@ -478,3 +488,52 @@ def test_a_waiting_stroke_goes_to_its_own_match_even_if_another_is_opened_meanwh
     second_match = area.match_id
     assert second_match != first_match and [s["pocketed"]["own"] for s in store.strokes(second_match)] == [1]
     assert area.sheet.strokes.rowCount() == 1 and store.meta(first_match)["first_name"] == "Anne"
+
+
+def test_a_stalled_server_never_freezes_the_window_for_long(gui_env, qtbot, monkeypatch, own_server):
+    """Issue 31, bounded waits: every process of the server stopped (what a Wi-Fi drop looks like
+    from the table), a stroke is answered within seconds, kept on the machine, and the banner
+    says the server is away."""
+    import os
+    import signal
+    import time
+
+    import psycopg
+
+    url, _stop, _start = own_server
+    monkeypatch.setenv(location.ENV_VAR, url)
+    server_state().backoff = (0.5,)
+    window = make_window(qtbot)
+    area = window.rulings_area
+    area.form.own.setValue(1)
+    area.record()
+    assert len(area.match.strokes) == 1
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()")]
+        folder = conn.execute("SHOW data_directory").fetchone()[0]
+    postmaster = int(open(os.path.join(folder, "postmaster.pid")).read().split()[0])
+    stalled = [postmaster, *pids]
+    from support.stall import resume_later
+
+    for pid in stalled:
+        os.kill(pid, signal.SIGSTOP)
+        resume_later(pid, 30)   # never a hung test
+    try:
+        began = time.monotonic()
+        area.form.own.setValue(1)
+        area.record()
+        waited = time.monotonic() - began
+    finally:
+        for pid in stalled:
+            os.kill(pid, signal.SIGCONT)
+    assert waited < 10, waited     # the ping's 2 s and the connect timeout's 5 s, never the stall's length
+    assert len(area.match.strokes) == 2, "kept, and on the sheet at once"
+    # kept: said beside Record, and sent as soon as the server answers (the heartbeat finds it
+    # at once here, so the label may come and go within one turn of the event loop)
+    assert area.session.outbox._run("SELECT status FROM strokes") == [("waiting",)], "kept on the machine"
+    qtbot.waitUntil(lambda: area.session.outbox._run("SELECT status FROM strokes") == [("sent",)], timeout=15000)
+    assert area.offline.isHidden()
+    from referee_app.core.play.store import MatchStore
+
+    with MatchStore(installed(), url) as other:
+        assert len(other.strokes(area.match_id)) == 2

@@ -278,6 +278,40 @@ class Game:
     def _breaker_seat(self) -> int:
         return (len(self.boards) - 1) % self.seats
 
+    # --- where the game stands, as stored beside its last stroke --------------------------
+    def snapshot(self) -> dict:
+        """What the next stroke is ruled on (the board's state, the score, the boards played with
+        their winners), without the strokes: its size grows with the boards, not the strokes.
+        `Game.restored` gives back a game that plays on exactly as this one does."""
+        st = self.state
+        return {"first_breaker": self.first_breaker, "score": dict(self.score), "over": self.over,
+                "winner": self.winner, "tie_breaker_due": self.tie_breaker_due, "tie_break": self.tie_break,
+                "boards": [{"breaker": b.breaker, "winner": b.winner, "points": dict(b.points),
+                            "clauses": list(b.clauses), "colours": b.colours}
+                           for b in self.boards],
+                "state": {"breaker": st.breaker, "turn": st.turn, "seat": st.seat, "coins": dict(st.coins),
+                          "dues": dict(st.dues), "queen": st.queen, "queen_side": st.queen_side,
+                          "break_made": st.break_made, "break_attempt": st.break_attempt,
+                          "after_break": st.after_break, "strokes": st.strokes,
+                          "colours": None if st.colours is None else dict(st.colours)}}
+
+    @classmethod
+    def restored(cls, knowledge: Knowledge, ruleset: str, doubles: bool, doc: dict) -> "Game":
+        """The game a `snapshot` describes (its boards hold no strokes: they were not kept)."""
+        game = cls(knowledge, ruleset, doubles, doc["first_breaker"])
+        game.score = {s: int(doc["score"][s]) for s in SIDES}
+        game.over, game.winner = bool(doc["over"]), doc["winner"]
+        game.tie_breaker_due, game.tie_break = bool(doc["tie_breaker_due"]), doc["tie_break"]
+        game.boards = [BoardRecord(b["breaker"], winner=b["winner"], points=dict(b["points"]),
+                                   clauses=list(b["clauses"]), colours=b["colours"]) for b in doc["boards"]]
+        st = doc["state"]
+        game.state = BoardState(breaker=st["breaker"], turn=st["turn"], seat=int(st["seat"]), coins=dict(st["coins"]),
+                                dues=dict(st["dues"]), queen=st["queen"], queen_side=st["queen_side"],
+                                break_made=bool(st["break_made"]), break_attempt=int(st["break_attempt"]),
+                                after_break=bool(st["after_break"]), strokes=int(st["strokes"]),
+                                colours=None if st["colours"] is None else dict(st["colours"]))
+        return game
+
     # --- reporting ----------------------------------------------------------------------
     def report(self) -> dict:
         out: dict = {

@@ -16,6 +16,9 @@ from .game import Game, other
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
 
+# The form of `Match.snapshot`: a stored snapshot of another form is not read (the sheet is replayed).
+SNAPSHOT_VERSION = 1
+
 
 @dataclass(eq=False, repr=False)   # compared and printed by nobody: docs/architecture.md, Start-up
 class Match:
@@ -113,6 +116,31 @@ class Match:
                    for i, (old, fresh) in enumerate(zip(self.rulings, new.rulings))
                    if i >= index and _gist(old) != _gist(fresh)]
         return new, changes
+
+    def snapshot(self) -> dict:
+        """Where the match stands after its last stroke, to rule the next one without replaying
+        the sheet (the store keeps it beside each stroke): each game's `snapshot` and how many
+        strokes were played."""
+        return {"snapshot": SNAPSHOT_VERSION, "ruleset": self.ruleset, "doubles": self.doubles,
+                "strokes": len(self.strokes), "games": [g.snapshot() for g in self.games]}
+
+    @classmethod
+    def restored(cls, knowledge: Knowledge, doc) -> "Match | None":
+        """The match a `snapshot` describes, ready for its next stroke (its `strokes` and `rulings`
+        are empty: only the board is kept); None for a snapshot this version cannot read, which
+        the caller then replays."""
+        if not isinstance(doc, dict) or doc.get("snapshot") != SNAPSHOT_VERSION:
+            return None
+        try:
+            ruleset, doubles = doc["ruleset"], bool(doc["doubles"])
+            if ruleset not in knowledge.rulesets:
+                return None
+            games = [Game.restored(knowledge, ruleset, doubles, g) for g in doc["games"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None   # a damaged or foreign value: the sheet itself is the record
+        if not games:
+            return None
+        return cls(knowledge, ruleset, doubles, games=games)
 
     def report(self) -> dict:
         return {"ruleset": self.ruleset, "doubles": self.doubles, "games": [g.report() for g in self.games],

@@ -19,12 +19,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from referee_app.core.errors import BadInput
+from referee_app.core.storage.errors import StoreUnavailable
 from .clock import MatchClock, match_clock
 from .game import Game
 from .match import Match, replayed
 
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
+    from .outbox import Outbox
 
 
 class MatchOver(BadInput):
@@ -37,20 +39,57 @@ class MatchOver(BadInput):
 class PendingStroke:
     """A stroke on its way to the records: `write` stores it (again and again while a server is
     out of reach: the window retries it), bound to the match it was entered in, so another match
-    opened meanwhile never receives it; `commit` then plays it on that match, if still shown."""
+    opened meanwhile never receives it; `commit` then plays it on that match, if still shown.
+
+    On a shared server, the stroke carries a client-made id (sent twice, stored once), and a
+    stroke on a sheet this machine holds is kept in the outbox when the server is out of reach
+    (`kept_offline`, with the server's words in `lost`) instead of waiting."""
 
     def __init__(self, session: "MatchSession", stroke: dict, header: dict):
+        from .outbox import new_id
+
         self.session, self.stroke, self.header = session, stroke, dict(header)
         self.match, self.match_id = session.match, session.match_id
+        self.client_id = new_id()
+        self.kept_offline = False
+        self.lost: StoreUnavailable | None = None
+
+    def can_keep(self) -> bool:
+        """Whether the stroke can be kept on this machine while the server is away."""
+        return self.match_id is not None and self.session.holds(self.match_id)
+
+    def keep(self) -> dict:
+        """Keeps the stroke in the outbox, ruled on the held sheet with the strokes waiting there
+        (the board the window shows); returns that ruling, marked `kept_offline`."""
+        session = self.session
+        ruling = session.outbox.keep(session.knowledge, session.server, self.match_id, [self.stroke],
+                                     [self.client_id])[0]
+        self.kept_offline = True
+        return ruling
 
     def write(self) -> dict:
         """Stores the stroke (and the match, the first time); returns the ruling stored."""
         session = self.session
         if self.match_id is None:
-            self.match_id = session.store.create(self.match.ruleset, self.match.doubles, **self.header)
-            if session.match is self.match:
-                session.match_id = self.match_id
-        return session.store.add_stroke(self.match_id, self.stroke)
+            self.match_id = session.ensure_saved(self.header) if session.match is self.match else \
+                session.store.create(self.match.ruleset, self.match.doubles, **self.header)
+        outbox = session.outbox
+        if outbox is None:
+            return session.store.add_stroke(self.match_id, self.stroke)
+        try:
+            sent = session.send_kept() if outbox.count(session.server) else None
+            ruling = session.store.add_stroke(self.match_id, self.stroke, client_id=self.client_id)
+        except StoreUnavailable as exc:
+            if not self.can_keep():
+                raise
+            self.lost = exc
+            return self.keep()
+        if sent is not None:   # the sheet as the server has it now, the kept strokes in it
+            outbox.refresh(session.store, self.match_id)
+        else:
+            outbox.hold(session.server, self.match_id, {"ruleset": self.match.ruleset, "doubles": self.match.doubles},
+                        [*self.match.strokes, self.stroke])
+        return ruling
 
     def commit(self) -> bool:
         """Plays the stored stroke on the match shown; False if another match is shown now."""
@@ -78,6 +117,7 @@ class MatchSession:
         self.match_id: int | None = None
         self.correcting: int | None = None     # the 1-based stroke being corrected
         self._corrected: tuple[int | None, Match | None, list[int]] = (None, None, [])   # (id, match, strokes)
+        self._outbox: Outbox | None = None     # this machine's outbox, on a shared server (`outbox`)
 
     @property
     def store(self):
@@ -90,6 +130,47 @@ class MatchSession:
                 self._store = self._open_store()
         return self._store
 
+    # --- the outbox: strokes kept while a shared server is out of reach ------------------------
+    @property
+    def outbox(self):
+        """This machine's outbox (core/play/outbox.py) when the records are a shared server; None
+        for a records file of this machine (nothing to keep: it is always there)."""
+        if self._outbox is None and getattr(self.store, "dialect", "sqlite") == "postgresql":
+            from .outbox import Outbox
+
+            self._outbox = Outbox()
+        return self._outbox
+
+    @property
+    def server(self) -> str:
+        return self.store.database.shown
+
+    def holds(self, match_id: int) -> bool:
+        return self.outbox is not None and self.outbox.held(self.server, match_id) is not None
+
+    def _hold(self, match_id: int, match: Match) -> None:
+        if self.outbox is not None:
+            self.outbox.hold(self.server, match_id, {"ruleset": match.ruleset, "doubles": match.doubles},
+                             list(match.strokes))
+
+    def kept(self) -> tuple[int, list[dict]]:
+        """(strokes waiting to be sent, strokes the server refused, kept here) on this machine."""
+        if self.outbox is None:
+            return 0, []
+        return self.outbox.count(self.server), self.outbox.refused(self.server)
+
+    def send_kept(self):
+        """Sends the strokes kept on this machine, in order (Outbox.sync); StoreUnavailable while
+        the server is still away (what could be sent is sent). A sheet shown here whose strokes the
+        server refused is read again as the server has it."""
+        report = self.outbox.sync(self.store)
+        if self.match_id is not None and any(r["match"] == self.match_id for r in report.refused) \
+                and report.unavailable is None:
+            self.match = self.store.load(self.match_id)
+        if report.unavailable is not None:
+            raise StoreUnavailable(self.server, report.unavailable)
+        return report
+
     # --- which match -------------------------------------------------------------------------
     def new(self, doubles: bool = False) -> None:
         """A new match under the chosen ruleset, not stored until something is to be kept."""
@@ -101,7 +182,34 @@ class MatchSession:
         read or replayed: the match shown stays."""
         meta, match = self.store.meta(match_id), self.store.load(match_id)
         self.match_id, self.match, self.ruleset, self.correcting = meta["id"], match, match.ruleset, None
+        self._hold(meta["id"], match)   # this machine holds the sheet: kept offline if the server goes
         return meta
+
+    def pairings_to_open(self) -> list[dict]:
+        """The games still to be played in each tournament's current round (the final once paired),
+        whose score sheet a table may open: {tournament, name, round, table, first, second}."""
+        from referee_app.core.tournament.model import GHOST
+        from referee_app.core.tournament.store import FINAL, TournamentStore
+
+        tournaments = TournamentStore(self.knowledge, self.store.database)
+        found = []
+        for t in tournaments.list():
+            current = FINAL if tournaments._final_paired(t["id"]) else t["rounds_paired"]
+            if not current:
+                continue
+            for g in tournaments.round_games(t["id"], current):
+                if g["score_first"] is None and GHOST not in (g["first"], g["second"]):
+                    found.append({"tournament": t["id"], "name": t["name"], "round": current, "table": g["table_no"],
+                                  "first": g["first"], "second": g["second"]})
+        return found
+
+    def pairing_sheet(self, tournament: int, round_no, table: int) -> int:
+        """The score sheet of a paired game (made the first time: players, round and table from
+        the pairing, tied to it), to `open`."""
+        from referee_app.core.tournament.store import TournamentStore
+        from referee_app.core.tournament.table_matches import open_match
+
+        return open_match(TournamentStore(self.knowledge, self.store.database), self.store, tournament, round_no, table)
 
     def unfinished(self) -> dict | None:
         """The last match left unfinished, to resume; None while a match is begun on screen."""
@@ -116,6 +224,7 @@ class MatchSession:
         """The match's record, created with its header the first time something is to be kept."""
         if self.match_id is None:
             self.match_id = self.store.create(self.match.ruleset, self.match.doubles, **header)
+            self._hold(self.match_id, self.match)
         return self.match_id
 
     def header_write(self, field: str, text: str, header: Callable[[], dict]) -> Callable[[], None]:
@@ -147,7 +256,9 @@ class MatchSession:
             raise BadInput("ruleset", f"unknown ruleset {ruleset!r}")
         if ruleset != self.match.ruleset:
             if self.match_id is not None:
+                self._kept_sent_first()
                 self.match = self.store.change_ruleset(self.match_id, ruleset)
+                self._hold(self.match_id, self.match)
             else:
                 self.match = replayed(self.knowledge, ruleset, self.match.doubles, self.match.strokes)
         self.ruleset, self.correcting = ruleset, None
@@ -234,11 +345,20 @@ class MatchSession:
         BadInput if the correction makes a later stroke impossible."""
         return self.match.correction(n - 1, stroke)[1]
 
+    def _kept_sent_first(self) -> None:
+        """Strokes kept on this machine go to the server before anything changes the sheet there
+        (an undo would otherwise take back a stroke the server holds instead of the one on screen);
+        StoreUnavailable while it is away."""
+        if self.match_id is not None and self.outbox is not None and self.outbox.count(self.server):
+            self.send_kept()
+
     def correct(self, n: int, stroke: dict) -> None:
         """Replaces stroke `n` and re-rules the later ones, in the record and on screen."""
         if self.match_id is not None:
+            self._kept_sent_first()
             self.store.correct(self.match_id, n, stroke)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
         else:
             self.match = self.match.correction(n - 1, stroke)[0]
         self.correcting = None
@@ -249,8 +369,10 @@ class MatchSession:
             raise BadInput("undo", "no stroke to undo")
         last = self.match.strokes[-1]
         if self.match_id is not None:
+            self._kept_sent_first()
             self.store.undo(self.match_id)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
         else:
             self.match.undo()
         self.correcting = None
@@ -260,8 +382,10 @@ class MatchSession:
         """The deciding strokes of a level game ({first: [bool, ...], second: [...]}); returns the ruling."""
         entry = {"tie_breaker": attempts}
         if self.match_id is not None:
+            self._kept_sent_first()
             ruling = self.store.add_stroke(self.match_id, entry)
             self.match = self.store.load(self.match_id)
+            self._hold(self.match_id, self.match)
             return ruling
         return self.match.play(entry)
 

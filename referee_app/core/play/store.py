@@ -49,7 +49,6 @@ class MatchStore(db.Store):
         """`knowledge`: what the strokes are ruled with; the rest as db.Store takes it."""
         super().__init__(*args, **kwargs)
         self.knowledge = knowledge
-        self._cached: tuple[tuple, Match] | None = None   # (mark of the stored sheet, match)
 
     def create(self, ruleset: str | None = None, doubles: bool = False, **meta) -> int:
         unknown = set(meta) - set(META)
@@ -88,7 +87,6 @@ class MatchStore(db.Store):
 
     def set_doubles(self, match_id: int, doubles: bool, expected_version: int | None = None) -> None:
         """Singles or doubles, while no stroke is recorded (the seats decide every turn after)."""
-        self._cached = None
         with self.transaction():
             meta = self.meta(match_id, lock=True)
             self._check_version(meta, expected_version, {"doubles": int(bool(doubles))})
@@ -101,9 +99,9 @@ class MatchStore(db.Store):
         """Plays the whole match again under `ruleset` and keeps the change in the match's history.
 
         Refused (BadInput naming the stroke) when a recorded stroke cannot happen under it."""
-        self._cached = None
         with self.transaction():
             meta = self.meta(match_id, lock=True)
+            self._refuse_closed(meta["id"])
             if ruleset == meta["ruleset"]:
                 return self.load(match_id)
             strokes = self.strokes(match_id)
@@ -175,52 +173,99 @@ class MatchStore(db.Store):
         ruleset = self.knowledge.ruleset(meta["ruleset"], f"match {meta['id']}: ruleset").id
         return replayed(self.knowledge, ruleset, bool(meta["doubles"]), self.strokes(meta["id"]))
 
-    def _mark(self, meta: dict) -> tuple:
-        """What changes whenever the match's sheet as stored changes, whoever wrote it."""
-        found = self.first("SELECT COUNT(*) AS n, MAX(id) AS last, COUNT(superseded_at) AS superseded "
-                           "FROM strokes WHERE match_id = :m", {"m": meta["id"]})
-        return meta["id"], meta["version"], found["n"], found["last"], found["superseded"]
+    def _last(self, match_id: int):
+        """The last stroke in force (its number and the match's state after it), or None: one row
+        through the index by match and number, however long the sheet."""
+        return self.first("SELECT id, seq, state FROM strokes WHERE match_id = :m AND superseded_at IS NULL "
+                          "ORDER BY seq DESC LIMIT 1", {"m": match_id})
 
-    def add_stroke(self, match_id: int, stroke: dict) -> dict:
+    def standing(self, meta: dict) -> tuple[Match, int]:
+        """The match as it stands, ready for its next stroke, and that stroke's number: restored
+        from the state stored with the last stroke (constant cost), or replayed from the sheet
+        when that state is missing, unreadable or of another ruleset (a correction, a change of
+        ruleset, a stroke entered by an older version)."""
+        last = self._last(meta["id"])
+        if last is None:
+            return self.load(meta["id"]), 1
+        state, _problem = db.stored_json(last["state"], None)
+        match = Match.restored(self.knowledge, state)
+        if match is None or match.ruleset != meta["ruleset"] or match.doubles != bool(meta["doubles"]) \
+                or state.get("strokes") != last["seq"]:
+            match = self.load(meta["id"])
+        return match, last["seq"] + 1
+
+    def pairing(self, match_id: int) -> dict | None:
+        """The paired game this sheet is kept for ({tournament, round, table}; round "final"), or None."""
+        game = self.first("SELECT tournament_id, round, final, table_no FROM tournament_games WHERE match_id = :m "
+                          "AND superseded_at IS NULL ORDER BY id DESC LIMIT 1", {"m": int(match_id)})
+        if game is None:
+            return None
+        return {"tournament": game["tournament_id"], "round": "final" if game["final"] else game["round"],
+                "table": game["table_no"]}
+
+    def closed(self, match_id: int) -> str | None:
+        """Why the sheet takes no more strokes from the tables (its game's result is entered), or None."""
+        game = self.first("SELECT g.round, g.final, g.table_no, t.name FROM tournament_games g "
+                          "JOIN tournaments t ON t.id = g.tournament_id WHERE g.match_id = :m "
+                          "AND g.superseded_at IS NULL AND g.score_first IS NOT NULL LIMIT 1", {"m": match_id})
+        if game is None:
+            return None
+        where = "the final" if game["final"] else f"round {game['round']}"
+        return f"the result of {where}, table {game['table_no']} of {game['name']} is entered"
+
+    def _refuse_closed(self, match_id: int) -> None:
+        """A table's login may not change a sheet whose result is entered (the contract: the sheet
+        is closed to the tables); the desk may, as it may change everything. Refused here, before
+        any write, in the words of every table refusal; the database's row check says the same to
+        a statement run by hand."""
+        if self.database.role() == "table" and self.closed(match_id):
+            raise NotAllowed("finished_match")
+
+    def add_stroke(self, match_id: int, stroke: dict, client_id: str | None = None) -> dict:
         """Rules the stroke on the match as saved, and saves both, in one write transaction; returns
-        the ruling."""
-        cached, self._cached = self._cached, None   # until committed, memory is not the database
+        the ruling. `client_id`: the id the machine that entered it gave it (a UUID); a stroke
+        already stored under that id is not stored again, and its stored ruling is answered."""
+        client_id = stroke_id(client_id) if client_id is not None else None
         with self.transaction():
             meta = self.meta(match_id, lock=True)
-            mark = self._mark(meta)
-            match = cached[1] if cached and cached[0] == mark else self.load(meta["id"])
-            ruling = match.play(stroke)
-            new_id = self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
-                                "VALUES (:m, :seq, :stroke, :ruling, :at) RETURNING id",
-                                {"m": meta["id"], "seq": len(match.strokes), "stroke": json.dumps(stroke),
-                                 "ruling": json.dumps(ruling), "at": now()})
-        self._cached = ((meta["id"], meta["version"], mark[2] + 1, new_id, mark[4]), match)
+            if client_id is not None:
+                known = self.first("SELECT match_id, ruling FROM strokes WHERE client_id = :c", {"c": client_id})
+                if known is not None:
+                    if known["match_id"] != meta["id"]:
+                        raise BadInput("client_id", f"{client_id} is a stroke of match {known['match_id']}")
+                    return db.stored_json(known["ruling"], {}, shown=True)[0]
+            self._refuse_closed(meta["id"])
+            match, seq = self.standing(meta)
+            ruling = match.play(stroke, f"stroke {seq}")
+            self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at, client_id, state) "
+                       "VALUES (:m, :seq, :stroke, :ruling, :at, :client, :state)",
+                       {"m": meta["id"], "seq": seq, "stroke": json.dumps(stroke), "ruling": json.dumps(ruling),
+                        "at": now(), "client": client_id, "state": json.dumps(_state_after(match, seq))})
         return ruling
 
-    def add_strokes(self, match_id: int, strokes: list, where: str = "") -> list[dict]:
+    def add_strokes(self, match_id: int, strokes: list, where: str = "",
+                    client_ids: list[str] | None = None) -> list[dict]:
         """Rules and saves a list of strokes all or nothing: one refused stroke (BadInput naming
-        it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again."""
-        try:
-            with self.transaction():
-                rulings = []
-                for i, stroke in enumerate(strokes, 1):
-                    try:
-                        rulings.append(self.add_stroke(match_id, stroke))
-                    except (db.StoreError, NotAllowed):
-                        raise   # the records or the login's role refuse the whole list, not this stroke
-                    except BadInput as exc:
-                        label = f"stroke {i}" + (f" of {where}" if where else "")
-                        raise BadInput(f"{label}: {exc.field}",
-                                       f"{exc.problem}; none of the {len(strokes)} strokes was saved") from None
-        except BaseException:
-            self._cached = None   # the strokes played in memory were never committed
-            raise
+        it: "stroke 3 of FILE") saves none of them, so the list may be mended and sent again.
+        `client_ids`: one per stroke (see `add_stroke`)."""
+        ids: list[str | None] = list(client_ids) if client_ids else [None] * len(strokes)
+        with self.transaction():
+            rulings = []
+            for i, (stroke, client_id) in enumerate(zip(strokes, ids), 1):
+                try:
+                    rulings.append(self.add_stroke(match_id, stroke, client_id))
+                except (db.StoreError, NotAllowed):
+                    raise   # the records or the login's role refuse the whole list, not this stroke
+                except BadInput as exc:
+                    label = f"stroke {i}" + (f" of {where}" if where else "")
+                    raise BadInput(f"{label}: {exc.field}",
+                                   f"{exc.problem}; none of the {len(strokes)} strokes was saved") from None
         return rulings
 
     def undo(self, match_id: int) -> dict:
-        self._cached = None
         with self.transaction():
             match_id = self.meta(match_id, lock=True)["id"]
+            self._refuse_closed(match_id)
             rows = self._active(match_id)
             if not rows:
                 raise BadInput("undo", "no stroke to undo")
@@ -229,21 +274,25 @@ class MatchStore(db.Store):
 
     def correct(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
         """Replaces stroke `seq` (1-based) and re-rules the later ones, all or nothing; returns the
-        rulings that changed (preview them first with `preview_correction`)."""
-        self._cached = None
+        rulings that changed (the window previews them with `MatchSession.correction_changes`)."""
         with self.transaction():
             match_id = self.meta(match_id, lock=True)["id"]
+            self._refuse_closed(match_id)
             match = self.load(match_id)
             new, changes = match.correction(seq - 1, stroke)
             rows = self._active(match_id)
             stamp = now()
             for row in rows[seq - 1:]:
                 self.write("UPDATE strokes SET superseded_at = :at WHERE id = :id", {"at": stamp, "id": row["id"]})
-            rows_written = [self.write("INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at) "
-                                       "VALUES (:m, :seq, :stroke, :ruling, :at) RETURNING id",
-                                       {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
-                                        "ruling": json.dumps(new.rulings[i]), "at": stamp})
-                            for i in range(seq - 1, len(new.strokes))]
+            rows_written = []
+            for i in range(seq - 1, len(new.strokes)):
+                # the state after the last one only: the next stroke reads that row alone
+                state = json.dumps(_state_after(new, i + 1)) if i + 1 == len(new.strokes) else None
+                rows_written.append(self.write(
+                    "INSERT INTO strokes (match_id, seq, stroke, ruling, entered_at, state) "
+                    "VALUES (:m, :seq, :stroke, :ruling, :at, :state) RETURNING id",
+                    {"m": match_id, "seq": i + 1, "stroke": json.dumps(new.strokes[i]),
+                     "ruling": json.dumps(new.rulings[i]), "at": stamp, "state": state}))
             # which stroke the referee corrected (the later ones were only ruled again), for the
             # sheet and its PDF to mark it; `row` ties it to the row written now, so a stroke
             # undone and entered again later is not marked
@@ -261,9 +310,6 @@ class MatchStore(db.Store):
             "SELECT id FROM strokes WHERE match_id = :m AND superseded_at IS NULL", {"m": match_id})}
         return sorted({mark["stroke"] for mark in marks if mark.get("row") in in_force})
 
-    def preview_correction(self, match_id: int, seq: int, stroke: dict) -> list[dict]:
-        return self.load(match_id).correction(seq - 1, stroke)[1]
-
     def list(self) -> list[dict]:
         rows = self.all("SELECT m.*, (SELECT COUNT(*) FROM strokes s WHERE s.match_id = m.id "
                         "AND s.superseded_at IS NULL) AS strokes FROM matches m ORDER BY m.id")
@@ -277,3 +323,20 @@ class MatchStore(db.Store):
                    for r in self.all("SELECT * FROM strokes WHERE match_id = :m ORDER BY id", {"m": match_id})]
         return {"match": self.meta(match_id), "report": match.report(), "history": history,
                 "events": self.events(match_id), "clock": self.match_clock(match_id)}
+
+
+def _state_after(match: Match, seq: int) -> dict:
+    """The match's snapshot after stroke `seq`, numbered as the sheet numbers it (a match restored
+    from a snapshot holds only the strokes played since)."""
+    return {**match.snapshot(), "strokes": seq}
+
+
+def stroke_id(value) -> str:
+    """A client-made stroke id as stored: a UUID in its canonical form (so that the same id written
+    twice, in capitals or without hyphens, is one id)."""
+    import uuid
+
+    try:
+        return str(uuid.UUID(str(value)))
+    except (ValueError, TypeError, AttributeError):
+        raise BadInput("client_id", f"{validation.shown(value)} is not a UUID") from None

@@ -24,9 +24,10 @@ LANGS = ("en", "fr", "it")
 def _compile_priority(raw, where: str) -> dict | None:
     """A rule's `priority`: why it wins over the rules it is an exception to, where both apply and
     disagree. `stated`: the words of the text that say so (quoted); `reading`: the project's
-    reading: `generic` (the catalog's note naming the clauses weighed and saying the text does not
-    decide between them), `note` (the rule's own note says the reading) or a note in fr, it, en;
-    `reading.over` narrows the reading to some targets, the others being stated."""
+    reading, with its own reason: a note in fr, it, en, or `note` (the rule's own note says it);
+    `reading.over` narrows the reading to some targets, the others being stated. A reading with no
+    reason of its own (the former `generic`, "the text does not say which prevails") is refused:
+    it tells a federation reviewing the readings, and the referee shown it, nothing of why."""
     if raw is None:
         return None
     if not isinstance(raw, dict) or not set(raw) <= {"stated", "reading"} or not raw:
@@ -36,16 +37,22 @@ def _compile_priority(raw, where: str) -> dict | None:
         raise ConditionError(f"{where}: priority.stated quotes the words of the text that state it")
     reading = raw.get("reading")
     over: tuple = ()
+    no_reason = (f"{where}: a reading says why the project rules so: its note in {', '.join(LANGS)} "
+                 "(which clause prevails over which, and why), or `note` (the rule's own note says it)")
     if isinstance(reading, dict):
         over = tuple(str(x) for x in _as_list(reading.get("over")))
-        kind = reading.get("as") or ("own" if set(reading) & set(LANGS) else "generic")
-        if kind == "own" and not set(LANGS) <= set(reading):
+        kind = reading.get("as") or ("own" if set(reading) & set(LANGS) else None)
+        if kind is None or kind == "generic":
+            raise ConditionError(no_reason)
+        if kind == "own" and not all(isinstance(reading.get(k), str) and reading[k].strip() for k in LANGS):
             raise ConditionError(f"{where}: a reading's note is written in {', '.join(LANGS)}")
-        if kind not in ("own", "generic", "note"):
-            raise ConditionError(f"{where}: priority.reading.as is generic or note, not {kind!r}")
+        if kind not in ("own", "note"):
+            raise ConditionError(f"{where}: priority.reading.as is note, not {kind!r}")
         reading = {k: reading[k] for k in LANGS} if kind == "own" else kind
-    elif reading not in (None, "generic", "note"):
-        raise ConditionError(f"{where}: priority.reading is `generic`, `note` or a note in {', '.join(LANGS)}")
+    elif reading == "generic":
+        raise ConditionError(no_reason)
+    elif reading not in (None, "note"):
+        raise ConditionError(f"{where}: priority.reading is `note` or a note in {', '.join(LANGS)}")
     if stated is not None and reading is not None and not over:
         raise ConditionError(f"{where}: a priority both stated and read says which targets are read (reading.over)")
     if stated is None and reading is None:

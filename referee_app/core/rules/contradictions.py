@@ -20,9 +20,9 @@ stroke and say different things (one aspect or more: the turn, the queen, the co
 the board). Each region is decided by one of:
 
 - **the text**: its own words make the one an exception to the other (quoted);
-- **our reading**: the text does not say which prevails; the project's reading, which every ruling
-  in the region carries as a note (`reading: true`, with the clauses it weighs), in the user's
-  language;
+- **our reading**: the text does not say which prevails; the project's reading, with its reason
+  (which clause prevails over which, and why), which every ruling in the region carries as a note
+  (`reading: true`, with the clauses it weighs), in the user's language;
 - **own text first**: a text the ruleset borrows from (where its own is silent) gives way to the
   ruleset's own clause;
 - **borrowed**: the ruleset's own clauses give no single ruling on the stroke, and the text it
@@ -42,10 +42,7 @@ def _decided_by(knowledge: Knowledge, c: dict) -> str:
     if c["ground"] == "stated":
         return f"the text: \u201c{_md(c['stated'])}\u201d"
     if c["ground"] == "reading":
-        reading = c["reading"]
-        if reading == "generic":
-            return "our reading: the text does not say which prevails"
-        return f"our reading: {_md(reading.get('en', ''))}"
+        return f"our reading: {_md(c['reading'].get('en', ''))}"
     if c["ground"] == "borrowed":
         return f"borrowed: the own text gives no single ruling here; {cite(c['borrowed'], 'en', kb)} settles it"
     if c["ground"] == "own_first":

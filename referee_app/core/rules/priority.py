@@ -8,8 +8,8 @@ every such region (verify.py):
 
 - `stated`: the text itself says it (the words are quoted in the rule's `priority.stated`:
   "sauf", "Exception", "Però", a "Cas particuliers" heading...);
-- `reading`: the project's reading (`priority.reading`: its note in fr, it, en, the rule's own
-  note, or the usual "the more specific case is the exception");
+- `reading`: the project's reading (`priority.reading`: its note in fr, it, en, or the rule's own
+  note), saying which clause prevails over which and why (compile.py refuses one without);
 - `own_first`: a borrowed rule gives way to the ruleset's own text wherever that speaks, and a
   borrowed rule that overrides the own text does so by the ruleset's `borrows` entry, whose note
   every ruling it decides shows;

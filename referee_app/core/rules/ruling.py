@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee_app.core.errors import BadInput
-from referee_app.core.knowledge.citations import cite
+from referee_app.core.clause_labels import label
 from referee_app.i18n import N_, translations
 from . import colours, reachable
 from .conditions import matches
@@ -299,12 +299,6 @@ def board_points(rs: CompiledRuleset, s: Situation, board: Board, coins_left: di
     return {"striker": pts["striker"], "opponent": pts["opponent"]}
 
 
-# The reading where the text gives two clauses for one stroke and does not say which wins, and the
-# knowledge base has no more to say than that (`priority: {reading: generic}`).
-GENERIC = N_("{rule} and {over} both apply to this stroke and say different things; the text does not say "
-             "which prevails, and the project reads {rule} as prevailing.")
-
-
 # Where a ruleset's own clauses contradict each other on a stroke and a clause it borrows settles it.
 BORROWED_NOTE = N_("This ruleset's own text gives no single ruling here ({over} and its other clauses "
                    "disagree); {rule}, from the text it borrows from where its own is silent, settles it.")
@@ -327,11 +321,10 @@ def _reading_notes(kb, rs: CompiledRuleset, d: Decision, over: bool) -> list[dic
         reading = None if borrowed else (winner.priority or {}).get("reading")
         if reading == "note":
             text = dict(winner.note or {})
-        elif borrowed or reading == "generic":
-            template = BORROWED_NOTE if borrowed else GENERIC
-            text = {lang: translations(lang).gettext(template).format(
-                        rule=cite(winner.clause, lang, kb),
-                        over=", ".join(cite(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
+        elif borrowed:
+            text = {lang: translations(lang).gettext(BORROWED_NOTE).format(
+                        rule=label(winner.clause, lang, kb),
+                        over=", ".join(label(c, lang, kb) for c in losers)) for lang in ("en", "fr", "it")}
         else:
             text = dict(reading or {})
         notes.append({"clause": winner.clause, **{k: text[k] for k in ("en", "fr", "it")},

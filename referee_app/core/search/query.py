@@ -396,21 +396,27 @@ QUESTION_FRAMES = (
 
 
 @lru_cache(maxsize=None)
-def _folded_frames() -> tuple[tuple[str, ...], ...]:
-    """QUESTION_FRAMES as folded words, the longest first (folded on first use: the folding table
-    is the index snapshot's, not there when this module is imported)."""
-    return tuple(sorted({tuple(tokens(fold(p))) for p in QUESTION_FRAMES}, key=lambda f: -len(f)))
+def _folded(phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Phrases as folded words, the longest first (folded on first use: the folding table is the
+    index snapshot's, not there when this module is imported)."""
+    return tuple(sorted({tuple(tokens(fold(p))) for p in phrases}, key=lambda f: -len(f)))
 
 
-def _frames(folded: list[str]) -> set[int]:
-    """The positions of the words that only put the question (QUESTION_FRAMES), longest frame first."""
+def _positions(folded: list[str], phrases: tuple[str, ...]) -> set[int]:
+    """The positions of the words that stand in one of `phrases`, the longest phrase first (a
+    shorter one inside a longer one found already does not count twice)."""
     out: set[int] = set()
-    for frame in _folded_frames():
+    for frame in _folded(phrases):
         n = len(frame)
         for i in range(len(folded) - n + 1):
             if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
                 out.update(range(i, i + n))
     return out
+
+
+def _frames(folded: list[str]) -> set[int]:
+    """The positions of the words that only put the question (QUESTION_FRAMES)."""
+    return _positions(folded, QUESTION_FRAMES)
 
 
 # Where a question is set, not what it asks: nearly every rule holds `pendant la partie`, `durante
@@ -428,20 +434,9 @@ SCENE_FRAMES = (
 SCENE_FACTOR = 0.25
 
 
-@lru_cache(maxsize=None)
-def _folded_scenes() -> tuple[tuple[str, ...], ...]:
-    return tuple(sorted({tuple(tokens(fold(p))) for p in SCENE_FRAMES}, key=lambda f: -len(f)))
-
-
 def _scene(folded: list[str]) -> set[int]:
     """The positions of the words that only set the scene (SCENE_FRAMES)."""
-    out: set[int] = set()
-    for frame in _folded_scenes():
-        n = len(frame)
-        for i in range(len(folded) - n + 1):
-            if tuple(folded[i:i + n]) == frame and out.isdisjoint(range(i, i + n)):
-                out.update(range(i, i + n))
-    return out
+    return _positions(folded, SCENE_FRAMES)
 
 
 def _quieten_scene(concepts: list[Concept], scene: set[int], n_words: int) -> None:

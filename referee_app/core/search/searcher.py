@@ -179,12 +179,6 @@ class Searcher:
             found["lang"] = reader
             return found
 
-    def query_language(self, query: str) -> str | None:
-        """The language a query is written in, as the rulebook's words say it (None if they do not)."""
-        with self._lock:
-            self.open()
-            return self._language_of(query or "")
-
     def _language_of(self, text: str) -> str | None:
         """The query's language, read from its words, the names of sources in its citations left
         out (`it 53` names a source, not the English pronoun; `règle 53` is French)."""

@@ -12,9 +12,12 @@ cannot be reached), StoreError (refused, failed, damaged), never a driver's own 
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import threading
+import time
 import urllib.parse
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -92,6 +95,27 @@ def shown(url) -> str:
 
 # --- SQLite: the file checks that run before the file is touched --------------------------------
 
+# The SQLite files this process has open, by device and inode, with how many Databases hold each.
+# POSIX advisory locks belong to the process: closing any descriptor of a file drops every lock
+# the process holds on it, SQLite's included. A file already open here was checked when it was
+# first opened, and is never opened by Python again (a second Database on it would otherwise drop
+# the first one's locks: another process could then reset the journal under it, and a write made
+# here would be lost to every other process).
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def _opened(identity: tuple[int, int] | None, delta: int) -> None:
+    if identity is None:
+        return
+    with _OPEN_FILES_LOCK:
+        count = _OPEN_FILES.get(identity, 0) + delta
+        if count > 0:
+            _OPEN_FILES[identity] = count
+        else:
+            _OPEN_FILES.pop(identity, None)
+
+
 def check_file(path: Path) -> None:
     """Refuses, before SQLite touches it, a path that cannot be a records database of ours."""
     try:
@@ -102,13 +126,15 @@ def check_file(path: Path) -> None:
     if present:
         if not path.is_file():
             raise StoreError(path, "not_a_file", "is not a regular file")
-        try:
-            with open(path, "rb") as f:
-                head = f.read(100)
-        except OSError as exc:
-            raise StoreError(path, "unwritable", f"cannot be read ({exc.strerror or exc})") from None
-        if head and (len(head) < 100 or not head.startswith(_SQLITE_HEADER)):
-            raise StoreError(path, "damaged", "is not an SQLite database (damaged, or another kind of file)")
+        # open here already (checked then): reading it again would drop SQLite's locks (above)
+        if file_identity(path) not in _OPEN_FILES:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(100)
+            except OSError as exc:
+                raise StoreError(path, "unwritable", f"cannot be read ({exc.strerror or exc})") from None
+            if head and (len(head) < 100 or not head.startswith(_SQLITE_HEADER)):
+                raise StoreError(path, "damaged", "is not an SQLite database (damaged, or another kind of file)")
         if not os.access(path, os.W_OK):
             raise StoreError(path, "unwritable", "is read-only")
     folder = path.parent
@@ -285,12 +311,108 @@ def _sqlite_begin(conn) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("carrom_write") else "BEGIN")
 
 
+# --- bounded waits (PostgreSQL) -------------------------------------------------------------------
+
+# A table's write is a few milliseconds; a statement still running after this is waiting for a
+# server or a lock that will not come back in time for the referee: the server ends it (statement
+# and lock timeouts) and the command says so in one line.
+STATEMENT_TIMEOUT_S = 5.0
+LOCK_TIMEOUT_S = 3.0
+CONNECT_TIMEOUT_S = 5
+# A server that has stopped answering (a stalled backend, a Wi-Fi drop without a reset) ends no
+# statement itself, and TCP keepalives are answered by its kernel: the client cuts the connection
+# when the server has been silent this much longer than the statement timeout.
+WATCHDOG_MARGIN_S = 3.0
+# A pooled connection is asked `SELECT 1` before use (it may have been dropped by a restart): a
+# healthy server answers in a millisecond, so a silent one is given up on sooner.
+PING_LIMIT_S = 2.0
+
+
+def _pg_connect_args(url: sa.engine.URL, statement_timeout: float) -> dict:
+    """libpq's connection parameters: a bounded connect, TCP keepalives (a peer gone without a
+    word is noticed within ~20 s even between statements), and the server's statement, lock and
+    idle-in-transaction timeouts, added to the options the URL may already carry."""
+    settings = f"-c statement_timeout={int(statement_timeout * 1000)} -c lock_timeout={int(LOCK_TIMEOUT_S * 1000)} " \
+               f"-c idle_in_transaction_session_timeout={int(max(60, statement_timeout * 4) * 1000)}"
+    given = url.query.get("options")
+    given = " ".join(given) if isinstance(given, tuple) else given
+    return {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "carrom-referee",
+            "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 3, "keepalives_count": 3,
+            "options": f"{given} {settings}" if given else settings}
+
+
+class Watchdog:
+    """Cuts the connections whose server has been silent past their deadline.
+
+    One thread per database, started on first use, sleeping until the nearest deadline. Cutting
+    is a shutdown of the connection's socket: the driver's wait ends at once with a lost
+    connection, which the storage layer says as StoreUnavailable. Nothing of the transaction was
+    committed unless its commit had reached the server, which is why a table's strokes carry
+    their own ids (sent again, stored once)."""
+
+    def __init__(self, limit: float):
+        self.limit = limit
+        self._deadlines: dict[int, tuple[float, object]] = {}
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+        self.cuts = 0
+
+    def arm(self, dbapi_conn, limit: float | None = None) -> None:
+        with self._cond:
+            self._deadlines[id(dbapi_conn)] = (time.monotonic() + (limit or self.limit), dbapi_conn)
+            if self._thread is None:
+                self._stopped = False
+                self._thread = threading.Thread(target=self._watch, name="carrom-db-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def disarm(self, dbapi_conn) -> None:
+        with self._cond:
+            self._deadlines.pop(id(dbapi_conn), None)
+
+    def stop(self) -> None:
+        """Ends the thread (the database is closed): nothing is left to watch."""
+        with self._cond:
+            self._deadlines.clear()
+            self._stopped = True
+            self._thread = None
+            self._cond.notify()
+
+    def _watch(self) -> None:
+        with self._cond:
+            # a watchdog used again after `stop` has a new thread: this one then ends
+            while not self._stopped and self._thread is threading.current_thread():
+                now = time.monotonic()
+                for key, (deadline, dbapi_conn) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[key]
+                        self.cuts += 1
+                        _cut(dbapi_conn)
+                nearest = min((d for d, _c in self._deadlines.values()), default=None)
+                self._cond.wait(None if nearest is None else max(0.05, nearest - now))
+
+
+def _cut(dbapi_conn) -> None:
+    """Shuts the connection's socket down, both ways: the driver's read or write fails at once."""
+    try:
+        fd = dbapi_conn.pgconn.socket
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, AttributeError, ValueError, Exception):   # already closed: nothing waits on it
+        pass
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 _LOST = ("server closed the connection", "connection refused", "could not connect", "connection timeout",
          "terminating connection", "no route to host", "could not translate host", "connection is lost",
          "the connection is closed", "consuming input failed", "timeout expired", "connection to server",
-         "failed to resolve host")
+         "failed to resolve host", "server closed the connection unexpectedly", "bad file descriptor",
+         "canceling statement due to statement timeout", "canceling statement due to lock timeout",
+         # a server restarting: up again in a moment, not a failure of the call
+         "the database system is starting up", "the database system is shutting down",
+         "the database system is in recovery mode")
 # libpq asked for a secret it was not given, or the server refused it: not an outage, and no
 # retry will mend it (both messages also say "connection to server")
 _CREDENTIALS = ("no password supplied", "password authentication failed")
@@ -317,7 +439,12 @@ class Database:
     schema there is upgraded by `carrom-referee db migrate`, since other machines share it.
     """
 
-    def __init__(self, url: str | Path | None = None, *, migrate: bool = True):
+    def __init__(self, url: str | Path | None = None, *, migrate: bool = True,
+                 statement_timeout: float = STATEMENT_TIMEOUT_S):
+        """`statement_timeout` (PostgreSQL): how long one statement may run or wait before the
+        server ends it; the connection is cut when the server has not answered for a few seconds
+        more (a stalled server cannot end anything itself). `db migrate`, `init` and `copy` give
+        more."""
         if isinstance(url, Path) or isinstance(url, str) and url and "://" not in url:
             url = sqlite_url(url)   # a path names a SQLite file
         self.url = parse_url(url or database_url())
@@ -325,6 +452,8 @@ class Database:
         self.shown = self.url.render_as_string(hide_password=True)
         self.path = Path(self.url.database) if self.dialect == "sqlite" and self.url.database else None
         self.full: StoreError | None = None   # a SQLite file opened read-only: its disk is full
+        self.watchdog: Watchdog | None = None   # PostgreSQL: cuts a connection the server left silent
+        self._unregister: weakref.finalize | None = None
         if self.dialect == "sqlite":
             if self.path is None or str(self.path) == ":memory:":
                 raise StoreError(self.shown, "not_a_file", "a records database is a file: give its path")
@@ -343,6 +472,9 @@ class Database:
             # the file opened, by device and inode: a file restored over it or moved away while the
             # records are open would take every later write into a file no longer at the path
             self.identity = file_identity(self.path)
+            _opened(self.identity, +1)
+            # one count less when closed, or when dropped unclosed (a store of a finished command)
+            self._unregister = weakref.finalize(self, _opened, self.identity, -1)
             if self.full is not None:
                 self.engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(
                     _read_only_uri(self.path), uri=True, check_same_thread=False, isolation_level=None))
@@ -352,9 +484,12 @@ class Database:
                 event.listen(self.engine, "connect", _sqlite_connected)
             event.listen(self.engine, "begin", _sqlite_begin)
         elif self.dialect == "postgresql":
-            self.engine = sa.create_engine(
-                self.url, pool_pre_ping=True,
-                connect_args={"connect_timeout": 5, "application_name": "carrom-referee"})
+            self.watchdog = Watchdog(statement_timeout + WATCHDOG_MARGIN_S)
+            # no pool_pre_ping: its ping would wait unbounded on a stalled server; `_ping` does it
+            # under the watchdog
+            self.engine = sa.create_engine(self.url, connect_args=_pg_connect_args(self.url, statement_timeout))
+            event.listen(self.engine, "checkout", self._ping)
+            event.listen(self.engine, "before_cursor_execute", self._statement_sent)
         else:
             raise StoreError(self.shown, "not_a_file", f"'{self.dialect}' is not a known database (sqlite, postgresql)")
         self._migrate_lock = threading.Lock()
@@ -380,12 +515,46 @@ class Database:
             with self.engine.connect() as conn:
                 if write:
                     conn = conn.execution_options(carrom_write=True)
-                with conn.begin():
+                with self._watched(conn), conn.begin():
                     if write:
                         self.check_same_file()
                     yield conn
                     if write:   # before the commit that would acknowledge it
                         self.check_same_file()
+
+    # --- bounded waits (PostgreSQL) -----------------------------------------------------------
+    @contextmanager
+    def _watched(self, conn):
+        """The connection under the watchdog from its first statement to its commit (or rollback):
+        a server that stops answering meanwhile has its connection cut, and the call ends with
+        StoreUnavailable instead of waiting as long as the stall lasts."""
+        if self.watchdog is None:
+            yield
+            return
+        dbapi = conn.connection.dbapi_connection
+        self.watchdog.arm(dbapi)
+        try:
+            yield
+        finally:
+            self.watchdog.disarm(dbapi)
+
+    def _statement_sent(self, conn, _cursor, _statement, _parameters, _context, _executemany) -> None:
+        # each statement gets the whole limit again: the limit is on the server's silence
+        assert self.watchdog is not None   # listened to on PostgreSQL only
+        self.watchdog.arm(conn.connection.dbapi_connection)
+
+    def _ping(self, dbapi_conn, _record, _proxy) -> None:
+        """What pool_pre_ping does (a connection the server dropped, after a restart, is replaced),
+        under the watchdog."""
+        assert self.watchdog is not None   # listened to on PostgreSQL only
+        self.watchdog.arm(dbapi_conn, PING_LIMIT_S)
+        try:
+            with dbapi_conn.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except Exception:
+            raise sa_exc.DisconnectionError() from None   # the pool opens a new connection (bounded by connect_timeout)
+        finally:
+            self.watchdog.disarm(dbapi_conn)
 
     def check_same_file(self) -> None:
         """Refuses to go on writing when the file at the path is no longer the one opened."""
@@ -502,6 +671,10 @@ class Database:
             except (sa_exc.DBAPIError, sqlite3.Error):
                 pass   # another program reads it: SQLite folds the journal in on its last close
         self.engine.dispose()
+        if self.watchdog is not None:
+            self.watchdog.stop()
+        if self._unregister is not None:
+            self._unregister()   # once: a finalizer runs at most once
 
     def __enter__(self):
         return self

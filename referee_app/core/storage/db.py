@@ -124,6 +124,21 @@ class Store:
             finally:
                 self._local.conn = None
 
+    @contextmanager
+    def joined(self, other: "Store"):
+        """This store's statements inside `other`'s transaction, when both are on one database:
+        committed together or not at all."""
+        conn = getattr(other._local, "conn", None)
+        if conn is None or other.database is not self.database:
+            yield
+            return
+        before = getattr(self._local, "conn", None)
+        self._local.conn = conn
+        try:
+            yield
+        finally:
+            self._local.conn = before
+
     def _run(self, work, write: bool):
         conn = getattr(self._local, "conn", None)
         if conn is not None:

@@ -33,8 +33,8 @@ matches = Table(
 strokes = Table(
     "strokes", metadata, _id(), Column("match_id", Integer, ForeignKey("matches.id"), nullable=False),
     Column("seq", Integer, nullable=False), _text("stroke"), _text("ruling"), _text("entered_at"),
-    _text("superseded_at", nullable=True),
-    Index("strokes_by_match", "match_id", "seq"))
+    _text("superseded_at", nullable=True), _text("client_id", nullable=True), _text("state", nullable=True),
+    Index("strokes_by_match", "match_id", "seq"), Index("strokes_by_client_id", "client_id", unique=True))
 
 match_events = Table(
     "match_events", metadata, _id(), Column("match_id", Integer, ForeignKey("matches.id"), nullable=False),
@@ -83,6 +83,7 @@ tournament_games = Table(
     _text("entered_at"), _text("superseded_at", nullable=True), _version(),
     Index("tournament_games_by_round", "tournament_id", "round", "table_no"),
     # one row in force per game: a round paired twice at once cannot be written (migration 0004)
+    Index("tournament_games_by_match", "match_id"),
     Index("tournament_games_one_live_row", "tournament_id", "final", "round", "table_no", unique=True,
           sqlite_where=text("superseded_at IS NULL"), postgresql_where=text("superseded_at IS NULL")))
 

@@ -40,10 +40,26 @@ def _round_key(round_no) -> str:
     return FINAL if round_no == FINAL else str(int(round_no))
 
 
+MAX_REASON = 500
+
+
+def begun_table(games) -> int | None:
+    """A table of the round whose game has begun (a score sheet opened) or ended (a result other
+    than the ghost's, which is given at pairing), None when none has: the round may be paired again."""
+    played = [g["table_no"] for g in games if g["score_first"] is not None and GHOST not in (g["first"], g["second"])]
+    opened = [g["table_no"] for g in games if g["match_id"] is not None]
+    return (played or opened or [None])[0]
+
+
 def _reason(reason, what: str) -> str:
+    """The reason as the journal keeps it, on one line. One too long is refused rather than cut:
+    the journal is what the desk shows a federation afterwards, so it holds what was typed."""
     if not isinstance(reason, str) or not reason.strip():
         raise BadInput("reason", f"{what} needs its reason")
-    return validation.one_line(reason.strip(), 500)
+    kept = validation.one_line(reason.strip(), len(reason) + 1)
+    if len(kept) > MAX_REASON:
+        raise BadInput("reason", f"a reason of {len(kept)} characters is too long (at most {MAX_REASON})")
+    return kept
 
 
 def _tables_doc(pairing: dict) -> builtins.list:
@@ -198,9 +214,9 @@ class TournamentStore(db.Store):
                        {"present": int(present), "first": paired + 1 if present else None, "t": tid, "name": name})
             self._note(tid, "check_in", player=name, present=bool(present))
 
-    def withdraw(self, tid, name: str, reason: str) -> None:
+    def withdraw(self, tid, name: str, reason: str) -> str:
         """The player is not paired any more (documented choice `withdrawal`): a destructive change,
-        asked with its reason, which the journal keeps."""
+        asked with its reason. Returns the reason as the journal keeps it."""
         self._desk_only("entries")
         reason = _reason(reason, "withdrawing a player")
         entry = self._entry(tid, name)
@@ -213,6 +229,7 @@ class TournamentStore(db.Store):
             self.write("UPDATE tournament_entries SET withdrawn_after = :after WHERE tournament_id = :t AND name = :name",
                        {"after": after, "t": tid, "name": name})
             self._note(tid, "withdraw", player=name, after_round=after, reason=reason)
+        return reason
 
     def _entry(self, tid, name: str) -> dict:
         self.meta(tid)
@@ -271,7 +288,9 @@ class TournamentStore(db.Store):
         from .choices import changed
 
         self._desk_only("tournament")
-        reason = reason.strip() if isinstance(reason, str) else ""
+        # no reason is asked before play (the choices set when the tournament is created)
+        reason = _reason(reason, "a change of the organiser's choices") \
+            if isinstance(reason, str) and reason.strip() else ""
         with self.transaction():
             t = self.load(tid)
             if not reason and (t.rounds or t.final is not None):
@@ -299,8 +318,7 @@ class TournamentStore(db.Store):
         """A game moved to another table (a board found faulty, a table freed), recording why; a game
         already at that table takes the first one's place. Nothing is deleted: the rows moved are
         superseded by their copies at the new numbers, with the next version."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise BadInput("reason", "moving a game to another table needs its reason")
+        reason = _reason(reason, "moving a game to another table")
         self._desk_only("move")
         new_table = int(new_table)
         if new_table < 1:
@@ -324,7 +342,7 @@ class TournamentStore(db.Store):
                                   (moved["score_first"], moved["score_second"]), stamp, moved["match_id"],
                                   moved["version"] + 1)
             change = {"choice": "table", "round": _round_key(round_no), "before": int(table), "after": new_table,
-                      "players": [row["first"], row["second"]], "reason": reason.strip(), "at": stamp}
+                      "players": [row["first"], row["second"]], "reason": reason, "at": stamp}
             t = self.load(tid)
             self._journal(tid, t.choices_doc(), list(t.players), change, self._stored_choices(tid))
             self._note(tid, "move_table", round_no, int(table), after=new_table, players=change["players"],
@@ -419,9 +437,8 @@ class TournamentStore(db.Store):
             if _round_key(round_no) != _round_key(last):
                 raise BadInput("round", f"only the last round paired ({_round_key(last)}) may be paired again")
             rows = self.round_games(tid, round_no)
-            played = [r["table_no"] for r in rows if r["score_first"] is not None and GHOST not in (r["first"], r["second"])]
-            if played or any(r["match_id"] is not None for r in rows):
-                table = played[0] if played else next(r["table_no"] for r in rows if r["match_id"] is not None)
+            table = begun_table(rows)
+            if table is not None:
                 raise BadInput("round", f"table {table} has begun or finished its game: the round is being played; "
                                         "change its results through recorded corrections")
             stamp = self.clock().isoformat()
@@ -517,8 +534,7 @@ class TournamentStore(db.Store):
     def correct(self, tid, round_no, table: int, score, reason: str, expected_version: int | None = None) -> dict:
         """Changes a result at any time, recording what it changes and why (documented choice
         `correction`); the rounds already paired stay as they were."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise BadInput("reason", "a correction needs its reason")
+        reason = _reason(reason, "a correction")
         self._desk_only("correct")
         round_no = round_arg(round_no)
         with self.transaction():
@@ -526,7 +542,7 @@ class TournamentStore(db.Store):
             before = None if row["score_first"] is None else [row["score_first"], row["score_second"]]
             new = self._write_result(tid, row, score, row["match_id"], expected_version)
             entry = {"round": _round_key(round_no), "table": int(table), "before": before, "after": list(new),
-                     "reason": reason.strip(), "at": self.clock().isoformat()}
+                     "reason": reason, "at": self.clock().isoformat()}
             self.write("INSERT INTO tournament_corrections (tournament_id, round, table_no, before, after, reason, at) "
                        "VALUES (:t, :round, :table, :before, :after, :reason, :at)",
                        {"t": tid, **entry, "before": json.dumps(before), "after": json.dumps(entry["after"])})
@@ -608,8 +624,8 @@ class TournamentStore(db.Store):
                        {"m": int(match_id), "id": row["id"]})
             self._note(tid, "sheet", round_no, int(table), match_id=int(match_id))
 
-    def game(self, tid, round_no, table: int) -> dict:
-        return dict(self._game_row(tid, round_no, table))
+    def game(self, tid, round_no, table: int, lock: bool = False) -> dict:
+        return dict(self._game_row(tid, round_no, table, lock=lock))
 
     # --- who may, and the journal ---------------------------------------------------------
     def _desk_only(self, key: str) -> None:

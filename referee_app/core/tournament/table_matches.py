@@ -42,17 +42,24 @@ def match_result(ffc: FfcRules, match: Match, time_called: bool = False, final: 
 
 def open_match(tournaments: TournamentStore, matches: MatchStore, tid, round_no, table: int) -> int:
     """The score sheet of a table: a new match with the players, round and table in its header,
-    linked to the tournament's game; the same match when the table already has one."""
+    linked to the tournament's game; the same match when the table already has one. One
+    transaction holding the game's row: two tables asking at once get one sheet."""
     round_no = round_arg(round_no)
-    game = tournaments.game(tid, round_no, table)
-    if game["match_id"] is not None:
-        return game["match_id"]
-    if GHOST in (game["first"], game["second"]):
-        raise BadInput("table", "the ghost's game is not played")
-    meta = tournaments.meta(tid)
-    match_id = matches.create(meta["ruleset"], first_name=game["first"], second_name=game["second"],
-                              tournament=meta["name"], round=str(round_no), table_no=str(table))
-    tournaments.link_match(tid, round_no, table, match_id)
+    with tournaments.transaction():
+        game = tournaments.game(tid, round_no, table, lock=True)
+        if game["match_id"] is not None:
+            return game["match_id"]
+        if GHOST in (game["first"], game["second"]):
+            raise BadInput("table", "the ghost's game is not played")
+        if game["score_first"] is not None:
+            where = "the final" if round_no == FINAL else f"round {round_no}"
+            raise BadInput("table", f"the result of {where}, table {table} is already entered: its game has no "
+                                    "sheet to keep")
+        meta = tournaments.meta(tid)
+        with matches.joined(tournaments):
+            match_id = matches.create(meta["ruleset"], first_name=game["first"], second_name=game["second"],
+                                      tournament=meta["name"], round=str(round_no), table_no=str(table))
+        tournaments.link_match(tid, round_no, table, match_id)
     return match_id
 
 

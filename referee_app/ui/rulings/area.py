@@ -209,10 +209,6 @@ class RulingsArea(QWidget):
         self._match_shown(was_correcting)
         self._restore_clock()
 
-    def _ensure_saved(self) -> int:
-        self.resume.hide()
-        return self.session.ensure_saved(self.header.values())
-
     def _save_clock(self) -> None:
         """The match clock saved with the sheet, as a stroke is: committed, or kept waiting while
         the server is out of reach (the latest state wins)."""
@@ -259,6 +255,10 @@ class RulingsArea(QWidget):
         found = self.session.unfinished()
         if found:
             self.resume.offer(found, lambda lang, rid=found["ruleset"]: self.knowledge.ruleset_name(rid, lang))
+        if any(self.session.kept()):   # strokes kept on this machine by an earlier run: said, and sent
+            from .stroke_saving import _kept_offline
+
+            _kept_offline(self, None)
 
     def _resume_offered(self) -> None:
         if self.resume.match:
@@ -267,9 +267,22 @@ class RulingsArea(QWidget):
 
     def choose_match(self) -> None:
         chosen = match_dialogs.choose_match(self, self.session.saved(),
-                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()))
-        if chosen is not None:
+                                            lambda rid: self.knowledge.ruleset_name(rid, i18n.current_language()),
+                                            self.session.pairings_to_open())
+        if isinstance(chosen, dict):
+            self.open_pairing(chosen)
+        elif chosen is not None:
             self.open_match(chosen)
+
+    def open_pairing(self, pairing: dict) -> None:
+        """The score sheet of a paired game, tied to it (made the first time)."""
+        try:
+            match_id = self.session.pairing_sheet(pairing["tournament"], pairing["round"], pairing["table"])
+        except BadInput as exc:   # the result entered meanwhile, the server away: said, nothing changes
+            if not server_state().noticed(exc):
+                QMessageBox.warning(self, _("Open a match"), str(exc))
+            return
+        self.open_match(match_id)
 
     # --- the stroke ---------------------------------------------------------------------------
     def _what_if_before(self) -> dict | None:

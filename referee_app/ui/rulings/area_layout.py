@@ -55,6 +55,10 @@ def build(area) -> None:
     area.waiting.setStyleSheet("color: #8a4b00; font-weight: bold;")
     area.waiting.hide()
     buttons.addWidget(area.waiting, 3, 0, 1, 2)
+    area.offline = QLabel(objectName="offline_outbox", wordWrap=True)   # the strokes kept on this machine
+    area.offline.setStyleSheet("color: #8a4b00; font-weight: bold;")
+    area.offline.hide()
+    buttons.addWidget(area.offline, 4, 0, 1, 2)
     # set from the ruleset's parameters by _apply_ruleset_parameters before any use
     area.stroke_clock = Countdown("stroke_clock", 0)
     area.break_clock = Countdown("break_clock", 0)

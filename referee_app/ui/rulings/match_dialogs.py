@@ -124,17 +124,24 @@ def ask_deciding_strokes(parent, names: tuple[str, str]) -> dict | None:
     return attempts
 
 
-def choose_match(parent, matches: list[dict], ruleset_name=str) -> int | None:
-    """The saved match the referee picks, or None; `ruleset_name(id)` names a ruleset for people."""
-    if not matches:
+def choose_match(parent, matches: list[dict], ruleset_name=str, pairings: list[dict] | None = None):
+    """The saved match the referee picks (its id), or a pairing whose sheet to open (the pairing's
+    dict), or None; `ruleset_name(id)` names a ruleset for people."""
+    pairings = pairings or []
+    if not matches and not pairings:
         QMessageBox.information(parent, _("Open a match"), _("No match has been saved yet."))
         return None
     from referee_app.i18n import ngettext
 
-    labels = [f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
-              + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
-                  ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")" for m in reversed(matches)]
+    # the games of the current round first: a table opens its pairing's sheet at the start of a round
+    choices = [(_("{tournament}, round {round}, table {table}: {first} – {second}").format(
+                    tournament=p["name"], round=_("final") if p["round"] == "final" else p["round"], table=p["table"],
+                    first=p["first"], second=p["second"]), p) for p in pairings]
+    choices += [(f"{m['id']}: {m['first_name'] or _('First')} – {m['second_name'] or _('Second')} ("
+                 + ngettext("{ruleset}, {n} stroke", "{ruleset}, {n} strokes", m["strokes"]).format(
+                     ruleset=ruleset_name(m["ruleset"]), n=m["strokes"]) + ")", m["id"]) for m in reversed(matches)]
     from PySide6.QtWidgets import QInputDialog   # the dialogs' classes: not for the first paint
 
-    choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Saved matches"), labels, 0, False)
-    return int(choice.split(":")[0]) if ok else None
+    labels = [label for label, _value in choices]
+    choice, ok = QInputDialog.getItem(parent, _("Open a match"), _("Pairings and saved matches"), labels, 0, False)
+    return dict(choices)[choice] if ok else None

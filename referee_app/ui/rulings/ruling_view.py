@@ -18,6 +18,12 @@ from referee_app.ui.common.accessible import announce, plain
 from referee_app.ui.common.accessible import name as accessible_name
 
 
+def _note_heading(note: dict) -> str:
+    """A note resting on the project's reading of a text that leaves the point open says so, so
+    that the referee never takes the project's interpretation for the text's own words."""
+    return _("Interpretation") if note.get("reading") else _("Note")
+
+
 class RulingView(QWidget):
     open_clause = Signal(str)
 
@@ -177,7 +183,7 @@ class RulingView(QWidget):
         body = "".join(f"<tr><td style='color:{c.muted};padding-right:12px'>{escape(k)}</td>"
                        f"<td>{escape(v)}</td></tr>" for k, v in rows)
         body += self._citations_html(r, striker, opponent, c)
-        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{escape(_('Note'))} "
+        notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{escape(_note_heading(n))} "
                         f"({escape(human_citation(self.kb, n['clause']))}): {escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
         self.details.setText(f"<table>{body}</table>{notes}")

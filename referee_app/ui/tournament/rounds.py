@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QComboBox, QSpinBox, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from referee_app.core.tournament import documents
-from referee_app.core.tournament.store import FINAL
+from referee_app.core.tournament.store import FINAL, begun_table
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.core.storage.errors import VersionConflict
 from referee_app.i18n import current_language
@@ -186,7 +186,9 @@ class RoundsView(QWidget):
         has = self.desk.tid is not None
         for w in (self.pair_button,):
             w.setEnabled(has)
-        self.again_button.setEnabled(bool(games) and self.round_combo.currentIndex() == self.round_combo.count() - 1)
+        # the store's own test: a round with a game begun is refused, so it is not offered
+        self.again_button.setEnabled(bool(games) and self.round_combo.currentIndex() == self.round_combo.count() - 1
+                                     and begun_table(games) is None)
         for w in (self.close_button, self.print_button, self.sheets_button, self.open_button, self.collect_button,
                   self.record_button):
             w.setEnabled(bool(games))

@@ -27,7 +27,9 @@ def test_a_ruling_on_a_reading_carries_its_note_in_every_language():
     readings = [n for n in ruling["notes"] if n.get("reading")]
     assert [n["weighs"] for n in readings] == [["icf-fr:3.12.c", "icf-fr:3.6.a"]]
     assert all(readings[0][lang] for lang in ("en", "fr", "it"))
-    assert "ICF 3.12 c" in readings[0]["fr"] and "le texte ne dit pas" in readings[0]["fr"]
+    # its own reason, in the reader's language: why 3.12 c prevails, not merely that it does
+    assert "« correctement »" in readings[0]["fr"] and "«correctement»" in readings[0]["it"]
+    assert "3.12 c's 'le tour de jouer passe à l'adversaire' would never apply" in readings[0]["en"]
 
 
 def test_a_ruling_the_text_decides_carries_no_reading():
@@ -46,6 +48,43 @@ def test_an_exception_without_priority_is_refused(tmp_path):
     copy = knowledge_with_files(tmp_path, {path: edited})
     with pytest.raises(KnowledgeError, match="it:75/more-than-one-coin: exception_to needs a priority"):
         copy.compiled("it")
+
+
+def test_every_reading_gives_its_own_reason():
+    """No reading falls back on "the text does not say which prevails": each says why (issue 29)."""
+    k = installed()
+    for rid in k.rulesets:
+        rs = k.compiled(rid)
+        for r in rs.rules:
+            reading = (r.priority or {}).get("reading")
+            if reading is None:
+                continue
+            note = r.note if reading == "note" else reading
+            assert set(note) >= {"en", "fr", "it"} and all(note[lang].strip() for lang in ("en", "fr", "it")), r.id
+            assert "does not say which prevails" not in note["en"], r.id
+
+
+@pytest.mark.parametrize("priority, problem", [
+    ('{"reading": "generic"}', "a reading says why the project rules so"),
+    ('{"reading": {"over": ["it:73"]}}', "a reading says why the project rules so"),
+    ('{"reading": {"as": "generic"}}', "a reading says why the project rules so"),
+    ('{"reading": {"en": "why", "fr": "pourquoi"}}', "a reading's note is written in en, fr, it"),
+    ('{"reading": {"en": "why", "fr": "pourquoi", "it": " "}}', "a reading's note is written in en, fr, it"),
+])
+def test_check_kb_refuses_a_reading_without_its_own_reason(tmp_path, priority, problem):
+    from referee_app.core.checks.knowledge_base import other_problems
+    from referee_app.core.knowledge.loader import load
+    k = installed()
+    path = "it/14-N-regina.yaml"
+    text = Path(k.kb.root, path).read_text(encoding="utf-8")
+    start = text.index("      - name: all-nine-on-the-board\n        priority:\n")
+    end = text.index("        when:", start)
+    edited = text[:start] + f"      - name: all-nine-on-the-board\n        priority: {priority}\n" + text[end:]
+    copy = knowledge_with_files(tmp_path, {path: edited})
+    with pytest.raises(KnowledgeError, match=problem):
+        copy.compiled("it")
+    kb, problems = load(copy.root, strict=False)  # as check-kb reads it: a problem named by its file
+    assert any(problem in p.message and p.file.endswith("14-N-regina.yaml") for p in [*problems, *other_problems(kb)])
 
 
 def test_own_text_first_then_borrowing_with_a_note():

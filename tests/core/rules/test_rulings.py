@@ -179,7 +179,7 @@ def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_
     shadowed = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
                        "  - {name: shadowed, when: {own_pocketed: {min: 1}}, then: {turn: continues}}\n"
                        "  - {name: wider, when: {own_pocketed: {min: 1}}, then: {turn: continues},"
-                       " exception_to: [icf-fr:3.6.a/shadowed], priority: {reading: generic}}\n")
+                       " exception_to: [icf-fr:3.6.a/shadowed], priority: {reading: {en: why, fr: pourquoi, it: perché}}}\n")
     report = verify_compiled(tiny_ruleset(tmp_path / "a", shadowed))
     assert not report.ok and not report.gaps and not report.conflicts
     assert report.never_decisive == ["icf-fr:3.6.a/shadowed"]
@@ -191,9 +191,9 @@ def test_a_rule_that_never_decides_fails_unless_the_knowledge_base_says_why(tmp_
 def test_exceptions_that_loop_are_refused(tmp_path):
     looping = BASE + ("  - {name: passes, default: true, then: {turn: passes}}\n"
                       "  - {name: one, when: {own_pocketed: 1}, then: {turn: passes}, exception_to: [icf-fr:3.6.a/two],"
-                      " priority: {reading: generic}}\n"
+                      " priority: {reading: {en: why, fr: pourquoi, it: perché}}}\n"
                       "  - {name: two, when: {own_pocketed: 1}, then: {turn: continues}, exception_to: [icf-fr:3.6.a/one],"
-                      " priority: {reading: generic}}\n")
+                      " priority: {reading: {en: why, fr: pourquoi, it: perché}}}\n")
     with pytest.raises(KnowledgeError) as err:
         tiny_ruleset(tmp_path, looping)
     assert "icf-fr:3.6.a/one: exceptions form a cycle back to this rule" in str(err.value)

@@ -236,3 +236,24 @@ def test_the_desk_role_may_do_everything(club):
     FormsStore(installed(), club.desk).decide(form.id, "rejected")
     club.sql(club.desk, f"UPDATE tournaments SET name = 'Open de Cannes 2026' WHERE id = {tid}")
     assert desk.meta(tid)["name"] == "Open de Cannes 2026"
+
+
+def test_a_table_opens_its_pairings_sheet_keeps_it_and_enters_the_result_from_it(club, tmp_path):
+    """Issue 31, sheets tied to pairings, as a table login: the sheet made once, strokes with
+    their client ids, the result taken from the sheet, then the sheet closed to the table."""
+    env = {"CARROM_REFEREE_DATABASE": club.table, "XDG_DATA_HOME": str(tmp_path / "data")}
+    _desk, _table, tid = club.tournament()
+    made = run_cli("matches", "new", "--pairing", str(tid), "1", "1", "--json", env=env)
+    assert made.returncode == 0, made.stderr
+    match_id = json.loads(made.stdout)["id"]
+    (tmp_path / "s.yaml").write_text("- {pocketed: {own: 2}}\n- {pocketed: {}}\n")
+    assert run_cli("matches", "play", str(match_id), str(tmp_path / "s.yaml"), env=env).returncode == 0
+    entered = run_cli("tournament", "add-result", str(tid), "1", "1", "--from-sheet", "--time-called", "--json",
+                      env=env)
+    assert entered.returncode == 0, entered.stderr
+    assert json.loads(entered.stdout)["score"] == [0, 0]
+    closed = run_cli("matches", "play", str(match_id), str(tmp_path / "s.yaml"), env=env)
+    assert closed.returncode == 2 and len(closed.stderr.strip().splitlines()) == 1
+    assert "only the desk may change the score sheet of a game whose result is entered" in closed.stderr
+    rows = club.sql(club.desk, f"SELECT client_id, state IS NOT NULL FROM strokes WHERE match_id = {match_id}").fetchall()
+    assert len(rows) == 2 and all(cid and has_state for cid, has_state in rows)

@@ -86,3 +86,33 @@ def test_kill_9_mid_write_loses_nothing_acknowledged(tmp_path, store):
         acked, found = bench.kill_run(store, tmp_path / f"{i}.sqlite3", rng)
         assert acked > 0, "the writer never got going"
         assert found >= acked
+
+
+def test_a_second_database_on_the_same_file_in_one_process_loses_no_write_of_another_process(tmp_path, monkeypatch):
+    """POSIX locks belong to the process: a second Database opening the file (reading its header)
+    used to drop the first one's SQLite locks, and a write made here then vanished for the other
+    processes (found by issue 31's tests: a desk's store and a table's command line)."""
+    import os
+
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.storage.database import Database
+
+    path = tmp_path / "records.sqlite3"
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(path))
+    env = dict(os.environ)
+
+    def other_process_writes():
+        subprocess.run(cli_command() + ["matches", "new"], capture_output=True, text=True, env=env, check=True)
+
+    here = MatchStore(installed(), path)
+    here.create()
+    other_process_writes()
+    second = Database(path)          # another part of this process opens the same records
+    here.create()
+    other_process_writes()
+    here.create()
+    listed = subprocess.run(cli_command() + ["matches", "list", "--json"], capture_output=True, text=True, env=env,
+                            check=True)
+    assert len(json.loads(listed.stdout)) == len(here.list()) == 5
+    second.close()
+    here.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-REVISIONS = ("0001", "0002", "0003", "0004")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005")
 HEAD = REVISIONS[-1]
 FOLDER = Path(__file__).resolve().parent
 # One lock number for every process migrating a PostgreSQL database: they take turns.
