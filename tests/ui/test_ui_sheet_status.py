@@ -46,3 +46,30 @@ def test_the_pairings_mark_a_sheet_that_disagrees_with_the_typed_result(gui_env,
     assert [table.item(i, status).text() for i in range(3)] == ["⚠ Ne concorde pas avec la feuille", "En cours",
                                                                  "Terminée"]
     assert "25–0" in table.item(0, status).toolTip() and "0–11" in table.item(0, status).toolTip()
+
+
+def test_the_desk_sees_a_table_start_playing_without_a_refresh(gui_env, qtbot, tmp_path):
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.tournament.store import TournamentStore
+    from referee_app.core.tournament.table_matches import open_match
+    from referee_app.ui.tournament.area import TournamentArea
+
+    url = str(tmp_path / "records.sqlite3")
+    store = TournamentStore(installed(), url)
+    tid = store.create("Open de Cannes", ["Anne", "Bruno", "Chloé", "David"], "icf")
+    store.pair(tid, seed=1)
+    table = TournamentStore(installed(), url)          # another machine of the hall, on the same records
+    sheets = MatchStore(installed(), table.database)
+    match_id = open_match(table, sheets, tid, 1, 1)
+    area = TournamentArea(installed(), store=store)
+    qtbot.addWidget(area)
+    area.show()
+    area.poller.timer.setInterval(100)
+    area.tournament_combo.setCurrentIndex(area.tournament_combo.findData(tid))
+    area.refresh()
+    status = area.rounds.table.columnCount() - 1
+    assert area.rounds.table.item(0, status).text() == ""      # a sheet opened, nothing played yet
+    sheets.add_stroke(match_id, BOARD[0])
+    qtbot.waitUntil(lambda: area.rounds.table.item(0, status).text() == "Playing", timeout=3000)
+    sheets.undo(match_id)
+    qtbot.waitUntil(lambda: area.rounds.table.item(0, status).text() == "", timeout=3000)
