@@ -157,6 +157,13 @@ def run_check(args) -> int:
     from referee_app.core.tournament.checker import check
 
     report = check(_tournament(args))
+    if args.id is not None:       # a stored tournament: its score sheets against the results entered
+        from referee_app.core.play.store import MatchStore
+        from referee_app.core.tournament.sheet_status import sheet_problems, tournament_sheets
+
+        store = _store(args)
+        disagree = sheet_problems(tournament_sheets(store, MatchStore(store.knowledge, store.database), args.id))
+        report = {**report, "ok": report["ok"] and not disagree, "problems": report["problems"] + disagree}
     if args.json:
         print_json(report)
     else:
@@ -324,6 +331,15 @@ def run_show(args) -> int:
     return 0
 
 
+def _stored_report(store, args) -> dict:
+    """The store's report and each game's score sheet as the desk sees it (sheet_status)."""
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.tournament.sheet_status import tournament_sheets
+
+    report = store.show(args.id, args.lang)
+    return {**report, "sheets": tournament_sheets(store, MatchStore(store.knowledge, store.database), report["id"])}
+
+
 def _shown_here_or_kept(args) -> dict:
     """The tournament as the server has it (kept on this machine when the records are a shared
     server), or, while the server is out of reach, as this machine last saw it, with a notice."""
@@ -332,12 +348,12 @@ def _shown_here_or_kept(args) -> dict:
 
     url = database_url()
     if not url.startswith("postgresql"):
-        return _store(args).show(args.id, args.lang)
+        return _stored_report(_store(args), args)
     from referee_app.core.play.outbox import Outbox
 
     try:
         store = _store(args)
-        report = store.show(args.id, args.lang)
+        report = _stored_report(store, args)
     except StoreUnavailable:
         with Outbox() as outbox:
             kept = outbox.pairings(shown(url), args.id) if str(args.id).isdigit() else None

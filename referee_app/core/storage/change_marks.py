@@ -11,7 +11,9 @@ def _mark(store, sql: str, params=None) -> tuple:
 
 
 def tournament_mark(store, tid) -> tuple:
-    """The tournaments listed, and one tournament's entries, pairings, results, sheets and corrections."""
+    """The tournaments listed, and one tournament's entries, pairings, results, sheets and corrections,
+    and the strokes on its sheets (a table starting to play, or undoing a stroke, changes what the
+    desk shows of its sheet: sheet_status)."""
     return _mark(store, """
         SELECT (SELECT COUNT(*) FROM tournaments) AS tournaments,
                (SELECT COALESCE(MAX(id), 0) FROM tournaments) AS last_tournament,
@@ -20,7 +22,11 @@ def tournament_mark(store, tid) -> tuple:
                (SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = :t) AS entries,
                (SELECT COALESCE(SUM(checked_in), 0) FROM tournament_entries WHERE tournament_id = :t) AS present,
                (SELECT COUNT(withdrawn_after) FROM tournament_entries WHERE tournament_id = :t) AS withdrawn,
-               (SELECT COUNT(*) FROM tournament_corrections WHERE tournament_id = :t) AS corrections
+               (SELECT COUNT(*) FROM tournament_corrections WHERE tournament_id = :t) AS corrections,
+               (SELECT COALESCE(MAX(s.id), 0) FROM strokes s JOIN tournament_games g ON g.match_id = s.match_id
+                  WHERE g.tournament_id = :t AND g.superseded_at IS NULL) AS last_stroke,
+               (SELECT COUNT(s.superseded_at) FROM strokes s JOIN tournament_games g ON g.match_id = s.match_id
+                  WHERE g.tournament_id = :t AND g.superseded_at IS NULL) AS strokes_taken_back
         """, {"t": tid})
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
                                QComboBox, QSpinBox, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from referee_app.core.tournament import documents
+from referee_app.core.tournament import documents, sheet_status
 from referee_app.core.tournament.store import FINAL, begun_table
 from referee_app.core.tournament.table_matches import collect, open_match
 from referee_app.core.storage.errors import VersionConflict
@@ -66,7 +66,7 @@ class RoundsView(QWidget):
         top.addWidget(self.print_button)
         top.addWidget(self.sheets_button)
 
-        self.table = keep_rows(record_table("pairings_table", 6), 3)
+        self.table = keep_rows(record_table("pairings_table", 7), 3)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)   # every title whole
         for col in (1, 2):
@@ -167,20 +167,47 @@ class RoundsView(QWidget):
         self.round_combo.blockSignals(False)
         self._fill()
 
+    def sheets(self) -> dict:
+        """Each table's sheet as the desk sees it (sheet_status: playing, finished, disagrees)."""
+        if self.desk.tid is None or self.round_no is None:
+            return {}
+        # read as games() reads the round: not through desk.run, which would hide a message being shown
+        found = sheet_status.round_sheets(self.desk.store, self.desk.matches, self.desk.tid, self.round_no)
+        return {s["table"]: s for s in found}
+
+    @staticmethod
+    def _status(sheet: dict | None) -> tuple[str, str]:
+        """The status column's text and tooltip for one game's sheet."""
+        if sheet is None or sheet["sheet"] == sheet_status.NONE:
+            return "", ""
+        read = sheet["sheet_score"]
+        if sheet["sheet"] == sheet_status.PLAYING:
+            return _("Playing"), _("The score sheet reads {a}–{b} so far.").format(a=read[0], b=read[1])
+        if sheet["sheet"] == sheet_status.DISAGREES:
+            typed = sheet["score"]
+            return "⚠ " + _("Disagrees with the sheet"), _(
+                "The score sheet reads {a}–{b}; the result entered is {x}–{y}. Correct the result, or the "
+                "sheet.").format(a=read[0], b=read[1], x=typed[0], y=typed[1])
+        return _("Finished"), ""
+
     def _fill(self) -> None:
         games = self.games()
+        sheets = self.sheets()
         lang = current_language()
         self.table.setRowCount(len(games))
         for i, g in enumerate(games):
             sheet = "" if g["match_id"] is None else _("Score sheet {n}").format(n=g["match_id"])
+            status, why = self._status(sheets.get(g["table_no"]))
             values = (str(g["table_no"]), documents.player(g["first"], lang), documents.player(g["second"], lang),
                       "" if g["score_first"] is None else str(g["score_first"]),
-                      "" if g["score_second"] is None else str(g["score_second"]), sheet)
+                      "" if g["score_second"] is None else str(g["score_second"]), sheet, status)
             for j, v in enumerate(values):
                 item = QTableWidgetItem(v)
                 if j in (0, 3, 4):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 item.setData(GAME_ID, g["id"])
+                if j == 6 and why:
+                    item.setToolTip(why)
                 self.table.setItem(i, j, item)
         self._headers()
         has = self.desk.tid is not None
@@ -404,7 +431,7 @@ class RoundsView(QWidget):
     # --- strings ---------------------------------------------------------------------------
     def _headers(self) -> None:
         self.table.setHorizontalHeaderLabels([_("Table"), _("First"), _("Second"), _("Points (first)"),
-                                              _("Points (second)"), _("Score sheet")])
+                                              _("Points (second)"), _("Score sheet"), _("Status")])
 
     def retranslate(self) -> None:
         self.round_label.setText(_("Round:"))
