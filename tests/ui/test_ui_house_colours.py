@@ -39,7 +39,7 @@ def test_both_colours_in_the_first_stroke_the_referee_says_which_fell_first(qtbo
     house.form.opponent.setValue(1)
     assert not house.form.first_colour.isHidden()
     assert house.last_ruling["after"]["striker_colour"] == "light"
-    assert "first_colour" in house.ruling_view.details.text()      # the note says the referee chooses
+    assert "first_colour" in house.ruling_view.notes.text()      # the note says the referee chooses
     house.form.first_colour.setCurrentIndex(house.form.first_colour.findData("dark"))
     assert house.last_ruling["after"]["striker_colour"] == "dark"
     house.record()

@@ -1,6 +1,7 @@
 """One screen at the table: on a 1366×768 or 1280×720 laptop, the stroke form, the ruling with its
-why, and the score sheet are all on screen together, nothing scrolled, in light and dark, in
-normal and large type; and large type enlarges the ruling."""
+why, and the score sheet are all on screen together, nothing scrolled (but a long note under the
+why, which begins in view), in light and dark, in normal and large type; and large type enlarges
+the ruling."""
 from __future__ import annotations
 
 import pytest
@@ -48,8 +49,13 @@ def test_stroke_ruling_and_sheet_are_visible_together(qtbot, gui_env, size, appe
              "score sheet": area.sheet.strokes, "boards": area.sheet.boards}
     hidden = [name for name, w in parts.items() if not on_screen(window, w)]
     assert hidden == []
+    notes = area.ruling_view.notes
     for scroll in window.findChildren(QScrollArea):
-        if scroll.isAncestorOf(area) or scroll.isAncestorOf(area.ruling_view.headline):
+        if scroll is area.ruling_view.scroll:
+            # only the notes under the why may scroll (a long reading, in large type); they begin in view
+            assert scroll.verticalScrollBar().maximum() <= notes.height(), "the ruling itself scrolls"
+            assert notes.isHidden() or not notes.visibleRegion().isEmpty(), "the notes begin out of view"
+        elif scroll.isAncestorOf(area) or scroll.isAncestorOf(area.ruling_view.headline):
             assert scroll.verticalScrollBar().maximum() == 0, scroll.objectName()
     assert area.sheet.strokes.rowCount() == 6
 

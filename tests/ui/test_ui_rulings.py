@@ -344,9 +344,12 @@ def test_a_note_resting_on_the_projects_reading_is_headed_as_an_interpretation(q
     assert [n.get("reading") for n in read["notes"]] == [True]
     assert plain_note["notes"] and not any(n.get("reading") for n in plain_note["notes"])
     i18n.set_language(lang)
-    note = i18n.gettext("Note")
-    view = area.ruling_view
-    view.show_ruling(read)
-    assert f"{heading} (" in view.details.text() and f"{note} (" not in view.details.text()
-    view.show_ruling(plain_note)
-    assert f"{note} (" in view.details.text() and f"{heading} (" not in view.details.text()
+    try:
+        note = i18n.gettext("Note")
+        view = area.ruling_view
+        view.show_ruling(read)
+        assert f"{heading} (" in view.notes.text() and f"{note} (" not in view.notes.text()
+        view.show_ruling(plain_note)
+        assert f"{note} (" in view.notes.text() and f"{heading} (" not in view.notes.text()
+    finally:   # the language is the process's: the next test's window must not open in this one
+        i18n.set_language("en")

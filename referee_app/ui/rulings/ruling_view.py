@@ -47,12 +47,24 @@ class RulingView(QWidget):
         self.details.linkActivated.connect(self._link)
         self.details.linkHovered.connect(self._hovered)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # the notes (a reading the project makes, what the text leaves open) under the why, apart
+        # from it: on a small screen in large type a long note scrolls, the ruling and its why never
+        self.notes = QLabel(objectName="ruling_notes")
+        theme.keep_scaled(self.notes, 1.1)
+        self.notes.setWordWrap(True)
+        self.notes.setTextFormat(Qt.TextFormat.RichText)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.notes.setFocusPolicy(Qt.FocusPolicy.StrongFocus)   # read by keyboard and screen reader too
+        self.notes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notes.hide()
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.setContentsMargins(0, 0, 0, 0)
         inner.addWidget(self.recorded)
         inner.addWidget(self.headline)
         inner.addWidget(self.details)
+        inner.addWidget(self.notes)
         inner.addStretch(1)
         self.scroll = QScrollArea(objectName="ruling_scroll")  # only a very long note ever scrolls
         self.scroll.setWidget(body)
@@ -132,6 +144,7 @@ class RulingView(QWidget):
 
     def retranslate_panel(self) -> None:
         accessible_name(self.clause_text, _("Text of the clause"))
+        accessible_name(self.notes, _("Notes on the ruling"))
         self.to_rulebook.setText(_("Open in the Rulebook"))
         self.close_clause.setText(_("Close"))
         if self._clause:
@@ -156,7 +169,7 @@ class RulingView(QWidget):
         if text == self.headline.accessibleName():
             return
         self.headline.setAccessibleName(text)
-        self.headline.setAccessibleDescription(plain(self.details.text()))
+        self.headline.setAccessibleDescription(plain(self.details.text() + self.notes.text()))
         announce(self.headline, text)
 
     def retranslate(self) -> None:
@@ -169,11 +182,13 @@ class RulingView(QWidget):
         if self._error is not None:
             self.headline.setText(_("Cannot rule this stroke"))
             self.details.setText(f"<p style='color:{c.accent}'>{escape(self._error)}</p>")
+            self._set_notes("")
             return
         r = self._ruling
         if r is None:
             self.headline.setText(_("Tick what happened in the stroke"))
             self.details.setText("")
+            self._set_notes("")
             return
         striker, opponent = self._sides or (_("the striking side"), _("the opponent"))
         self.headline.setText(_headline(r, striker, opponent))
@@ -186,7 +201,12 @@ class RulingView(QWidget):
         notes = "".join(f"<p style='background:{c.mark_bg};padding:4px'>{escape(_note_heading(n))} "
                         f"({escape(human_citation(self.kb, n['clause']))}): {escape(n.get(lang) or n.get('en', ''))}</p>"
                         for n in r.get("notes", []))
-        self.details.setText(f"<table>{body}</table>{notes}")
+        self.details.setText(f"<table>{body}</table>")
+        self._set_notes(notes)
+
+    def _set_notes(self, html: str) -> None:
+        self.notes.setText(html)
+        self.notes.setVisible(bool(html))
 
     def _citations_html(self, r: dict, striker: str, opponent: str, c) -> str:
         """The rows of the clauses cited and of the paragraphs set aside ("why not?")."""
