@@ -36,39 +36,65 @@ def translations(lang: str) -> _gettext.NullTranslations:
     the core (`_ = translations(lang).gettext`)."""
     po = _CHECKOUT_PO / f"{lang}.po"
     if po.is_file():
-        return _gettext.GNUTranslations(io.BytesIO(_compiled(lang, po.read_bytes())))
+        return _catalog_of(lang, po.read_bytes(), lambda data: _mo_of(lang, data))
     mo = _PACKAGE / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.is_file():
-        with mo.open("rb") as f:
-            return _gettext.GNUTranslations(f)
+        return _catalog_of(lang, mo.read_bytes(), lambda data: data)
     return _gettext.NullTranslations()
 
 
-def _compiled(lang: str, po: bytes) -> bytes:
-    """The .po catalog `po` compiled to .mo. Babel takes longer to compile one than the rest of a
-    command takes to start, so the result is kept in the user's cache folder under the hash of
-    the .po's bytes: an edited catalog is compiled anew, a damaged cached one too."""
+def _catalog_of(lang: str, source: bytes, mo_of: Callable[[bytes], bytes]) -> _gettext.NullTranslations:
+    """The catalog of `source` (a .po, or a .mo as shipped), from its messages as kept in the
+    user's cache folder under the hash of its bytes. Parsing a .mo is a Python loop over its
+    1,100 messages, which every command ruling in three languages paid three times; the kept
+    table (marshal: plain strings only, checksummed) loads in a tenth of that. An edited catalog
+    is read anew, a damaged kept one too."""
+    import marshal
+
     from referee_app.core.cache_files import cache_folder, read_checked, remove_older, sha256, write_checked
 
-    path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + po).hexdigest()[:24]}.mo"
-    mo = read_checked(path)
-    if mo is None:
-        from babel.messages import catalog as babel_catalog
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
+    path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + source).hexdigest()[:24]}.messages"
+    kept = read_checked(path)
+    if kept is not None:
         try:
-            datetime.now(babel_catalog.LOCALTZ)
-        except ValueError:
-            # a valid zone a day off UTC (TZ=UTC+24) is beyond Python's offsets, and babel stamps
-            # every catalog it reads with the local time: the stamp, unused here, is taken in UTC
-            babel_catalog.LOCALTZ = timezone.utc
-        buf = io.BytesIO()
-        write_mo(buf, read_po(io.BytesIO(po), locale=lang))
-        mo = buf.getvalue()
-        if write_checked(path, mo):
-            remove_older(path, f"catalog-{lang}-*.mo", _MO_KEEP)
-    return mo
+            info, messages = marshal.loads(kept)
+            return _Kept(info, messages)
+        except (ValueError, EOFError, TypeError):
+            pass   # another Python's marshal format: read anew
+    parsed = _gettext.GNUTranslations(io.BytesIO(mo_of(source)))
+    if write_checked(path, marshal.dumps((parsed.info(), vars(parsed)["_catalog"]))):
+        remove_older(path, f"catalog-{lang}-*.messages", _MO_KEEP)
+    return parsed
+
+
+class _Kept(_gettext.GNUTranslations):
+    """A catalog made of its header and messages as kept, as GNUTranslations makes one of a .mo."""
+
+    def __init__(self, info: dict, messages: dict):
+        _gettext.NullTranslations.__init__(self)
+        self._info, self._catalog = info, messages
+        self._charset = info.get("content-type", "").partition("charset=")[2] or None
+        forms = info.get("plural-forms", "")
+        self.plural = _gettext.c2py(forms.split("plural=")[1].split(";")[0]) if "plural=" in forms \
+            else (lambda n: int(n != 1))
+
+
+def _mo_of(lang: str, po: bytes) -> bytes:
+    """The .po catalog `po` compiled to .mo (by Babel, which takes longer than the rest of a
+    command takes to start: done only when the catalog changed, see `_catalog_of`)."""
+    from babel.messages import catalog as babel_catalog
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    try:
+        datetime.now(babel_catalog.LOCALTZ)
+    except ValueError:
+        # a valid zone a day off UTC (TZ=UTC+24) is beyond Python's offsets, and babel stamps
+        # every catalog it reads with the local time: the stamp, unused here, is taken in UTC
+        babel_catalog.LOCALTZ = timezone.utc
+    buf = io.BytesIO()
+    write_mo(buf, read_po(io.BytesIO(po), locale=lang))
+    return buf.getvalue()
 
 
 def set_language(lang: str) -> None:

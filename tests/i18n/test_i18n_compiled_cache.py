@@ -1,7 +1,9 @@
-"""A checkout's .po catalogs are compiled once into the user's cache folder and taken from there
-while unchanged; an edited catalog is compiled anew, a damaged compiled one is ignored and rewritten."""
+"""A checkout's .po catalogs are compiled once, and their messages kept in the user's cache folder
+and taken from there while unchanged (no .po compiled, no .mo parsed); an edited catalog is
+compiled anew, a damaged kept one is ignored and rewritten."""
 from __future__ import annotations
 
+import gettext
 import shutil
 
 import pytest
@@ -24,7 +26,7 @@ def catalogs(tmp_path, monkeypatch):
 
 
 def compiled(tmp_path, lang="fr"):
-    return sorted((tmp_path / "cache").rglob(f"catalog-{lang}-*.mo"))
+    return sorted((tmp_path / "cache").rglob(f"catalog-{lang}-*.messages"))
 
 
 def new_start():
@@ -38,7 +40,13 @@ def test_a_compiled_catalog_is_kept_and_read_again_without_babel(catalogs, tmp_p
     import babel.messages.pofile as pofile
 
     monkeypatch.setattr(pofile, "read_po", lambda *a, **k: pytest.fail("compiled the catalog again"))
-    assert i18n.translations("fr").gettext(MESSAGE) == french
+    monkeypatch.setattr(gettext.GNUTranslations, "_parse", lambda *a: pytest.fail("parsed a .mo again"))
+    catalog = i18n.translations("fr")
+    assert catalog.gettext(MESSAGE) == french
+    # the plural forms and the header come back with the messages
+    one, many = "({n} required reading not taken yet)", "({n} required readings not taken yet)"
+    assert catalog.ngettext(one, many, 1).startswith("({n} mesure ") and "mesures" in catalog.ngettext(one, many, 2)
+    assert catalog.charset() == "utf-8" and catalog.info()["language"] == "fr"
 
 
 def test_an_edited_catalog_is_compiled_anew(catalogs, tmp_path):
