@@ -78,6 +78,7 @@ class _Filling(QWidget):
     def __init__(self, page: QWidget):
         super().__init__(objectName=f"{page.objectName() or 'page'}_holder")
         self.page = page
+        self.scroll: QScrollArea | None = None   # set by scrolling(): asking Qt for the parents built enums (5 ms)
         self._type_seen = QApplication.font()
         page.setParent(self)
         page.installEventFilter(self)
@@ -109,16 +110,17 @@ class _Filling(QWidget):
 
     def _refit(self) -> None:
         self.updateGeometry()
-        scroll = self.parentWidget().parentWidget() if self.parentWidget() is not None else None
-        if isinstance(scroll, QScrollArea):   # it re-sizes its page on a layout request, even hidden
-            QApplication.postEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
+        if self.scroll is not None:   # it re-sizes its page on a layout request, even hidden
+            QApplication.postEvent(self.scroll, QEvent(QEvent.Type.LayoutRequest))
 
 
 def scrolling(page: QWidget) -> QScrollArea:
     """The page in a scroll area: on a 768-pixel-high laptop, or in large type, it scrolls
     instead of making the whole window taller than the screen."""
     scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
-    scroll.setWidget(_Filling(page))
+    holder = _Filling(page)
+    scroll.setWidget(holder)
+    holder.scroll = scroll
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     return scroll

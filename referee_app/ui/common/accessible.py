@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 
@@ -43,4 +42,8 @@ def announce(widget: QWidget, text: str) -> None:
     """Asks screen readers to say `text` now, without moving the focus (a live region's polite
     announcement: the referee keeps ticking while it is read)."""
     if text:
+        # imported here: PySide6 builds QAccessible's large enums on import, 2 ms the window's
+        # first paint need not wait for (the first ruling is announced after it)
+        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
         QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, text))
