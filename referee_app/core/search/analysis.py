@@ -121,6 +121,8 @@ def word_key(word: str) -> str:
 
 
 def _unaccented(word: str) -> str:
+    if word.isascii():   # most words: no character to look at one by one (this runs on import)
+        return word
     return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
 
 
