@@ -69,11 +69,20 @@ def test_no_area_is_entered_with_a_field_s_text_selected(window, qtbot):
 
 
 def answer(monkeypatch, button, asked):
+    """Answers every question with `button`: a message box's, and a correction's asked over its
+    list of changed rulings (match_dialogs.ask_over_list), whose whole text is what `asked` keeps."""
+    from referee_app.ui.rulings import match_dialogs
+
     def question(parent, title, text, *args, **kwargs):
         asked.append(text)
         return button
 
+    def over_list(parent, title, intro, listing, question_text):
+        asked.append("\n".join((intro, listing, question_text)))
+        return button == QMessageBox.StandardButton.Yes
+
     monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(match_dialogs, "ask_over_list", over_list)
 
 
 def test_new_match_asks_before_clearing_a_typed_header_and_leaves_no_empty_duplicate(window, qtbot, monkeypatch):
