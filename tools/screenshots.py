@@ -34,6 +34,20 @@ CLAUSE = "icf-fr:3.12.c"  # the queen pocketed too early: several sources say it
 QUERIES = {"en": "queen cover", "fr": "reine confirmer", "it": "regina confermare"}
 
 
+
+def a_match_under_way(window, rulings, strokes: list[dict]):
+    """The Rulings area with a named match, `strokes` recorded, and a disputed stroke ticked but
+    not yet recorded (one own coin, the queen and the striker): what every shot of it shows."""
+    window.show_area(rulings)
+    area = window.rulings_area
+    area.header.load({"first_name": "A. Rossi", "second_name": "B. Dubois", "tournament": "Open de Cannes",
+                      "round": "3", "table_no": "7", "referee": "C. Martin"})
+    for stroke in strokes:
+        area.form.load(stroke)
+        area.record()
+    area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
+    return area
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", action="append", choices=LANGUAGES)
@@ -81,15 +95,7 @@ def main() -> int:
             window.grab().save(str(path))
             written.append(path)
 
-        window.show_area(RULINGS)
-        area = window.rulings_area
-        area.header.load({"first_name": "A. Rossi", "second_name": "B. Dubois", "tournament": "Open de Cannes",
-                          "round": "3", "table_no": "7", "referee": "C. Martin"})
-        for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}}):
-            area.form.load(stroke)
-            area.record()
-        # a disputed stroke, ticked but not yet recorded: one own coin, the queen and the striker
-        area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
+        area = a_match_under_way(window, RULINGS, [{"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}}])
         shot("rulings")
         window.set_appearance("dark")
         window.set_large_type(True)
@@ -166,15 +172,8 @@ def sized_shots(lang: str, size: tuple[int, int], largest: bool, out: Path, sett
         window.grab().save(str(path))
         written.append(path)
 
-    window.show_area(RULINGS)
-    area = window.rulings_area
-    area.header.load({"first_name": "A. Rossi", "second_name": "B. Dubois", "tournament": "Open de Cannes",
-                      "round": "3", "table_no": "7", "referee": "C. Martin"})
-    for stroke in ({"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}},
-                   {"pocketed": {}, "foul": "improper_stroke"}):
-        area.form.load(stroke)
-        area.record()
-    area.form.load({"pocketed": {"own": 1, "queen": True, "striker": True}})
+    area = a_match_under_way(window, RULINGS, [{"pocketed": {"own": 2}}, {"pocketed": {}}, {"pocketed": {"own": 1}},
+                                               {"pocketed": {}, "foul": "improper_stroke"}])
     shot("rulings")
     window.show_area(RULEBOOK, focus=False)
     window.rulebook.open_clause(CLAUSE)

@@ -37,26 +37,14 @@ class RulingView(QWidget):
         self.headline = QLabel(objectName="ruling_headline")
         theme.keep_scaled(self.headline, 1.6, bold=True)  # large type enlarges the ruling too
         self.headline.setWordWrap(True)
-        self.details = QLabel(objectName="ruling_details")
-        theme.keep_scaled(self.details, 1.1)
-        self.details.setWordWrap(True)
-        self.details.setTextFormat(Qt.TextFormat.RichText)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
-                                             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
-        self.details.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.details = _text("ruling_details", Qt.TextInteractionFlag.TextBrowserInteraction
+                             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
         self.details.linkActivated.connect(self._link)
         self.details.linkHovered.connect(self._hovered)
-        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         # the notes (a reading the project makes, what the text leaves open) under the why, apart
         # from it: on a small screen in large type a long note scrolls, the ruling and its why never
-        self.notes = QLabel(objectName="ruling_notes")
-        theme.keep_scaled(self.notes, 1.1)
-        self.notes.setWordWrap(True)
-        self.notes.setTextFormat(Qt.TextFormat.RichText)
-        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        self.notes.setFocusPolicy(Qt.FocusPolicy.StrongFocus)   # read by keyboard and screen reader too
-        self.notes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notes = _text("ruling_notes", Qt.TextInteractionFlag.TextSelectableByMouse
+                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.notes.hide()
         body = QWidget()
         inner = QVBoxLayout(body)
@@ -223,6 +211,19 @@ class RulingView(QWidget):
                      f"<td>{items}</td></tr>")
         return body
 
+
+
+def _text(name: str, interaction) -> QLabel:
+    """A part of the ruling in words: rich text that wraps, large type enlarges, and the keyboard
+    and a screen reader reach (`interaction`: its links, or its text to select)."""
+    label = QLabel(objectName=name)
+    theme.keep_scaled(label, 1.1)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(interaction)
+    label.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    return label
 
 def _headline(r: dict, striker: str, opponent: str) -> str:
     """Who plays next, or who won the board."""
