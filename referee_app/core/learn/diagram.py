@@ -13,8 +13,7 @@ import random
 from html import escape
 
 from referee_app.core.rules.situation import COINS_PER_SIDE
-from .questions import outcome
-from .wording import Words, describe_outcome
+from .wording import Words, describe_outcome, outcome
 
 BOARD = 300            # the board's outer side, in SVG units
 FRAME = 16             # the wooden frame

@@ -23,6 +23,7 @@ from referee_app.core.rules.engine import ASPECTS, Board, Conflict, Decision, No
 from referee_app.core.rules.ruling import carry_out, cited_aspects, ruled
 from referee_app.core.rules.situation import Situation
 from .pool import draw_space, examples, space_size
+from .wording import outcome
 
 if TYPE_CHECKING:
     from referee_app.core.knowledge.root import Knowledge
@@ -31,16 +32,6 @@ MAX_CHOICES = 4
 # How much likelier a situation is drawn: the clauses' own examples, strokes where an exception
 # overrides a more general rule, and strokes that end the board are what referees get wrong.
 WEIGHT_EXAMPLE, WEIGHT_EXCEPTION, WEIGHT_ENDING = 3.0, 4.0, 3.0
-
-
-def outcome(ruling: dict) -> dict:
-    """What a question asks of a ruling: the board result, or the turn, what goes back, the queen,
-    the dues left and whether the break is made."""
-    b = ruling["board"]
-    if b["over"]:
-        return {"over": True, "winner": b["winner"], "points": dict(b["points"])}
-    return {"over": False, "turn": ruling["turn"], "returned": dict(ruling["returned"]),
-            "queen": ruling["after"]["queen"], "dues": ruling["after"]["dues"], "break_made": ruling["break_made"]}
 
 
 def _canon(obj) -> str:

@@ -29,6 +29,17 @@ class Words:
         return self._catalog.ngettext(singular, plural, n)
 
 
+def outcome(ruling: dict) -> dict:
+    """What a question asks of a ruling: the board result, or the turn, what goes back, the queen,
+    the dues left and whether the break is made. Here, beside the words that say it, so that
+    drawing a ruling's board (diagram.py) does not import the question maker."""
+    b = ruling["board"]
+    if b["over"]:
+        return {"over": True, "winner": b["winner"], "points": dict(b["points"])}
+    return {"over": False, "turn": ruling["turn"], "returned": dict(ruling["returned"]),
+            "queen": ruling["after"]["queen"], "dues": ruling["after"]["dues"], "break_made": ruling["break_made"]}
+
+
 def _joined(w: Words, items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -122,7 +133,7 @@ def _describe_stroke(w: Words, stroke: dict, foul_name) -> list[str]:
 
 
 def describe_outcome(w: Words, outcome: dict, queen_before: str, queen_pocketed: bool) -> str:
-    """One choice: an outcome (see questions.outcome) as sentences."""
+    """One choice: an outcome (see `outcome`) as sentences."""
     if outcome["over"]:
         pts = outcome["points"]
         if outcome["winner"] == "striker":
