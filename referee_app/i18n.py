@@ -36,32 +36,35 @@ def translations(lang: str) -> _gettext.NullTranslations:
     the core (`_ = translations(lang).gettext`)."""
     po = _CHECKOUT_PO / f"{lang}.po"
     if po.is_file():
-        return _catalog_of(lang, po.read_bytes(), lambda data: _mo_of(lang, data))
+        return _catalog_of(lang, po.read_bytes())
     mo = _PACKAGE / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.is_file():
-        return _catalog_of(lang, mo.read_bytes(), lambda data: data)
+        # parsed as shipped: keeping its messages would key them by a hash of its bytes, and an
+        # installed start that imports no hashlib (2.5 ms) would pay more than the parse saves
+        with mo.open("rb") as f:
+            return _gettext.GNUTranslations(f)
     return _gettext.NullTranslations()
 
 
-def _catalog_of(lang: str, source: bytes, mo_of: Callable[[bytes], bytes]) -> _gettext.NullTranslations:
-    """The catalog of `source` (a .po, or a .mo as shipped), from its messages as kept in the
-    user's cache folder under the hash of its bytes. Parsing a .mo is a Python loop over its
-    1,100 messages, which every command ruling in three languages paid three times; the kept
-    table (marshal: plain strings only, checksummed) loads in a tenth of that. An edited catalog
-    is read anew, a damaged kept one too."""
+def _catalog_of(lang: str, po: bytes) -> _gettext.NullTranslations:
+    """The catalog of a checkout's .po `po`, from its messages as kept in the user's cache
+    folder under the hash of its bytes (hashed anyway: an edited catalog must be compiled anew).
+    Parsing the compiled .mo is a Python loop over its 1,100 messages, which every command
+    ruling in three languages paid three times; the kept table (marshal: plain strings only,
+    checksummed) loads in a tenth of that. A damaged kept one is read anew."""
     import marshal
 
     from referee_app.core.cache_files import cache_folder, read_checked, remove_older, sha256, write_checked
 
-    path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + source).hexdigest()[:24]}.messages"
+    path = cache_folder() / f"catalog-{lang}-{sha256(_MO_VERSION + po).hexdigest()[:24]}.messages"
     kept = read_checked(path)
     if kept is not None:
         try:
             info, messages = marshal.loads(kept)
             return _Kept(info, messages)
-        except (ValueError, EOFError, TypeError):
+        except (ValueError, EOFError, TypeError, AttributeError):
             pass   # another Python's marshal format: read anew
-    parsed = _gettext.GNUTranslations(io.BytesIO(mo_of(source)))
+    parsed = _gettext.GNUTranslations(io.BytesIO(_mo_of(lang, po)))
     if write_checked(path, marshal.dumps((parsed.info(), vars(parsed)["_catalog"]))):
         remove_older(path, f"catalog-{lang}-*.messages", _MO_KEEP)
     return parsed
