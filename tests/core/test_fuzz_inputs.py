@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from referee_app.cli import main  # noqa: E402
+from support.documents import paths, replaced  # noqa: E402
 from support.kbcopy import installed  # noqa: E402
 
 SCALE = float(os.environ.get("FUZZ_EXAMPLES", "1"))
@@ -72,28 +73,6 @@ HOSTILE = st.recursive(
                             st.dictionaries(st.one_of(HOSTILE_TEXT, st.text(max_size=8)), inner, max_size=4)),
     max_leaves=12,
 )
-
-
-def paths(doc, prefix=()):
-    """Every place in a document a value can be replaced."""
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from paths(v, prefix + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from paths(v, prefix + (i,))
-
-
-def replaced(doc, path, value):
-    if not path:
-        return value
-    doc = copy.deepcopy(doc)
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-    return doc
 
 
 @st.composite

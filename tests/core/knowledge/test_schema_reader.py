@@ -13,6 +13,7 @@ from referee_app.core.knowledge import schema_reader
 from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.yamlio import load_text
 from referee_app.languages import LANGUAGES
+from support.documents import paths, replaced
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -145,27 +146,6 @@ def test_what_the_schema_refused_is_known_to_the_builder():
 WRONG = (None, 3, "x", [1], {"a": 1})   # each kind of value where another is wanted
 
 
-def _paths(node, prefix=()):
-    yield prefix
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _paths(value, prefix + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node[:2]):
-            yield from _paths(value, prefix + (i,))
-
-
-def _with(document, path, value):
-    if not path:
-        return value
-    document = copy.deepcopy(document)
-    node = document
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = value
-    return document
-
-
 def _plain(node):
     if isinstance(node, dict):
         return {k: _plain(v) for k, v in node.items()}
@@ -176,9 +156,9 @@ def _mutations(original, every: int = 1):
     import yaml
 
     original = _plain(original)
-    for path in list(_paths(original))[::every]:
+    for path in list(paths(original, items=2))[::every]:
         for value in WRONG:
-            yield path, value, yaml.safe_dump(_with(original, path, value), allow_unicode=True)
+            yield path, value, yaml.safe_dump(replaced(original, path, value), allow_unicode=True)
 
 
 def _readers(kb, tmp_path):
