@@ -75,10 +75,10 @@ class _Filling(QWidget):
     scrolled its result entry below the fold with half its list empty. This holder has no layout,
     so the scroll area sizes it by its minimum size."""
 
-    def __init__(self, page: QWidget):
+    def __init__(self, page: QWidget, area: QScrollArea):
         super().__init__(objectName=f"{page.objectName() or 'page'}_holder")
         self.page = page
-        self.scroll: QScrollArea | None = None   # set by scrolling(): asking Qt for the parents built enums (5 ms)
+        self._area = area   # kept: asking Qt for the parents built enum types before the first paint
         self._type_seen = QApplication.font()
         page.setParent(self)
         page.installEventFilter(self)
@@ -110,17 +110,15 @@ class _Filling(QWidget):
 
     def _refit(self) -> None:
         self.updateGeometry()
-        if self.scroll is not None:   # it re-sizes its page on a layout request, even hidden
-            QApplication.postEvent(self.scroll, QEvent(QEvent.Type.LayoutRequest))
+        # the scroll area re-sizes its page on a layout request, even hidden
+        QApplication.postEvent(self._area, QEvent(QEvent.Type.LayoutRequest))
 
 
 def scrolling(page: QWidget) -> QScrollArea:
     """The page in a scroll area: on a 768-pixel-high laptop, or in large type, it scrolls
     instead of making the whole window taller than the screen."""
     scroll = QScrollArea(objectName=f"{page.objectName() or 'page'}_scroll")
-    holder = _Filling(page)
-    scroll.setWidget(holder)
-    holder.scroll = scroll
+    scroll.setWidget(_Filling(page, scroll))
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     return scroll
