@@ -383,18 +383,23 @@ class MainWindow(QMainWindow):
         """The choices' toolbar on the areas' line when both fit in the window's width, else below;
         without the combos' labels when even its own line is too narrow (their accessible names
         and tooltips still say what they are)."""
+        labels = self._label_actions
+
         def wanted(bar: QToolBar) -> int:
+            # a label counts hidden or not: whether it fits is what is being measured (showing it
+            # only to measure it made every resize lay the toolbar out twice)
             layout = bar.layout()
             margins = layout.contentsMargins()
-            return sum(bar.widgetForAction(a).sizeHint().width() + layout.spacing() for a in bar.actions()
-                       if bar.widgetForAction(a) is not None and a.isVisible()) + margins.left() + margins.right() + 24
+            widgets = (bar.widgetForAction(a) for a in bar.actions() if a.isVisible() or a in labels)
+            return sum(w.sizeHint().width() + layout.spacing() for w in widgets if w is not None) \
+                + margins.left() + margins.right() + 24
 
-        for action in self._label_actions:
-            action.setVisible(True)
-        below = wanted(self.toolbar) + wanted(self.choices_toolbar) > self.width()
-        if below and wanted(self.choices_toolbar) > self.width():
-            for action in self._label_actions:
-                action.setVisible(False)
+        width, choices = self.width(), wanted(self.choices_toolbar)
+        below = wanted(self.toolbar) + choices > width
+        with_labels = not (below and choices > width)
+        for action in labels:
+            if action.isVisible() != with_labels:
+                action.setVisible(with_labels)
         if below != self.toolBarBreak(self.choices_toolbar):
             if below:
                 self.insertToolBarBreak(self.choices_toolbar)
