@@ -79,7 +79,7 @@ class FoulField(QLineEdit):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setCompleter(completer)
-        completer.popup().installEventFilter(_FirstMatchOnReturn(self))
+        self._popup_watched = False   # the completer makes its list's popup when first asked (labels)
         self.setClearButtonEnabled(True)
         self.returnPressed.connect(self._tidy)
         self.editingFinished.connect(self._tidy)
@@ -108,6 +108,9 @@ class FoulField(QLineEdit):
 
     def labels(self) -> list[str]:
         """What the completer offers: each foul's name and paragraphs, in the interface language."""
+        if not self._popup_watched:   # before any key or focus can open it: both come here first
+            self.completer().popup().installEventFilter(_FirstMatchOnReturn(self))
+            self._popup_watched = True
         if not self._listed:
             self._model.setStringList([self.label_of(f) for f in self._fouls
                                        if not (self._moved and f["timing"] == "between_strokes")])
