@@ -17,8 +17,6 @@ from referee_app.core.errors import BadInput
 from referee_app.core.storage.change_marks import tournament_mark
 from referee_app.core.storage.errors import VersionConflict
 from referee_app import i18n
-from referee_app.core.storage.refusals import said
-from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.poller import ChangePoller
 from referee_app.ui.retranslate import follow_language
@@ -162,10 +160,16 @@ class TournamentArea(QWidget):
         except VersionConflict:
             raise
         except BadInput as exc:
-            self.show_message(said(exc, current_language()))
+            self.show_message(self.refusal(exc))
             return None
         self.message.hide()
         return result
+
+    def refusal(self, exc: BaseException) -> str:
+        """A refusal of the records in the desk's language, its clauses as people cite them."""
+        from referee_app.ui.common.refusal_words import said
+
+        return said(exc, self.store.knowledge)
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

@@ -1,0 +1,127 @@
+"""A refusal or a failure of the core, in the window's language.
+
+The core refuses in English for the command line, naming the field; where the window shows a
+refusal it says the same thing from what the refusal carries (`BadInput.code` and `values`, a
+store error's `reason`, a refusal that says itself: refusals.NotAllowed, Meanwhile), translated,
+never from the English. A failure whose words come from a server or a driver, which no catalog
+can translate, is said in a translated sentence; its own words are kept as a secondary detail
+(`detail`). Imported by the functions that show a message, never before the first paint.
+"""
+from __future__ import annotations
+
+from referee_app.core.storage.errors import StoreError, StoreUnavailable
+from referee_app.core.storage.refusals import round_words
+from referee_app.i18n import current_language
+from referee_app.i18n import gettext as _
+
+
+def said(exc: BaseException, knowledge=None) -> str:
+    """What the window shows for `exc`. `knowledge` (a Knowledge root) labels the clauses a refusal
+    cites as people cite them; without it a refusal citing clauses is said without them."""
+    lang = current_language()
+    translated = getattr(exc, "translated", None)
+    if callable(translated):
+        return translated(lang)
+    if isinstance(exc, StoreError):
+        return store_failure(exc)
+    words = _CODES.get(getattr(exc, "code", None) or "")
+    if words is not None:
+        values = dict(getattr(exc, "values", {}) or {})
+        clauses = [knowledge.clause_label(c, lang) for c in values.get("clauses", ())] if knowledge else []
+        return words(values, ", ".join(clauses), lang)
+    return str(exc)
+
+
+def detail(exc: BaseException) -> str:
+    """The failure's own words (a server's or a driver's, a file's path), shown beside what `said`
+    says; empty for a refusal `said` says whole."""
+    if isinstance(exc, StoreError) or not isinstance(exc, ValueError):
+        return str(exc)
+    return ""
+
+
+def store_failure(exc: StoreError) -> str:
+    """A records database that refused or failed a change: what happened and what to do."""
+    if isinstance(exc, StoreUnavailable):
+        return _("The records server cannot be reached: nothing of this change was saved. Check the network and "
+                 "the server, then try again.")
+    path = str(exc.path)
+    return {
+        "not_a_file": _("{path} is not a file: choose a records file in the preferences."),
+        "unwritable": _("{path} cannot be written: check that the file and its folder can be written."),
+        "damaged": _("{path} is damaged, or is not a records file: start a new records file, or restore a backup."),
+        "foreign": _("{path} belongs to another program: choose another records file in the preferences."),
+        "newer": _("{path} was written by a newer version of carrom-referee: use that version."),
+        "older": _("{path} was written by an older version of carrom-referee: upgrade it with "
+                   "“carrom-referee db migrate”."),
+        "refused": _("The records database refused this change, which would have rewritten or removed a kept "
+                     "record: nothing was changed."),
+        "failed": _("The records database failed: nothing of this change was saved. Try again."),
+        "busy": _("{path} is in use by another program: nothing was saved. Try again in a moment, or close the "
+                  "program that holds it."),
+        "full": _("There is no space left on the disk of {path}: nothing was saved. Free some space, then try "
+                  "again."),
+        "replaced": _("{path} was replaced or moved while the records were open: nothing more was saved. Check "
+                      "which file is the right one, then start again."),
+        "credentials": _("The records server wants a password that was not found: put it in PostgreSQL's password "
+                         "file (~/.pgpass) or a service, never in the address."),
+    }.get(exc.reason, _("The records database failed: nothing of this change was saved. Try again.")).format(
+        path=path)
+
+
+def _score(values: dict) -> dict:
+    a, b = (list(values.get("score") or ["?", "?"]) + ["?", "?"])[:2]
+    return {"a": a, "b": b}
+
+
+def _cited(text: str, clauses: str) -> str:
+    return f"{text} ({clauses})" if clauses else text
+
+
+# code (as the core raises it) -> its words, from the refusal's values, the clauses it cites
+# (already labelled) and the window's language
+_CODES = {
+    "reason_missing": lambda v, c, lang: _("This change needs its reason: type it first."),
+    "reason_too_long": lambda v, c, lang: _("This reason is {length} characters long: the journal keeps at most "
+                                            "{most}.").format(length=v.get("length"), most=v.get("most")),
+    "name_missing": lambda v, c, lang: _("Type the name of the new tournament first."),
+    "player_entered": lambda v, c, lang: _("{name} is already entered.").format(name=v.get("name")),
+    "player_paired": lambda v, c, lang: _("{name} has already been paired: withdraw the player instead.").format(
+        name=v.get("name")),
+    "player_withdrawn": lambda v, c, lang: _("{name} has already withdrawn.").format(name=v.get("name")),
+    "player_absent": lambda v, c, lang: _("{name} is not checked in: there is nothing to withdraw from.").format(
+        name=v.get("name")),
+    "player_unknown": lambda v, c, lang: _("No player named {name} is entered.").format(name=v.get("name")),
+    "table_number": lambda v, c, lang: _("Tables are numbered from 1."),
+    "table_played": lambda v, c, lang: _("Table {table} has its result: its game has been played.").format(
+        table=v.get("table")),
+    "too_few_players": lambda v, c, lang: _("At least two players must be checked in to pair a round."),
+    "no_round": lambda v, c, lang: _("No round is paired yet."),
+    "repair_not_last": lambda v, c, lang: _("Only the last round paired ({round}) may be paired again.").format(
+        round=round_words(v.get("round"), lang)),
+    "round_begun": lambda v, c, lang: _("Table {table} has begun or finished its game: {round} is being played. "
+                                        "Change its results through recorded corrections.").format(
+        table=v.get("table"), round=round_words(v.get("round"), lang)),
+    "no_table": lambda v, c, lang: _("There is no table {table} in {round}.").format(
+        table=v.get("table"), round=round_words(v.get("round"), lang)),
+    "next_round_paired": lambda v, c, lang: _("The round after {round} is already paired: change this result "
+                                              "through a recorded correction, with its reason.").format(
+        round=round_words(v.get("round"), lang)),
+    "tournament_over": lambda v, c, lang: _("The tournament is over: the final has been paired."),
+    "score_shape": lambda v, c, lang: _("Type both players' points first."),
+    "ghost_game": lambda v, c, lang: _cited(_("The ghost's game is always {a}–{b}").format(**_score(v)), c) + ".",
+    "ghost_not_played": lambda v, c, lang: _("The ghost's game is not played: it has no score sheet."),
+    "score_both_at_end": lambda v, c, lang: _cited(
+        _("{a}–{b} is not a result: no game ends with both sides at {end} points or more").format(
+            end=v.get("end"), **_score(v)), c) + ".",
+    "score_above_most": lambda v, c, lang: _cited(
+        _("{a}–{b} is not a result: a game played to {end} points ends with {most} at most, {before} and one "
+          "board's {board}").format(end=v.get("end"), most=v.get("most"), board=v.get("board"),
+                                   before=int(v.get("end") or 1) - 1, **_score(v)), c) + ".",
+    "final_level": lambda v, c, lang: _cited(_("The final is played to {points} points: it cannot end level").format(
+        points=v.get("end")), c) + ".",
+    "result_entered": lambda v, c, lang: _("The result of table {table} in {round} is already entered: its game has "
+                                           "no score sheet to keep.").format(table=v.get("table"),
+                                                                            round=round_words(v.get("round"), lang)),
+    "no_sheet": lambda v, c, lang: _("No score sheet is kept at table {table}.").format(table=v.get("table")),
+}

@@ -1,0 +1,151 @@
+"""A French (or Italian) referee never meets English: what the core refuses or fails in English for
+the command line, naming the field, the window says in its own language, from what the refusal
+carries (its code and values, the clauses it cites by their labels), never the English text."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from referee_app import i18n
+from referee_app.ui.rulebook import search_worker
+from support.gui import focused, key, make_window, type_text
+
+PLAYERS = ("Anne", "Bruno", "Chloé", "David")
+ENGLISH = ("no game ends", "is not a result", "round 1", "has begun", "ffc-tournament:", "records",
+           "its game", "The search failed", "Error")
+
+
+@pytest.fixture
+def desk(qtbot, gui_env, tmp_path, monkeypatch):
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
+    window = make_window(qtbot)
+    key(window, "Ctrl+5")
+    area = window.tournament.area
+    tid = area.store.create("Open de Cannes", [], "icf")
+    for name in PLAYERS:
+        area.store.add_player(tid, name, checked_in=True)
+    area.store.pair(tid, seed=1)
+    area.fill_tournaments(select=tid)
+    area.tabs.setCurrentWidget(area.rounds)
+    yield area
+    window.close()
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()
+
+
+def type_points(qtbot, desk, first: str, second: str) -> None:
+    rounds = desk.rounds
+    rounds.table.selectRow(0)
+    for box, points in ((rounds.first_points, first), (rounds.second_points, second)):
+        box.setFocus()
+        box.selectAll()
+        qtbot.keyClicks(box, points)
+    qtbot.keyClick(rounds.second_points, Qt.Key.Key_Return)
+
+
+def english_in(text: str) -> list[str]:
+    return [w for w in ENGLISH if w in text]
+
+
+def label(desk, clause_id: str, lang: str) -> str:
+    return desk.store.knowledge.clause_label(clause_id, lang)
+
+
+def test_a_score_both_sides_at_the_end_is_refused_in_french_with_the_clause_s_label(desk, qtbot):
+    i18n.set_language("fr")
+    type_points(qtbot, desk, "25", "25")
+    text = desk.message.text()
+    assert desk.message.isVisible()
+    assert desk.store.round_games(desk.tid, 1)[0]["score_first"] is None
+    assert text.startswith("25–25 n'est pas un résultat : aucune partie ne finit avec les deux camps à 25 points")
+    assert f"({label(desk, 'ffc-tournament:1.6', 'fr')})" in text
+    assert english_in(text) == [], text
+
+
+def test_a_score_no_board_reaches_is_refused_in_italian(desk, qtbot):
+    i18n.set_language("it")
+    type_points(qtbot, desk, "60", "3")
+    text = desk.message.text()
+    assert text.startswith("60–3 non è un risultato: un game ai 25 punti finisce con"), text
+    assert label(desk, "ffc-tournament:1.6", "it") in text
+    assert english_in(text) == [], text
+
+
+def test_pairing_a_round_again_once_a_table_has_played_is_refused_in_french(desk, qtbot, monkeypatch):
+    desk.store.result(desk.tid, 1, 1, [25, 3])
+    desk.refresh()
+    i18n.set_language("fr")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("erreur de saisie", True))
+    desk.rounds.pair_again()
+    text = desk.message.text()
+    assert text == ("La table 1 a commencé ou fini sa partie : tour 1 est en cours. Changez ses résultats par des "
+                    "corrections enregistrées."), text
+
+
+def test_moving_a_played_game_is_refused_in_italian(desk, qtbot):
+    desk.store.result(desk.tid, 1, 1, [25, 3])
+    desk.refresh()
+    i18n.set_language("it")
+    choices = desk.choices
+    desk.tabs.setCurrentWidget(choices)
+    choices.move_round.setValue(1)
+    choices.move_from.setValue(1)
+    choices.move_to.setValue(2)
+    choices.reason.setText("luce migliore")
+    choices.move()
+    text = desk.message.text()
+    assert text == "Il tavolo 1 ha il suo risultato: il suo game è stato giocato.", text
+
+
+def test_opening_the_sheet_of_a_game_with_its_result_is_refused_in_french(desk, qtbot):
+    desk.store.result(desk.tid, 1, 1, [25, 3])
+    desk.refresh()
+    i18n.set_language("fr")
+    desk.rounds.select_table(1)
+    desk.rounds.open_sheet()
+    text = desk.message.text()
+    assert text == ("Le résultat de la table 1 (tour 1) est déjà saisi : sa partie n'a pas de feuille de match "
+                    "à tenir."), text
+
+
+# --- the rulebook's search -------------------------------------------------------------------
+class FailingSearcher:
+    def __init__(self, at: str):
+        self.at = at
+
+    def open(self):
+        if self.at == "open":
+            raise OSError(28, "No space left on device")
+
+    def search(self, query, **_filters):
+        raise RuntimeError("whoosh: segment _MAIN_1 is missing")
+
+
+@pytest.fixture
+def failing(mini_kb):
+    previous = search_worker._backend
+
+    def install(at: str):
+        search_worker.set_backend(search_worker.SearchBackend(lambda: FailingSearcher(at), kb=mini_kb))
+
+    yield install
+    search_worker.wait_for_searches()
+    search_worker.set_backend(previous)
+
+
+@pytest.mark.parametrize("lang,at,said", [
+    ("fr", "open", "L'index de recherche n'a pas pu être construit"),
+    ("it", "search", "La ricerca non è riuscita: nessun articolo è mostrato."),
+])
+def test_a_failed_search_is_said_in_the_reader_s_language_the_error_only_in_the_tooltip(
+        mini_window, qtbot, failing, lang, at, said):
+    failing(at)
+    i18n.set_language(lang)
+    key(mini_window, "Ctrl+F")
+    type_text(focused(), "reine")
+    status = mini_window.rulebook.search.status
+    qtbot.waitUntil(lambda: said in status.text(), timeout=5000)
+    assert english_in(status.text()) == [] and "whoosh" not in status.text() and "space" not in status.text()
+    assert ("No space left" if at == "open" else "whoosh") in status.toolTip()
