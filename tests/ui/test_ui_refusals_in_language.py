@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QApplication, QInputDialog
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from referee_app import i18n
+from referee_app.core.tournament.store import TournamentStore
 from referee_app.ui.rulebook import search_worker
+from referee_app.ui.rulings import match_dialogs, match_tools
 from support.gui import focused, key, make_window, type_text
+from support.kbcopy import installed
 
 PLAYERS = ("Anne", "Bruno", "Chloé", "David")
 ENGLISH = ("no game ends", "is not a result", "round 1", "has begun", "ffc-tournament:", "records",
@@ -149,3 +152,71 @@ def test_a_failed_search_is_said_in_the_reader_s_language_the_error_only_in_the_
     qtbot.waitUntil(lambda: said in status.text(), timeout=5000)
     assert english_in(status.text()) == [] and "whoosh" not in status.text() and "space" not in status.text()
     assert ("No space left" if at == "open" else "whoosh") in status.toolTip()
+
+
+# --- the Rulings area ------------------------------------------------------------------------
+@pytest.fixture
+def boxes(monkeypatch):
+    """The message boxes' texts, counted instead of shown (a modal box would wait forever offscreen)."""
+    shown = []
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(
+            lambda *a, **k: shown.append((a[1], a[2])) or QMessageBox.StandardButton.Ok))
+    return shown
+
+
+def test_a_correction_that_leaves_a_later_stroke_impossible_is_refused_in_french(gui_env, qtbot, boxes):
+    window = make_window(qtbot)
+    area = window.rulings_area
+    for stroke in ({"pocketed": {"own": 1}}, {"pocketed": {"own": 1, "queen": True}}, {"pocketed": {"own": 1}}):
+        area.session.record(stroke, area.header.values())
+    area.refresh()
+    i18n.set_language("fr")
+    assert not match_dialogs.confirm_correction(area, area.session, 1, {"pocketed": {"own": 1, "queen": True}},
+                                                area.names())
+    assert boxes == [("Correction refusée", "Tir 2 : La reine n'est plus sur le plateau.")], boxes
+
+
+def test_the_sheet_of_a_game_whose_result_the_desk_entered_is_refused_in_italian(gui_env, qtbot, boxes):
+    window = make_window(qtbot)
+    area = window.rulings_area
+    tournaments = TournamentStore(installed(), area.store.database)
+    tid = tournaments.create("Open de Cannes", ["Anna", "Bela", "Carl", "Dora"], "icf")
+    tournaments.pair(tid, seed=1)
+    tournaments.result(tid, 1, 1, [25, 3])       # the desk enters it before the table opened its sheet
+    i18n.set_language("it")
+    area.open_pairing({"tournament": tid, "round": 1, "table": 1})
+    assert [text for _title, text in boxes] == [
+        "Il risultato del tavolo 1 (turno 1) è già inserito: il suo game non ha un foglio segnapunti "
+        "da tenere."], boxes
+
+
+def test_the_score_sheet_saved_over_a_folder_is_refused_in_italian(gui_env, qtbot, boxes, tmp_path, monkeypatch):
+    window = make_window(qtbot)
+    area = window.rulings_area
+    area.session.record({"pocketed": {"own": 1}}, area.header.values())
+    area.refresh()
+    i18n.set_language("it")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path), "PDF (*.pdf)"))
+    match_tools.print_sheet(area)
+    assert [text for _title, text in boxes] == [f"{tmp_path} è una cartella: indicate il nome di un file al suo "
+                                                "interno."], boxes
+
+
+def test_a_failed_save_is_said_in_french_the_driver_s_words_only_in_the_details(gui_env, qtbot, monkeypatch):
+    from referee_app.core.storage.errors import StoreError
+    from referee_app.ui.common import records
+
+    asked = []
+    monkeypatch.setattr(records, "ask_retry", lambda parent, what, problem, detail="": asked.append(
+        (what, problem, detail)) and False)
+
+    def fails():
+        raise StoreError("/tmp/records.sqlite3", "failed", "(sqlite3.OperationalError) disk I/O error")
+
+    i18n.set_language("fr")
+    assert records.saving(None, i18n.gettext("The stroke"), fails) is False
+    [(what, problem, detail)] = asked
+    assert problem == ("La base des enregistrements a échoué : rien de ce changement n'a été enregistré. "
+                       "Réessayez."), problem
+    assert "disk I/O error" in detail

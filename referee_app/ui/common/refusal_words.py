@@ -33,11 +33,11 @@ def said(exc: BaseException, knowledge=None) -> str:
 
 
 def detail(exc: BaseException) -> str:
-    """The failure's own words (a server's or a driver's, a file's path), shown beside what `said`
-    says; empty for a refusal `said` says whole."""
+    """The failure's own words (a server's, a driver's, the system's), for a secondary place beside
+    what `said` says (a dialog's details, a tooltip); empty when `said` says it all."""
     if isinstance(exc, StoreError) or not isinstance(exc, ValueError):
         return str(exc)
-    return ""
+    return str((getattr(exc, "values", None) or {}).get("detail", ""))
 
 
 def store_failure(exc: StoreError) -> str:
@@ -124,4 +124,26 @@ _CODES = {
                                            "no score sheet to keep.").format(table=v.get("table"),
                                                                             round=round_words(v.get("round"), lang)),
     "no_sheet": lambda v, c, lang: _("No score sheet is kept at table {table}.").format(table=v.get("table")),
+    # a match's sheet
+    "stored_unreadable": lambda v, c, lang: _("Stroke {n} of this match is stored in a form that cannot be read: "
+                                              "the sheet cannot be replayed past it, so the match stays closed.").format(
+        n=v.get("at")),
+    # a document written to a file (core/storage/files.py): nothing of the old file is lost
+    "no_file_named": lambda v, c, lang: _("Name the file first."),
+    "system_file": lambda v, c, lang: _("{path} is a system file, not a place for a document: choose another "
+                                        "file.").format(path=v.get("path")),
+    "cannot_use": lambda v, c, lang: _("{path} cannot be used: choose another file.").format(path=v.get("path")),
+    "is_folder": lambda v, c, lang: _("{path} is a folder: give a file name in it.").format(path=v.get("path")),
+    "not_regular": lambda v, c, lang: _("{path} is not a regular file (a device or a pipe): choose another "
+                                        "file.").format(path=v.get("path")),
+    "read_only": lambda v, c, lang: _("{path} is read-only: choose another file.").format(path=v.get("path")),
+    "no_folder": lambda v, c, lang: _("The folder {path} does not exist.").format(path=v.get("path")),
+    "folder_unwritable": lambda v, c, lang: _("The folder {path} cannot be written: choose another folder.").format(
+        path=v.get("path")),
+    "cannot_write": lambda v, c, lang: _("{path} could not be written; the previous file, if any, is "
+                                         "unchanged.").format(path=v.get("path")),
+    "incomplete": lambda v, c, lang: _("{path} could not be written completely (is the disk full?); the previous "
+                                       "file, if any, is unchanged.").format(path=v.get("path")),
+    "incomplete_pdf": lambda v, c, lang: _("The PDF could not be written completely (is the disk full?); the "
+                                           "previous file, if any, is unchanged."),
 }
