@@ -18,7 +18,7 @@ from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.knowledge import schema_reader
 from referee_app.core.knowledge.files import load_file
 from referee_app.core.knowledge.model import KnowledgeBase, Problem
-from referee_app.core.knowledge.rulesets import Ruleset
+from referee_app.core.knowledge.model import Ruleset
 from referee_app.core.knowledge.yamlio import line_of
 
 FILE = "forms.yaml"

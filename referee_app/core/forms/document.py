@@ -92,7 +92,7 @@ def _field_text(knowledge: Knowledge, f, value, fields: dict, lang: str) -> str:
     if f.type == "time":
         return _when(value, lang)
     if f.name == "ruleset":
-        from referee_app.core.knowledge.rulesets import ruleset_name
+        from referee_app.core.knowledge.model import ruleset_name
 
         rid = fields.get("ruleset") or data.default_ruleset
         return ruleset_name(data.rulesets, rid, lang) if rid in data.rulesets else ""

@@ -46,13 +46,17 @@ from .model import Clause
 
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
-_CODE = ("yamlio.py", "files.py", "model.py", "loader.py", "cache.py", "cache_entries.py")
+# The code reading what is kept, from this folder: a change to it is a new key. The rulesets are
+# checked against their schema, by the schema reader, with the languages of languages.py.
+_CODE = ("yamlio.py", "files.py", "model.py", "loader.py", "cache.py", "cache_entries.py", "rulesets.py",
+         "schema_reader.py", "../../schemas/knowledge/ruleset.json", "../../languages.py")
 _LOADED = "knowledge base"  # the loader's (KnowledgeBase, problems), as `_stored` keeps them
+_RULESETS = "rulesets"      # rulesets.load_rulesets's rulesets, read and checked
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
                  ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
                  ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
-    ("referee_app.core.knowledge.model", name) for name in ("KnowledgeBase", "Source", "Term", "Problem")}
+    ("referee_app.core.knowledge.model", name) for name in ("KnowledgeBase", "Source", "Term", "Problem", "Ruleset")}
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
 _STAMPS = "knowledge.stamps.pickle"   # [(stamp, key)], the newest last
@@ -96,7 +100,7 @@ def _plain(value):
 
 
 def _stored(loaded) -> tuple:
-    """What `keep_loaded` pickles of the loader's (KnowledgeBase, problems): the knowledge base
+    """What `store_knowledge` keeps of the loader's (KnowledgeBase, problems): the knowledge base
     without its clauses, the clauses' ids and field names, and the clauses as rows of their
     fields' values, each YAML entry in them (decides, examples...) a plain dict. A quarter of the
     start's unpickling was spent putting back line numbers only a broken rule or worked example
@@ -119,6 +123,10 @@ def _restored(stored) -> tuple:
         clauses.append(clause)
     kb.clauses = dict(zip(ids, clauses))
     return kb, problems
+
+
+def _code_path(name: str) -> Path:
+    return Path(__file__).parent / name
 
 
 def _hash(data: bytes) -> str:
@@ -147,7 +155,7 @@ def _contents(root: Path) -> tuple[str, dict[str, bytes]]:
     """The folder's key, and its YAML files' bytes by their path from the folder."""
     digest = sha256(VERSION)
     for name in _CODE:
-        code = Path(__file__).with_name(name)
+        code = _code_path(name)
         digest.update(code.read_bytes() if code.is_file() else name.encode())  # a frozen bundle has no source
     contents = {}
     for rel, path in yaml_files(root):
@@ -170,7 +178,7 @@ def _stamp(root: Path) -> tuple[tuple, bool]:
     hashed). Kept whole, not hashed: compared whole, no two stamps can be mistaken for each other."""
     settled_before = time.time_ns() - SETTLED_NS
     settled = STAMPS_TRUSTED
-    paths = [(name, Path(__file__).with_name(name)) for name in _CODE] + yaml_files(root)
+    paths = [(name, _code_path(name)) for name in _CODE] + yaml_files(root)
     stamp = [(rel, _stat(path)) for rel, path in paths]   # None: a frozen bundle has no source
     for _, stat in stamp:
         settled = settled and (stat is None or max(stat[2], stat[3]) < settled_before)
@@ -264,21 +272,27 @@ class _Folder:
         return self._digests.get(rel)
 
     def loaded(self):
+        found = self.kept(_LOADED)
+        return None if found is None else _restored(found)
+
+    def kept(self, name: str):
+        """The entry `name` as it was kept (None when it was not, or cannot be read)."""
         try:
             assert self.entries is not None, "a folder in use has its entries (_current)"
-            return _restored(_loads(self.entries[_LOADED]))
+            return _loads(self.entries[name])
         except Exception:
             return None
 
-    def keep_loaded(self, loaded) -> None:
+    def keep(self, name: str, value) -> None:
+        """Keeps `value` as the entry `name`, unless it is there already."""
         assert self.entries is not None, "a folder in use has its entries (_current)"
-        if _LOADED in self.entries:
+        if name in self.entries:
             return
         try:
             entries = dict(self.entries)
         except KeyError:   # its file was replaced since it was opened: the new one is as good
             return
-        entries[_LOADED] = _dumps(_stored(loaded))
+        entries[name] = _dumps(value)
         self.entries = entries
         self._write(entries)
 
@@ -353,7 +367,27 @@ def cached_knowledge(root: Path) -> tuple[Any, str]:
 def store_knowledge(root: Path, key: str, loaded) -> None:
     """Keeps `loaded` (the loader's KnowledgeBase and problems) for the folder whose key was `key`
     when the loader began reading it; nothing is kept if the folder has changed since."""
+    _keep(root, key, _LOADED, _stored(loaded))
+
+
+def cached_rulesets(root: Path, key: str):
+    """The rulesets `store_rulesets` kept for the folder when its key was `key`, the key its
+    knowledge base was read with (or None): the rulesets are then read from the same files."""
+    folder = _folders.get(Path(root).resolve())
+    if folder is None or folder.key != key:
+        return None
+    found = folder.kept(_RULESETS)
+    return found if isinstance(found, dict) else None
+
+
+def store_rulesets(root: Path, key: str, rulesets: dict) -> None:
+    """Keeps the rulesets read and checked from the folder whose key was `key`; nothing is kept
+    if the folder has changed since."""
+    _keep(root, key, _RULESETS, rulesets)
+
+
+def _keep(root: Path, key: str, name: str, value) -> None:
     root = Path(root).resolve()
     folder = _folders.get(root)
     if folder is not None and folder.key == key == _contents(root)[0]:
-        folder.keep_loaded(loaded)
+        folder.keep(name, value)

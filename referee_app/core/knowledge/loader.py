@@ -134,6 +134,13 @@ def _clause_problems(raw, cid: str, source, lang, translations, kb_langs, kb_kin
 def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem]]:
     """Read and validate the knowledge base. With strict, any problem raises KnowledgeError.
     What was read last time from the same files is taken from the cache (cache.py)."""
+    kb, problems, _ = load_keyed(root, strict)
+    return kb, problems
+
+
+def load_keyed(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem], str]:
+    """`load`, and the knowledge cache's key of the folder as it was read ("" for no folder): what
+    else the cache keeps of the folder (the rulesets) is then taken from the same files."""
     from . import cache
 
     root = Path(root) if root else knowledge_root()
@@ -145,7 +152,7 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
     kb.root = root  # the same files may have been read from another folder last time
     if strict and problems:
         raise KnowledgeError(problems)
-    return kb, problems
+    return kb, problems, key
 
 
 def _read(root: Path) -> tuple[KnowledgeBase, list[Problem]]:

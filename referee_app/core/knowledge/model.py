@@ -1,7 +1,8 @@
-"""The knowledge base's records: sources, clauses, glossary terms, the problems found in them.
+"""The knowledge base's records: sources, clauses, glossary terms, rulesets, the problems found
+in them.
 
-Apart from the loader (loader.py) that reads them, so that what keeps them (cache.py), what
-checks them and every reader can import the records without importing the reading.
+Apart from the readers (loader.py, rulesets.py) that read and check them, so that what keeps them
+(cache.py), what checks them and every user can import the records without importing the reading.
 """
 from __future__ import annotations
 
@@ -124,3 +125,29 @@ class KnowledgeBase:
         for c in self.clauses.values():
             out[c.source] += 1
         return out
+
+
+@dataclass
+class Ruleset:
+    """A playable rule system (knowledge/rulesets/<id>.yaml): its names, sources and raw settings."""
+
+    id: str
+    name: dict[str, str]
+    sources: list[str]
+    extends: str | None = None
+    raw: dict = field(default_factory=dict)
+
+    def all_sources(self, rulesets: dict[str, "Ruleset"]) -> list[str]:
+        """Its own sources first, then those of the ruleset it extends."""
+        out = list(self.sources)
+        if self.extends:
+            out += [s for s in rulesets[self.extends].all_sources(rulesets) if s not in out]
+        return out
+
+
+def ruleset_name(rulesets: dict[str, Ruleset], ruleset_id: str, lang: str) -> str:
+    """The one way a ruleset is named (Knowledge.ruleset_name): in `lang`, else in English, else
+    by its id (one no longer known keeps its id: an old record may name it)."""
+    rs = rulesets.get(ruleset_id)
+    names = rs.name if rs is not None else {}
+    return names.get(lang) or names.get("en") or ruleset_id

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from referee_app.core.rules.engine import CompiledRuleset
     from referee_app.core.tournament.ffc import FfcRules
     from .model import KnowledgeBase
-    from .rulesets import Ruleset
+    from .model import Ruleset
 
 
 class Knowledge:
@@ -34,6 +34,7 @@ class Knowledge:
         if kb is None and root is None:
             raise ValueError("a knowledge root needs its knowledge base or its folder")
         self._kb = kb
+        self._folder_key = ""   # the knowledge cache's key of the folder, once `kb` has read it there
         self.root = Path(kb.root) if kb is not None else Path(root)  # type: ignore[arg-type]
         self._strict = strict
         self.problems: list = []
@@ -68,9 +69,9 @@ class Knowledge:
         """The knowledge base, loaded and checked (KnowledgeError when broken and strict; else
         its problems are in `problems`)."""
         if self._kb is None:
-            from .loader import load
+            from .loader import load_keyed
 
-            self._kb, self.problems = load(self.root, strict=self._strict)
+            self._kb, self.problems, self._folder_key = load_keyed(self.root, strict=self._strict)
         return self._kb
 
     # --- rulesets -----------------------------------------------------------------------------
@@ -78,10 +79,25 @@ class Knowledge:
     def rulesets(self) -> dict[str, Ruleset]:
         """Every playable ruleset (knowledge/rulesets/), in the order `rulesets` lists them."""
         if self._rulesets is None:
-            from .rulesets import load_rulesets
-
-            self._rulesets = load_rulesets(self.kb)
+            self._rulesets = self._read_rulesets()
         return self._rulesets
+
+    def _read_rulesets(self) -> dict[str, Ruleset]:
+        """Read and checked from the files, or, for a knowledge base this root read from its
+        folder, as the knowledge cache kept them for the same files (a knowledge base handed to
+        the root, maybe edited in memory, has its rulesets read and checked against it)."""
+        from . import cache
+
+        kb = self.kb
+        kept = cache.cached_rulesets(self.root, self._folder_key) if self._folder_key else None
+        if kept is not None:
+            return kept
+        from .rulesets import load_rulesets
+
+        found = load_rulesets(kb)
+        if self._folder_key:
+            cache.store_rulesets(self.root, self._folder_key, found)
+        return found
 
     def ruleset(self, ruleset_id, field: str = "ruleset") -> Ruleset:
         """The ruleset `ruleset_id`; BadInput naming `field` when there is none of that id."""
@@ -127,7 +143,7 @@ class Knowledge:
     def ruleset_name(self, ruleset_id: str, lang: str) -> str:
         """The ruleset's name in `lang`, else in English, else its id (one that is no longer known
         keeps its id: an old record may name it)."""
-        from .rulesets import ruleset_name
+        from .model import ruleset_name
 
         return ruleset_name(self.rulesets, ruleset_id, lang)
 

@@ -1,33 +1,16 @@
-"""Rulesets: the playable rule systems of knowledge/rulesets/, each over its sources' clauses.
-Read once per knowledge root (root.Knowledge.rulesets), never for the process."""
+"""Reading the rulesets, the playable rule systems of knowledge/rulesets/ (model.Ruleset), each
+over its sources' clauses, and checking them against their schema. Read once per knowledge root
+(root.Knowledge.rulesets), which keeps them in the knowledge cache: a start from an unchanged
+folder imports neither this module nor the schema reader."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee_app.core.errors import KnowledgeError
 from . import schema_reader
 from .files import load_file
-from .model import KnowledgeBase, Problem
+from .model import KnowledgeBase, Problem, Ruleset
 from .yamlio import YamlError
-
-
-@dataclass
-class Ruleset:
-    """A playable rule system (knowledge/rulesets/<id>.yaml): its names, sources and raw settings."""
-
-    id: str
-    name: dict[str, str]
-    sources: list[str]
-    extends: str | None = None
-    raw: dict = field(default_factory=dict)
-
-    def all_sources(self, rulesets: dict[str, "Ruleset"]) -> list[str]:
-        """Its own sources first, then those of the ruleset it extends."""
-        out = list(self.sources)
-        if self.extends:
-            out += [s for s in rulesets[self.extends].all_sources(rulesets) if s not in out]
-        return out
 
 
 def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
@@ -56,11 +39,3 @@ def load_rulesets(kb: KnowledgeBase) -> dict[str, Ruleset]:
     if problems:
         raise KnowledgeError(problems)
     return out
-
-
-def ruleset_name(rulesets: dict[str, Ruleset], ruleset_id: str, lang: str) -> str:
-    """The one way a ruleset is named (Knowledge.ruleset_name): in `lang`, else in English, else
-    by its id (one no longer known keeps its id: an old record may name it)."""
-    rs = rulesets.get(ruleset_id)
-    names = rs.name if rs is not None else {}
-    return names.get(lang) or names.get("en") or ruleset_id

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge.loader import entry_line
 from referee_app.core.knowledge.model import KnowledgeBase, Problem
-from referee_app.core.knowledge.rulesets import Ruleset
+from referee_app.core.knowledge.model import Ruleset
 from .conditions import ConditionError, compile_when
 from .engine import ASPECTS, CONTINUES, Board, CompiledRuleset, Rule
 from .parameters import check_entry, load_schema, missing

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .conditions import Test, matches
-from referee_app.core.knowledge.rulesets import Ruleset
+from referee_app.core.knowledge.model import Ruleset
 from .situation import QUEEN_STATES
 
 ASPECTS = {

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 from referee_app import i18n
 from referee_app.core.errors import BadInput, KnowledgeError
 from referee_app.core.forms.fields import FIELDS, SIDES, check_kind, disqualification_rules
-from referee_app.core.knowledge.rulesets import ruleset_name
+from referee_app.core.knowledge.model import ruleset_name
 from .clause_picker import ClauseField
 from .fields import ChoiceField, PairField, ParagraphField, TextField, TimeField
 from .labels import field_label, label_text

@@ -270,3 +270,35 @@ def test_an_entry_is_read_only_from_the_file_whose_index_was_read(tmp_path):
     assert entries.get("b") is None, "not read at the old offsets of the new file"
     assert entries["a"] == b"one", "what was read stays"
     assert EntryFile(path, pickle.loads)["b"] == b"TWO!"
+
+
+def test_a_second_start_takes_the_rulesets_from_the_cache_and_an_edit_is_read_again(fresh, monkeypatch):
+    from referee_app.core.knowledge import rulesets
+    from referee_app.core.knowledge.root import Knowledge
+
+    first = Knowledge.load(fresh).rulesets
+    new_process(monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(rulesets, "load_rulesets", lambda kb: pytest.fail("read and checked the rulesets again"))
+        again = Knowledge.load(fresh).rulesets
+    assert {i: (r.name, r.sources, r.extends, r.raw) for i, r in again.items()} == \
+        {i: (r.name, r.sources, r.extends, r.raw) for i, r in first.items()}
+    assert again["icf"].raw["borrows"][0].line == 9, "kept with their lines, which a broken entry names"
+    path = fresh / "rulesets" / "icf.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "fr: Règles internationales (ICF)," in text
+    path.write_text(text.replace("fr: Règles internationales (ICF),", "fr: Édité,", 1), encoding="utf-8")
+    assert Knowledge.load(fresh).ruleset_name("icf", "fr") == "Édité"       # the same process
+    new_process(monkeypatch)
+    assert Knowledge.load(fresh).ruleset_name("icf", "fr") == "Édité"       # the next one
+
+
+def test_a_knowledge_base_handed_to_the_root_has_its_rulesets_checked_against_it(fresh, monkeypatch):
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.knowledge.root import Knowledge
+
+    Knowledge.load(fresh).read("rulesets")   # kept in the cache
+    kb, _ = loader.load(fresh)
+    del kb.sources["icf-fr"]          # edited in memory: the cached rulesets do not fit it
+    with pytest.raises(KnowledgeError, match="unknown source 'icf-fr'"):
+        Knowledge(kb).read("rulesets")
