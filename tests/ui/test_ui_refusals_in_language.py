@@ -220,3 +220,42 @@ def test_a_failed_save_is_said_in_french_the_driver_s_words_only_in_the_details(
     assert problem == ("La base des enregistrements a échoué : rien de ce changement n'a été enregistré. "
                        "Réessayez."), problem
     assert "disk I/O error" in detail
+
+
+# --- the forms --------------------------------------------------------------------------------
+@pytest.fixture
+def forms_page(qtbot, user_dirs):
+    from referee_app.core.forms.store import FormsStore
+    from referee_app.core.storage import db
+    from referee_app.ui.forms.page import FormsPage
+
+    page = FormsPage(installed(), store=FormsStore(installed(), db.connect(user_dirs / "records.sqlite3")))
+    qtbot.addWidget(page)
+    page.resize(1280, 820)
+    page.show()
+    yield page
+    i18n.set_language("en")
+
+
+def test_deleting_an_announced_protest_is_refused_in_italian_with_the_clause_s_label(forms_page, qtbot):
+    page = forms_page
+    qtbot.mouseClick(page.new_protest, Qt.MouseButton.LeftButton)
+    form_id = page.current.id
+    qtbot.mouseClick(page.editors["protest"].fields["announced_at"].now_button, Qt.MouseButton.LeftButton)
+    i18n.set_language("it")
+    qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
+    text = page.message.text()
+    assert text.startswith(f"Il reclamo {form_id} è stato annunciato: non si può mai ritirare né eliminare ("), text
+    assert "withdrawn" not in text and "icf-fr:" not in text and "forms decide" not in text, text
+    assert page.store.get(form_id)
+
+
+def test_an_incident_missing_its_tournament_is_refused_in_french(forms_page, qtbot):
+    page = forms_page
+    page.left_tabs.setCurrentWidget(page.incidents)
+    inc = page.incidents
+    i18n.set_language("fr")
+    qtbot.mouseClick(inc.record_button, Qt.MouseButton.LeftButton)
+    text = inc.message.text()
+    assert text == "Remplissez d'abord « Tournoi ».", text
+    assert "required" not in text and inc.list.count() == 0, text

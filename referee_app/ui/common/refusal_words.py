@@ -13,11 +13,19 @@ from referee_app.core.storage.errors import StoreError, StoreUnavailable
 from referee_app.core.storage.refusals import round_words
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
+from referee_app.i18n import ngettext
 
 
-def said(exc: BaseException, knowledge=None) -> str:
+def knows(exc: BaseException) -> bool:
+    """Whether `said` says `exc` in the window's words (else it gives the English as raised)."""
+    return callable(getattr(exc, "translated", None)) or isinstance(exc, StoreError) or \
+        (getattr(exc, "code", None) or "") in _CODES
+
+
+def said(exc: BaseException, knowledge=None, field: str | None = None) -> str:
     """What the window shows for `exc`. `knowledge` (a Knowledge root) labels the clauses a refusal
-    cites as people cite them; without it a refusal citing clauses is said without them."""
+    cites as people cite them (without it they are left out) and names a ruleset; `field` is the
+    label the window gives the field refused (a form's "Round"), for a refusal about a field."""
     lang = current_language()
     translated = getattr(exc, "translated", None)
     if callable(translated):
@@ -27,6 +35,9 @@ def said(exc: BaseException, knowledge=None) -> str:
     words = _CODES.get(getattr(exc, "code", None) or "")
     if words is not None:
         values = dict(getattr(exc, "values", {}) or {})
+        values["_field"] = field or _("This field")
+        if knowledge is not None and values.get("ruleset") in getattr(knowledge, "rulesets", ()):
+            values["ruleset"] = knowledge.ruleset_name(values["ruleset"], lang)
         clauses = [knowledge.clause_label(c, lang) for c in values.get("clauses", ())] if knowledge else []
         return words(values, ", ".join(clauses), lang)
     return str(exc)
@@ -128,6 +139,63 @@ _CODES = {
     "stored_unreadable": lambda v, c, lang: _("Stroke {n} of this match is stored in a form that cannot be read: "
                                               "the sheet cannot be replayed past it, so the match stays closed.").format(
         n=v.get("at")),
+    # a field of a form, or any field a person types (core/validation.py, core/forms/fields.py)
+    "required": lambda v, c, lang: _("Fill in “{field}” first.").format(field=v["_field"]),
+    "not_text": lambda v, c, lang: _("“{field}” must be a text.").format(field=v["_field"]),
+    "too_long": lambda v, c, lang: _("“{field}”: {length} characters is too long (at most {most}).").format(
+        field=v["_field"], length=v.get("length"), most=v.get("most")),
+    "name_breaks": lambda v, c, lang: _("“{field}”: a name cannot hold a tab or a line break.").format(
+        field=v["_field"]),
+    "not_a_choice": lambda v, c, lang: _("“{field}”: “{value}” is not one of the choices offered.").format(
+        field=v["_field"], value=v.get("value")),
+    "not_a_number": lambda v, c, lang: _("“{field}” must be a whole number.").format(field=v["_field"]),
+    "number_too_long": lambda v, c, lang: _("“{field}”: a number this long is not plausible here.").format(
+        field=v["_field"]),
+    "too_small": lambda v, c, lang: (_("“{field}” cannot be negative.") if not v.get("least") else
+                                     _("“{field}” must be at least {least}.")).format(field=v["_field"],
+                                                                                    least=v.get("least")),
+    "too_large": lambda v, c, lang: _("“{field}” must be at most {most}.").format(field=v["_field"],
+                                                                                 most=v.get("most")),
+    "not_a_time": lambda v, c, lang: _("“{field}”: “{value}” is not a date and time (e.g. 2026-05-14 15:42).").format(
+        field=v["_field"], value=v.get("value")),
+    "no_time": lambda v, c, lang: _("“{field}”: give a date and time (e.g. 2026-05-14 15:42).").format(
+        field=v["_field"]),
+    "implausible_year": lambda v, c, lang: _("“{field}”: the year {year} is not plausible (give a date between "
+                                             "{first} and {last}).").format(field=v["_field"], year=v.get("year"),
+                                                                           first=v.get("first"), last=v.get("last")),
+    "implausible_time": lambda v, c, lang: _("“{field}” is not a plausible date and time.").format(field=v["_field"]),
+    "no_clause": lambda v, c, lang: _("“{field}”: “{value}” is not a clause of the rulebook.").format(
+        field=v["_field"], value=v.get("value")),
+    "board_before_announcement": lambda v, c, lang: _(
+        "“{field}” is before the oral announcement, which comes right after the incident, during the board.").format(
+        field=v["_field"]),
+    "board_too_long": lambda v, c, lang: ngettext(
+        "“{field}” is more than {days} day after the oral announcement, made during the board: a board never "
+        "lasts that long.",
+        "“{field}” is more than {days} days after the oral announcement, made during the board: a board never "
+        "lasts that long.", int(v.get("days") or 1)).format(field=v["_field"], days=v.get("days")),
+    "not_a_ground": lambda v, c, lang: _("{clause} is not a ground for disqualification under {ruleset}.").format(
+        clause=c, ruleset=v.get("ruleset")),
+    "times_missing": lambda v, c, lang: ngettext(
+        "{clause} needs the offence more than {n} time: record the incidents, or give the number of times.",
+        "{clause} needs the offence more than {n} times: record the incidents, or give the number of times.",
+        int(v.get("more_than") or 0)).format(clause=c, n=v.get("more_than")),
+    "times_too_few": lambda v, c, lang: ngettext(
+        "{clause} needs the offence more than {n} time, not {times}.",
+        "{clause} needs the offence more than {n} times, not {times}.",
+        int(v.get("more_than") or 0)).format(clause=c, n=v.get("more_than"), times=v.get("times")),
+    # a form as a whole (core/forms/store.py)
+    "form_unreadable": lambda v, c, lang: _("The fields of form {form} as stored cannot be read: it is kept as it "
+                                            "is.").format(form=v.get("form")),
+    "form_not_draft": lambda v, c, lang: _("Form {form} is no longer a draft: it is never filed again nor deleted; "
+                                           "the tournament director decides it.").format(form=v.get("form")),
+    "form_draft": lambda v, c, lang: _("Form {form} is a draft: file it before it is decided.").format(
+        form=v.get("form")),
+    "form_decided": lambda v, c, lang: _("Form {form} is decided: it can no longer change.").format(
+        form=v.get("form")),
+    "protest_announced": lambda v, c, lang: _("Protest {form} was announced: it can never be withdrawn or deleted "
+                                              "({clauses}); the tournament director decides it.").format(
+        form=v.get("form"), clauses=c),
     # a document written to a file (core/storage/files.py): nothing of the old file is lost
     "no_file_named": lambda v, c, lang: _("Name the file first."),
     "system_file": lambda v, c, lang: _("{path} is a system file, not a place for a document: choose another "
