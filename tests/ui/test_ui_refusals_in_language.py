@@ -259,3 +259,28 @@ def test_an_incident_missing_its_tournament_is_refused_in_french(forms_page, qtb
     text = inc.message.text()
     assert text == "Remplissez d'abord « Tournoi ».", text
     assert "required" not in text and inc.list.count() == 0, text
+
+
+# --- equipment inspection, learning ------------------------------------------------------------
+def test_reopening_an_inspection_no_longer_in_the_records_is_said_in_italian(qtbot, user_dirs, monkeypatch):
+    from referee_app.ui.inspection.page import InspectionPage
+    from support.gui import shown
+
+    monkeypatch.delenv("CARROM_REFEREE_DATABASE", raising=False)
+    page = shown(qtbot, InspectionPage(installed()), (1400, 900))
+    try:
+        i18n.set_language("it")
+        page.reopen(999)
+        assert page.status.text() == "⚠ Non c'è il controllo n. 999 nei verbali.", page.status.text()
+    finally:
+        i18n.set_language("en")
+
+
+def test_an_exam_paper_saved_over_a_folder_is_refused_in_french(window, tmp_path):
+    key(focused() or window, "Ctrl+4")
+    area = window.learn
+    area.count.setValue(3)
+    i18n.set_language("fr")
+    assert area.print_exam(str(tmp_path)) is None
+    assert area.feedback.text() == (f"Le sujet n'a pas pu être imprimé : {tmp_path} est un dossier : donnez un nom "
+                                    "de fichier dedans."), area.feedback.text()

@@ -196,6 +196,26 @@ _CODES = {
     "protest_announced": lambda v, c, lang: _("Protest {form} was announced: it can never be withdrawn or deleted "
                                               "({clauses}); the tournament director decides it.").format(
         form=v.get("form"), clauses=c),
+    # a record asked by its number (core/storage/db.py): removed meanwhile, or never saved
+    "no_record": lambda v, c, lang: {
+        "inspection": _("There is no inspection no. {number} in the records."),
+        "match": _("There is no match no. {number} in the records."),
+        "form": _("There is no form no. {number} in the records: it was deleted meanwhile."),
+        "tournament": _("There is no tournament no. {number} in the records."),
+    }.get(v.get("record") or "", _("There is no record no. {number} of this kind in the records.")).format(
+        number=v.get("number")),
+    # learning (core/learn/)
+    "too_few_questions": lambda v, c, lang: ngettext(
+        "This selection holds only {available} different question; {asked} were asked. Choose fewer questions or a "
+        "wider selection.",
+        "This selection holds only {available} different questions; {asked} were asked. Choose fewer questions or "
+        "a wider selection.", int(v.get("available") or 0)).format(available=v.get("available"), asked=v.get("asked")),
+    "learner_missing": lambda v, c, lang: _("Type the learner's name first."),
+    # an inspection (core/inspection/store.py)
+    "not_measured": lambda v, c, lang: _("Some measurements are not taken yet: an inspection is saved once every "
+                                         "one is measured."),
+    "other_item": lambda v, c, lang: _("Inspection no. {number} is of another kind of item: a re-inspection is of "
+                                       "the same item.").format(number=v.get("number")),
     # a document written to a file (core/storage/files.py): nothing of the old file is lost
     "no_file_named": lambda v, c, lang: _("Name the file first."),
     "system_file": lambda v, c, lang: _("{path} is a system file, not a place for a document: choose another "
