@@ -5,6 +5,7 @@ heavy imports inside their handlers so that `carrom-referee rule` starts fast an
 """
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -49,10 +50,33 @@ def _driver_errors() -> tuple:
     return tuple(found)
 
 
+# A command run as its own process is short: nearly every container it makes (the knowledge base,
+# the index, the parser, the modules) lives until it exits. The collector, run every 700 new
+# containers, walked them again and again for nothing, and Python's last collection at exit walked
+# them all once more: 15-18 ms of a `rule` or `search` of 76-90 (benchmarks/bench_startup.py). Such
+# a command runs it every 50,000 containers instead (a few MB at most of cyclic garbage wait for
+# it), and leaves what it made out of the last collection (gc.freeze): what must be closed at exit
+# says so itself (a records database: core/storage/database.py, _release). A caller running
+# commands in its own process (a test, a script) keeps its collector as it was; the window keeps
+# its own policy (ui/app.py).
+COMMAND_GC_THRESHOLD = 50_000
+
+
 def main(argv: list[str] | None = None, knowledge=None) -> int:
     """Runs one command; `knowledge`: the knowledge root to run it with (a test's edited copy),
     else the installed one, loaded by the command that needs it (cli/io.knowledge_of)."""
+    own_process = argv is None   # the console script, `python -m referee_app`
     argv = sys.argv[1:] if argv is None else argv
+    if not argv or not own_process:
+        return _run(argv, knowledge)
+    gc.set_threshold(COMMAND_GC_THRESHOLD, *gc.get_threshold()[1:])
+    try:
+        return _run(argv, knowledge)
+    finally:
+        gc.freeze()
+
+
+def _run(argv: list[str], knowledge) -> int:
     try:
         given = arguments(argv)
         # no arguments: the window, without building every command's parser first

@@ -116,6 +116,22 @@ def _opened(identity: tuple[int, int] | None, delta: int) -> None:
             _OPEN_FILES.pop(identity, None)
 
 
+def _release(identity: tuple[int, int] | None, engine) -> None:
+    """A SQLite store's end: its journal folded in, its connections closed, its file one count
+    less among those open here."""
+    try:
+        if getattr(engine.pool, "checkedin", lambda: 0)():
+            try:
+                with engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA busy_timeout = 0")   # best effort: never waits at exit
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (sa_exc.DBAPIError, sqlite3.Error):
+                pass   # another program reads it: SQLite folds the journal in on its last close
+        engine.dispose()
+    finally:
+        _opened(identity, -1)
+
+
 def check_file(path: Path) -> None:
     """Refuses, before SQLite touches it, a path that cannot be a records database of ours."""
     try:
@@ -472,17 +488,20 @@ class Database:
             # the file opened, by device and inode: a file restored over it or moved away while the
             # records are open would take every later write into a file no longer at the path
             self.identity = file_identity(self.path)
-            _opened(self.identity, +1)
-            # one count less when closed, or when dropped unclosed (a store of a finished command)
-            self._unregister = weakref.finalize(self, _opened, self.identity, -1)
             if self.full is not None:
+                path = self.path   # not `self`: the finalizer below keeps the engine, which must not keep the store
                 self.engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(
-                    _read_only_uri(self.path), uri=True, check_same_thread=False, isolation_level=None))
+                    _read_only_uri(path), uri=True, check_same_thread=False, isolation_level=None))
             else:
                 self.engine = sa.create_engine(self.url, connect_args={"check_same_thread": False,
                                                                        "timeout": BUSY_TIMEOUT_MS / 1000})
                 event.listen(self.engine, "connect", _sqlite_connected)
             event.listen(self.engine, "begin", _sqlite_begin)
+            _opened(self.identity, +1)
+            # the journal folded in, the connections closed and the file no longer counted as open
+            # here: when closed, when dropped unclosed, and at the latest when the process exits (a
+            # command's store, which the collector is not asked to find then: cli/__init__.py)
+            self._unregister = weakref.finalize(self, _release, self.identity, self.engine)
         elif self.dialect == "postgresql":
             self.watchdog = Watchdog(statement_timeout + WATCHDOG_MARGIN_S)
             # no pool_pre_ping: its ping would wait unbounded on a stalled server; `_ping` does it
@@ -663,18 +682,12 @@ class Database:
     def close(self) -> None:
         """Closes every connection; a SQLite file is checkpointed first, so that its journal
         (-wal, -shm) is folded in and removed with the last connection."""
-        if self.dialect == "sqlite" and getattr(self.engine.pool, "checkedin", lambda: 0)():
-            try:
-                with self.engine.connect() as conn:
-                    conn.exec_driver_sql("PRAGMA busy_timeout = 0")   # best effort: never waits at exit
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-            except (sa_exc.DBAPIError, sqlite3.Error):
-                pass   # another program reads it: SQLite folds the journal in on its last close
-        self.engine.dispose()
+        if self._unregister is not None:
+            self._unregister()   # _release, once: a finalizer runs at most once
+        else:
+            self.engine.dispose()
         if self.watchdog is not None:
             self.watchdog.stop()
-        if self._unregister is not None:
-            self._unregister()   # once: a finalizer runs at most once
 
     def __enter__(self):
         return self
