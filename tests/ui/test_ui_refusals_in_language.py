@@ -113,6 +113,15 @@ def test_opening_the_sheet_of_a_game_with_its_result_is_refused_in_french(desk, 
                     "à tenir."), text
 
 
+def test_a_player_s_name_too_long_is_refused_in_french_naming_the_field(desk, qtbot):
+    desk.tabs.setCurrentWidget(desk.entries)
+    i18n.set_language("fr")
+    desk.entries.name_edit.setText("Anne-" * 50)
+    desk.entries.enter()
+    assert desk.message.text() == "« Nom du joueur » : 250 caractères, c'est trop long (au plus 200).", \
+        desk.message.text()
+
+
 # --- the rulebook's search -------------------------------------------------------------------
 class FailingSearcher:
     def __init__(self, at: str):

@@ -117,7 +117,11 @@ def _start_new_file(exc: StoreError, parent) -> bool:
     try:
         moved = start_anew(exc.path, exc.reason)   # the old file back in place if the new one fails
     except StoreError as failed:
-        QMessageBox.warning(parent, _("Records"), _reason(failed) + "\n\n" + str(failed))
+        from .refusal_words import store_failure
+
+        box = QMessageBox(QMessageBox.Icon.Warning, _("Records"), store_failure(failed), parent=parent)
+        box.setDetailedText(str(failed))   # the system's own words, for whoever looks after the machine
+        box.exec()
         return False
     records_database()
     QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "

@@ -169,7 +169,8 @@ class TournamentArea(QWidget):
         """A refusal of the records in the desk's language, its clauses as people cite them."""
         from referee_app.ui.common.refusal_words import said
 
-        return said(exc, self.store.knowledge)
+        fields = {"player": _("Player's name"), "name": _("Name of a new tournament"), "reason": _("Reason")}
+        return said(exc, self.store.knowledge, fields.get(getattr(exc, "field", "")))
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
