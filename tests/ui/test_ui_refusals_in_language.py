@@ -293,3 +293,41 @@ def test_an_exam_paper_saved_over_a_folder_is_refused_in_french(window, tmp_path
     assert area.print_exam(str(tmp_path)) is None
     assert area.feedback.text() == (f"Le sujet n'a pas pu être imprimé : {tmp_path} est un dossier : donnez un nom "
                                     "de fichier dedans."), area.feedback.text()
+
+
+def test_a_match_stored_unreadably_is_refused_in_french(records_file, gui_env, qtbot, boxes):
+    import sqlite3
+
+    from referee_app.core.play.store import MatchStore
+    from referee_app.core.storage import db
+
+    with MatchStore(installed(), db.connect(records_file)) as store:
+        broken = store.create("icf")
+        store.add_stroke(broken, {"pocketed": {"own": 1}})
+    conn = sqlite3.connect(records_file)
+    with conn:   # what a damaged page or a hand edit leaves, written past the trigger that keeps strokes
+        conn.execute("DROP TRIGGER strokes_never_rewritten")
+        conn.execute("UPDATE strokes SET stroke = '{broken' WHERE match_id = ?", (broken,))
+    conn.close()
+    window = make_window(qtbot)
+    i18n.set_language("fr")
+    window.rulings_area.open_match(broken)
+    assert [text for _title, text in boxes] == [
+        "Le tir 1 de ce match est enregistré sous une forme illisible : la feuille ne peut pas être rejouée au-delà, "
+        "le match reste donc fermé."], boxes
+
+
+def test_a_ruleset_the_match_s_strokes_cannot_be_played_under_is_refused_in_italian(gui_env, qtbot, boxes,
+                                                                                   monkeypatch):
+    window = make_window(qtbot)
+    area = window.rulings_area
+    area.session.record({"pocketed": {}, "foul": "standing_up"}, area.header.values())
+    area.refresh()
+    monkeypatch.setattr(match_dialogs, "confirm_ruleset_change", lambda *a: True)
+    i18n.set_language("it")
+    assert not area.set_ruleset("carom-bi")
+    [(title, text)] = boxes
+    name = area.knowledge.foul_name("carom-bi", "standing_up", "it")
+    ruleset = area.knowledge.ruleset_name("carom-bi", "it")
+    assert text == f"Tiro 1: «{name}» non è un fallo secondo {ruleset}.", text
+    assert area.match.ruleset == "icf"

@@ -27,6 +27,11 @@ def refusal_text(knowledge, exc: Exception, ruleset: str, foul: str | None = Non
         return _("The striker cannot both be pocketed and leave the board.")
     if field == "stroke.touched_coin":
         return _("Coins were pocketed or knocked off, so the striker touched a coin: tick it.")
+    if field == "stroke.foul" and getattr(exc, "code", None) == "unknown_foul":
+        values = exc.values
+        return _("“{foul}” is not a foul under {ruleset}.").format(
+            foul=knowledge.foul_name(ruleset, str(values.get("foul")), current_language()),
+            ruleset=knowledge.ruleset_name(values.get("ruleset") or ruleset, current_language()))
     if field == "stroke.foul" and foul:
         name = knowledge.foul_name(ruleset, foul, current_language())
         return _("“{foul}” cannot be called on this stroke as ticked: a foul outside the stroke, or one that "
