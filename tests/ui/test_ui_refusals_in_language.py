@@ -331,3 +331,26 @@ def test_a_ruleset_the_match_s_strokes_cannot_be_played_under_is_refused_in_ital
     ruleset = area.knowledge.ruleset_name("carom-bi", "it")
     assert text == f"Tiro 1: «{name}» non è un fallo secondo {ruleset}.", text
     assert area.match.ruleset == "icf"
+
+
+# --- every code the window words ------------------------------------------------------------
+SAMPLE = {"score": [25, 25], "end": 25, "most": 36, "board": 12, "table": 3, "round": 2, "name": "Anne",
+          "length": 250, "least": 1, "value": "15h", "path": "/tmp/x.pdf", "number": 7, "form": 4, "days": 1,
+          "more_than": 3, "times": 2, "available": 3, "asked": 5, "year": 1, "first": 1900, "last": 2100, "at": 2,
+          "record": "form", "foul": "standing_up", "ruleset": "icf", "clauses": ["ffc-tournament:1.6"]}
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "en"])
+def test_every_code_is_worded_whole_in_every_language(lang):
+    from referee_app.core.errors import BadInput
+    from referee_app.ui.common.refusal_words import _CODES, said
+
+    knowledge = installed()
+    i18n.set_language(lang)
+    try:
+        for code in _CODES:
+            text = said(BadInput("field", "the English problem", code, SAMPLE), knowledge, "Round")
+            assert text and "{" not in text and "the English problem" not in text, (code, text)
+            assert "ffc-tournament:" not in text, (code, text)
+    finally:
+        i18n.set_language("en")

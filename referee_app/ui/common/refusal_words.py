@@ -56,7 +56,9 @@ def store_failure(exc: StoreError) -> str:
     if isinstance(exc, StoreUnavailable):
         return _("The records server cannot be reached: nothing of this change was saved. Check the network and "
                  "the server, then try again.")
-    path = str(exc.path)
+    from referee_app.core.storage.location import shown
+
+    path = shown(exc.path) if isinstance(exc.path, str) else str(exc.path)   # a server's address, never its password
     return {
         "not_a_file": _("{path} is not a file: choose a records file in the preferences."),
         "unwritable": _("{path} cannot be written: check that the file and its folder can be written."),
