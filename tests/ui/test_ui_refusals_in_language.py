@@ -122,6 +122,23 @@ def test_a_player_s_name_too_long_is_refused_in_french_naming_the_field(desk, qt
         desk.message.text()
 
 
+def test_a_server_failure_at_the_desk_is_said_in_italian_the_server_s_words_in_the_tooltip(desk, monkeypatch):
+    from referee_app.core.storage.errors import StoreError
+
+    def fails(*_a, **_k):
+        raise StoreError("postgresql://desk@club/carrom", "failed", "(psycopg.errors.DeadlockDetected) deadlock "
+                                                                     "detected")
+
+    monkeypatch.setattr(desk.store, "add_player", fails)
+    desk.tabs.setCurrentWidget(desk.entries)
+    i18n.set_language("it")
+    desk.entries.name_edit.setText("Zoé")
+    desk.entries.enter()
+    assert desk.message.text() == ("Il database delle registrazioni non è riuscito: nulla di questa modifica è stato "
+                                   "salvato. Riprovate."), desk.message.text()
+    assert "deadlock detected" in desk.message.toolTip()
+
+
 # --- the rulebook's search -------------------------------------------------------------------
 class FailingSearcher:
     def __init__(self, at: str):

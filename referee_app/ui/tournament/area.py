@@ -160,7 +160,10 @@ class TournamentArea(QWidget):
         except VersionConflict:
             raise
         except BadInput as exc:
+            from referee_app.ui.common.refusal_words import detail
+
             self.show_message(self.refusal(exc))
+            self.message.setToolTip(detail(exc))   # a server's own words, for whoever runs it
             return None
         self.message.hide()
         return result
@@ -174,6 +177,7 @@ class TournamentArea(QWidget):
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
+        self.message.setToolTip("")
         self.message.show()
 
     def changeEvent(self, event):
