@@ -32,8 +32,13 @@ CORE = ("referee_app.i18n", "referee_app.core.play.session", "referee_app.core.p
 
 def start_core() -> tuple[Knowledge, list]:
     """`load_knowledge()`, after importing CORE, with what the Rulings area reads for the first
-    paint (the default ruleset, the match clock) read too."""
+    paint (the default ruleset compiled, the match clock) read too."""
     for name in CORE:
         import_module(name)
     knowledge, problems = load_knowledge()
-    return knowledge.read("default_ruleset", "tournament"), problems
+    knowledge.read("default_ruleset", "tournament")
+    try:
+        knowledge.compiled(knowledge.default_ruleset)
+    except KnowledgeError:
+        pass   # a broken base: the window says so where it uses the ruleset, as without this
+    return knowledge, problems

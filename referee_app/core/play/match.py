@@ -169,6 +169,8 @@ def replayed(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -
 
 def timeline(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     """Each stroke with where it stood: game, board, the side that played it, and its ruling."""
+    if not strokes:
+        return []   # an empty sheet, as the window shows several times before its first paint
     match = Match(knowledge, ruleset, doubles)
     out = []
     for i, stroke in enumerate(strokes, 1):
@@ -182,8 +184,13 @@ def timeline(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -
 
 def board_rows(knowledge: Knowledge, ruleset: str, doubles: bool, strokes: list) -> list[dict]:
     """The paper score sheet: one row per board, with who covered the queen."""
+    return rows_of(timeline(knowledge, ruleset, doubles, strokes))
+
+
+def rows_of(entries: list[dict]) -> list[dict]:
+    """`board_rows` from the match's `timeline`, for a caller that shows both (one replay, not two)."""
     rows: dict[tuple, dict] = {}
-    for entry in timeline(knowledge, ruleset, doubles, strokes):
+    for entry in entries:
         if "tie_breaker" in entry["ruling"]:
             continue  # deciding strokes belong to no board
         key = (entry["game"], entry["board"])

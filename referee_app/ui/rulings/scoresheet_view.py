@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from referee_app.core.play.match import board_rows, timeline
+from referee_app.core.play.match import rows_of, timeline
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from .citation import clause_tooltip, human_citation
@@ -65,7 +65,8 @@ class ScoreSheetView(QWidget):
 
     def _fill(self) -> None:
         ruleset, doubles, strokes, _names = self._data
-        rows = board_rows(self.knowledge, ruleset, doubles, strokes)
+        entries = timeline(self.knowledge, ruleset, doubles, strokes)   # the match replayed once for both tables
+        rows = rows_of(entries)
         self.boards.setRowCount(len(rows))
         for i, row in enumerate(rows):
             values = [f"{row['game']}.{row['board']}", self._name(row["breaker"]), self._name(row["winner"]),
@@ -73,7 +74,6 @@ class ScoreSheetView(QWidget):
                       ", ".join(f"{self._name(s)}: {n}" for s, n in row["dues"].items() if n)]
             for j, v in enumerate(values):
                 self.boards.setItem(i, j, QTableWidgetItem(v))
-        entries = timeline(self.knowledge, ruleset, doubles, strokes)
         self.strokes.setRowCount(len(entries))
         if entries:   # the sheet's wording is not imported for the empty sheet of the first paint
             from referee_app.core.play.sheet_document import explanation, stroke_summary
