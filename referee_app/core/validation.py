@@ -139,7 +139,8 @@ def whole_number(value, field: str, lo: int = 0, hi: int | None = None) -> int:
     if not (digits.isascii() and digits.isdigit()):
         raise BadInput(field, f"'{shown(raw)}' is not a whole number", "not_a_number", {"value": shown(raw)})
     if len(digits.lstrip("0")) > MAX_NUMBER_DIGITS:
-        raise BadInput(field, f"a number of {len(digits)} digits is not plausible here", "number_too_long")
+        raise BadInput(field, f"a number of {len(digits)} digits is not plausible here", "number_too_long",
+                       {"digits": len(digits)})
     number = -int(digits) if sign else int(digits)
     if number < lo:
         raise BadInput(field, "cannot be negative" if lo == 0 else f"must be at least {lo}", "too_small", {"least": lo})

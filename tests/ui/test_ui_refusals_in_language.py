@@ -354,7 +354,7 @@ def test_a_ruleset_the_match_s_strokes_cannot_be_played_under_is_refused_in_ital
 SAMPLE = {"score": [25, 25], "end": 25, "most": 36, "board": 12, "table": 3, "round": 2, "name": "Anne",
           "length": 250, "least": 1, "value": "15h", "path": "/tmp/x.pdf", "number": 7, "form": 4, "days": 1,
           "more_than": 3, "times": 2, "available": 3, "asked": 5, "year": 1, "first": 1900, "last": 2100, "at": 2,
-          "record": "form", "foul": "standing_up", "ruleset": "icf", "clauses": ["ffc-tournament:1.6"]}
+          "record": "form", "digits": 11, "foul": "standing_up", "ruleset": "icf", "clauses": ["ffc-tournament:1.6"]}
 
 
 @pytest.mark.parametrize("lang", ["fr", "it", "en"])

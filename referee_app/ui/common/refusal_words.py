@@ -151,8 +151,8 @@ _CODES = {
     "not_a_choice": lambda v, c, lang: _("“{field}”: “{value}” is not one of the choices offered.").format(
         field=v["_field"], value=v.get("value")),
     "not_a_number": lambda v, c, lang: _("“{field}” must be a whole number.").format(field=v["_field"]),
-    "number_too_long": lambda v, c, lang: _("“{field}”: a number this long is not plausible here.").format(
-        field=v["_field"]),
+    "number_too_long": lambda v, c, lang: _("“{field}”: a number of {digits} digits is not plausible here.").format(
+        field=v["_field"], digits=v.get("digits")),
     "too_small": lambda v, c, lang: (_("“{field}” cannot be negative.") if not v.get("least") else
                                      _("“{field}” must be at least {least}.")).format(field=v["_field"],
                                                                                     least=v.get("least")),
