@@ -287,6 +287,21 @@ def test_an_incident_missing_its_tournament_is_refused_in_french(forms_page, qtb
     assert "required" not in text and inc.list.count() == 0, text
 
 
+def test_a_second_conflict_while_keeping_one_s_version_is_said_in_italian(forms_page, qtbot):
+    from referee_app.ui.forms import conflicts
+
+    page = forms_page
+    qtbot.mouseClick(page.new_protest, Qt.MouseButton.LeftButton)
+    read = page.current
+    page.store.set_field(read.id, "tournament", "Open de Lyon")   # another machine, meanwhile
+    i18n.set_language("it")
+    conflicts.keep_mine(page, read.id, {"tournament": "Open de Nice"}, {"tournament": ""}, read.version)
+    assert page.message.text() == ("Questo è stato modificato su un'altra macchina nel frattempo: nulla è stato "
+                                   "sovrascritto. Guardatelo di nuovo, poi rifate la vostra modifica."), \
+        page.message.text()
+    assert page.store.get(read.id).fields["tournament"] == "Open de Lyon"
+
+
 # --- equipment inspection, learning ------------------------------------------------------------
 def test_reopening_an_inspection_no_longer_in_the_records_is_said_in_italian(qtbot, user_dirs, monkeypatch):
     from referee_app.ui.inspection.page import InspectionPage

@@ -9,7 +9,7 @@ can translate, is said in a translated sentence; its own words are kept as a sec
 """
 from __future__ import annotations
 
-from referee_app.core.storage.errors import StoreError, StoreUnavailable
+from referee_app.core.storage.errors import StoreError, StoreUnavailable, VersionConflict
 from referee_app.core.storage.refusals import round_words
 from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
@@ -18,7 +18,7 @@ from referee_app.i18n import ngettext
 
 def knows(exc: BaseException) -> bool:
     """Whether `said` says `exc` in the window's words (else it gives the English as raised)."""
-    return callable(getattr(exc, "translated", None)) or isinstance(exc, StoreError) or \
+    return callable(getattr(exc, "translated", None)) or isinstance(exc, (StoreError, VersionConflict)) or \
         (getattr(exc, "code", None) or "") in _CODES
 
 
@@ -32,6 +32,9 @@ def said(exc: BaseException, knowledge=None, field: str | None = None) -> str:
         return translated(lang)
     if isinstance(exc, StoreError):
         return store_failure(exc)
+    if isinstance(exc, VersionConflict):   # where no dialog shows both versions (a second conflict)
+        return _("This was changed on another machine meanwhile: nothing was overwritten. Look at it again, then "
+                 "make your change once more.")
     words = _CODES.get(getattr(exc, "code", None) or "")
     if words is not None:
         values = dict(getattr(exc, "values", {}) or {})
