@@ -102,7 +102,7 @@ def _print_trace_entry(part: str, e: dict) -> None:
 
 
 def run_fouls(args) -> int:
-    from referee_app.core.rules.compile import foul_timing
+    from referee_app.core.rules.engine import foul_timing
 
     knowledge = knowledge_of(args)
     rs = knowledge.compiled(knowledge.ruleset(args.ruleset or knowledge.default_ruleset, "--ruleset").id)

@@ -46,17 +46,22 @@ from .model import Clause
 
 KEEP = 3
 VERSION = b"2"  # bump when what is stored changes shape in a way the code hash does not show
-# The code reading what is kept, from this folder: a change to it is a new key. The rulesets are
-# checked against their schema, by the schema reader, with the languages of languages.py.
+# The code that reads or makes what is kept, from this folder: a change to it is a new key. It is
+# every module the loader, the rulesets' reader and the rules' compiler import (a test keeps the
+# list whole), and the schema the rulesets are checked against.
 _CODE = ("yamlio.py", "files.py", "model.py", "loader.py", "cache.py", "cache_entries.py", "rulesets.py",
-         "schema_reader.py", "../../schemas/knowledge/ruleset.json", "../../languages.py")
+         "schema_reader.py", "../../schemas/knowledge/ruleset.json", "../../languages.py", "../cache_files.py",
+         "../errors.py", "../validation.py", "../rules/compile.py", "../rules/conditions.py", "../rules/engine.py",
+         "../rules/parameters.py", "../rules/situation.py")
 _LOADED = "knowledge base"  # the loader's (KnowledgeBase, problems), as `_stored` keeps them
-_RULESETS = "rulesets"      # rulesets.load_rulesets's rulesets, read and checked
+RULESETS = "rulesets"       # rulesets.load_rulesets's rulesets, read and checked
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
                  ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
                  ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")} | {
-    ("referee_app.core.knowledge.model", name) for name in ("KnowledgeBase", "Source", "Term", "Problem", "Ruleset")}
+    ("referee_app.core.knowledge.model", name) for name in ("KnowledgeBase", "Source", "Term", "Problem", "Ruleset")} | {
+    ("referee_app.core.rules.engine", name) for name in ("CompiledRuleset", "Rule", "Board")} | {
+    ("referee_app.core.rules.conditions", "Test")}
 MISS = object()
 SETTLED_NS = 2_000_000_000   # a file left alone this long is trusted by its stamp; 2 s: FAT's clock tick
 _STAMPS = "knowledge.stamps.pickle"   # [(stamp, key)], the newest last
@@ -283,16 +288,17 @@ class _Folder:
         except Exception:
             return None
 
-    def keep(self, name: str, value) -> None:
-        """Keeps `value` as the entry `name`, unless it is there already."""
+    def keep(self, values: dict[str, Any]) -> None:
+        """Keeps each value as the entry of its name, but those there already, in one write."""
         assert self.entries is not None, "a folder in use has its entries (_current)"
-        if name in self.entries:
+        if all(name in self.entries for name in values):
             return
         try:
             entries = dict(self.entries)
         except KeyError:   # its file was replaced since it was opened: the new one is as good
             return
-        entries[name] = _dumps(value)
+        for name, value in values.items():
+            entries.setdefault(name, _dumps(value))
         self.entries = entries
         self._write(entries)
 
@@ -367,27 +373,27 @@ def cached_knowledge(root: Path) -> tuple[Any, str]:
 def store_knowledge(root: Path, key: str, loaded) -> None:
     """Keeps `loaded` (the loader's KnowledgeBase and problems) for the folder whose key was `key`
     when the loader began reading it; nothing is kept if the folder has changed since."""
-    _keep(root, key, _LOADED, _stored(loaded))
+    keep(root, key, {_LOADED: _stored(loaded)})
 
 
-def cached_rulesets(root: Path, key: str):
-    """The rulesets `store_rulesets` kept for the folder when its key was `key`, the key its
-    knowledge base was read with (or None): the rulesets are then read from the same files."""
+def compiled_entry(ruleset_id: str) -> str:
+    """The name of the entry keeping a ruleset compiled (rules/compile.py: compile_ruleset)."""
+    return f"compiled {ruleset_id}"
+
+
+def kept(root: Path, key: str, name: str):
+    """The entry `name` kept for the folder when its key was `key`, the key its knowledge base was
+    read with (or None): what is found was then made from the same files as that knowledge base."""
     folder = _folders.get(Path(root).resolve())
     if folder is None or folder.key != key:
         return None
-    found = folder.kept(_RULESETS)
-    return found if isinstance(found, dict) else None
+    return folder.kept(name)
 
 
-def store_rulesets(root: Path, key: str, rulesets: dict) -> None:
-    """Keeps the rulesets read and checked from the folder whose key was `key`; nothing is kept
-    if the folder has changed since."""
-    _keep(root, key, _RULESETS, rulesets)
-
-
-def _keep(root: Path, key: str, name: str, value) -> None:
+def keep(root: Path, key: str, values: dict[str, Any]) -> None:
+    """Keeps `values` (entry name -> value) for the folder whose key was `key`, in one write;
+    nothing is kept if the folder has changed since."""
     root = Path(root).resolve()
     folder = _folders.get(root)
     if folder is not None and folder.key == key == _contents(root)[0]:
-        folder.keep(name, value)
+        folder.keep(values)

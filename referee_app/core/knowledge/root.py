@@ -88,16 +88,31 @@ class Knowledge:
         the root, maybe edited in memory, has its rulesets read and checked against it)."""
         from . import cache
 
-        kb = self.kb
-        kept = cache.cached_rulesets(self.root, self._folder_key) if self._folder_key else None
-        if kept is not None:
+        kb, key = self.kb, self._folder_key
+        kept = cache.kept(self.root, key, cache.RULESETS) if key else None
+        if isinstance(kept, dict):
             return kept
         from .rulesets import load_rulesets
 
         found = load_rulesets(kb)
-        if self._folder_key:
-            cache.store_rulesets(self.root, self._folder_key, found)
+        if key:   # kept with every ruleset compiled, in one write: a later start rules without compiling
+            cache.keep(self.root, key, {cache.RULESETS: found, **self._compile_all(found)})
         return found
+
+    def _compile_all(self, rulesets: dict[str, Ruleset]) -> dict[str, CompiledRuleset]:
+        """Every ruleset that compiles, by the name of its cache entry (one that does not is
+        compiled again, and refused, when it is asked for)."""
+        from referee_app.core.errors import KnowledgeError
+        from referee_app.core.rules.compile import compile_ruleset
+        from .cache import compiled_entry
+
+        out = {}
+        for rid in rulesets:
+            try:
+                self._compiled[rid] = out[compiled_entry(rid)] = compile_ruleset(self.kb, rulesets, rid)
+            except KnowledgeError:
+                continue
+        return out
 
     def ruleset(self, ruleset_id, field: str = "ruleset") -> Ruleset:
         """The ruleset `ruleset_id`; BadInput naming `field` when there is none of that id."""
@@ -119,13 +134,29 @@ class Knowledge:
         return self._parts["default_ruleset"]
 
     def compiled(self, ruleset_id: str) -> CompiledRuleset:
-        """The ruleset ready to rule, compiled the first time it is asked for."""
+        """The ruleset ready to rule: as the knowledge cache kept it compiled from the same files,
+        else compiled the first time it is asked for."""
         found = self._compiled.get(ruleset_id)
         if found is None:
-            from referee_app.core.rules.compile import compile_ruleset
+            rid = self.ruleset(ruleset_id).id
+            found = self._compiled.get(rid) or self._kept_compiled(rid)
+            if found is None:
+                from referee_app.core.rules.compile import compile_ruleset
 
-            found = self._compiled[ruleset_id] = compile_ruleset(self.kb, self.rulesets,
-                                                                 self.ruleset(ruleset_id).id)
+                found = compile_ruleset(self.kb, self.rulesets, rid)
+            self._compiled[rid] = found
+        return found
+
+    def _kept_compiled(self, rid: str) -> CompiledRuleset | None:
+        if not self._folder_key:
+            return None
+        from referee_app.core.rules.engine import CompiledRuleset
+        from .cache import compiled_entry, kept
+
+        found = kept(self.root, self._folder_key, compiled_entry(rid))
+        if not isinstance(found, CompiledRuleset):
+            return None
+        found.ruleset = self.rulesets[rid]   # one object for a ruleset, as compiling it here gives
         return found
 
     def colours(self, ruleset_id: str) -> dict | None:

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 
 from referee_app.core.errors import KnowledgeError
 from referee_app.core.knowledge.loader import entry_line
-from referee_app.core.knowledge.model import KnowledgeBase, Problem
-from referee_app.core.knowledge.model import Ruleset
+from referee_app.core.knowledge.model import KnowledgeBase, Problem, Ruleset
 from .conditions import ConditionError, compile_when
-from .engine import ASPECTS, CONTINUES, Board, CompiledRuleset, Rule
+from .engine import ASPECTS, BETWEEN_STROKES, CONTINUES, Board, CompiledRuleset, Rule, foul_timing
 from .parameters import check_entry, load_schema, missing
 from .situation import QUEEN_STATES
 
@@ -279,10 +278,6 @@ def _compile_rules(kb, sources: list[str], st: _Settings, problems: list) -> lis
     return rules
 
 
-# What a foul committed between strokes needs of the stroke it is recorded with: nothing moved.
-BETWEEN_STROKES = {"pocketed_any": False, "striker_pocketed": False, "own_off": 0, "opponent_off": 0, "queen_off": False}
-
-
 def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
     only_when = {}
     for fid, foul in st.fouls.items():
@@ -295,14 +290,6 @@ def _compile_only_when(st: _Settings, where: str, problems: list) -> dict:
                                     f"foul {fid}: {foul['timing']}, but its only_when says otherwise "
                                     f"(a foul between strokes holds {BETWEEN_STROKES})"))
     return only_when
-
-
-def foul_timing(foul) -> str:
-    """`between_strokes` for a foul committed outside a stroke (recorded on its own, nothing moved:
-    its only_when holds BETWEEN_STROKES), else `during_stroke`; a foul's `timing` says it, and
-    is checked against its only_when."""
-    when = foul.get("only_when") or {}
-    return "between_strokes" if all(when.get(k) == v for k, v in BETWEEN_STROKES.items()) else "during_stroke"
 
 
 def compile_ruleset(kb: KnowledgeBase, rulesets: dict[str, Ruleset], ruleset_id: str) -> CompiledRuleset:

@@ -167,6 +167,18 @@ class CompiledRuleset:
         return decision
 
 
+# What a foul committed between strokes needs of the stroke it is recorded with: nothing moved.
+BETWEEN_STROKES = {"pocketed_any": False, "striker_pocketed": False, "own_off": 0, "opponent_off": 0, "queen_off": False}
+
+
+def foul_timing(foul) -> str:
+    """`between_strokes` for a foul committed outside a stroke (recorded on its own, nothing moved:
+    its only_when holds BETWEEN_STROKES), else `during_stroke`; a foul's `timing` says it, and
+    compile.py checks it against its only_when."""
+    when = foul.get("only_when") or {}
+    return "between_strokes" if all(when.get(k) == v for k, v in BETWEEN_STROKES.items()) else "during_stroke"
+
+
 def relevance(aspect: str, facts: dict, board_over: bool) -> bool:
     """Whether a ruling must say something about this aspect in this situation."""
     if aspect == "board":

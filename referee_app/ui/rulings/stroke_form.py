@@ -88,7 +88,7 @@ class FoulField(QLineEdit):
     def set_fouls(self, knowledge, ruleset: str) -> None:
         """The fouls a referee can call under `ruleset`, each named in every language as the
         knowledge root names it (Knowledge.foul_name)."""
-        from referee_app.core.rules.compile import foul_timing
+        from referee_app.core.rules.engine import foul_timing
         from referee_app.languages import LANGUAGES
 
         current = self.foul_id()

@@ -272,25 +272,63 @@ def test_an_entry_is_read_only_from_the_file_whose_index_was_read(tmp_path):
     assert EntryFile(path, pickle.loads)["b"] == b"TWO!"
 
 
-def test_a_second_start_takes_the_rulesets_from_the_cache_and_an_edit_is_read_again(fresh, monkeypatch):
+def test_a_second_start_takes_the_rulesets_compiled_from_the_cache_and_an_edit_is_read_again(fresh, monkeypatch):
     from referee_app.core.knowledge import rulesets
     from referee_app.core.knowledge.root import Knowledge
+    from referee_app.core.rules import compile as compiler
 
-    first = Knowledge.load(fresh).rulesets
+    first = Knowledge.load(fresh)
+    ruled = {rid: first.compiled(rid) for rid in first.rulesets}
     new_process(monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(rulesets, "load_rulesets", lambda kb: pytest.fail("read and checked the rulesets again"))
-        again = Knowledge.load(fresh).rulesets
-    assert {i: (r.name, r.sources, r.extends, r.raw) for i, r in again.items()} == \
-        {i: (r.name, r.sources, r.extends, r.raw) for i, r in first.items()}
-    assert again["icf"].raw["borrows"][0].line == 9, "kept with their lines, which a broken entry names"
+        m.setattr(compiler, "compile_ruleset", lambda *a: pytest.fail("compiled a ruleset again"))
+        again = Knowledge.load(fresh)
+        kept = {rid: again.compiled(rid) for rid in again.rulesets}
+    assert {i: (r.name, r.sources, r.extends, r.raw) for i, r in again.rulesets.items()} == \
+        {i: (r.name, r.sources, r.extends, r.raw) for i, r in first.rulesets.items()}
+    assert again.rulesets["icf"].raw["borrows"][0].line == 9, "kept with their lines, which a broken entry names"
+    for rid, compiled in kept.items():
+        assert compiled.ruleset is again.rulesets[rid]
+        assert [(r.id, r.clause, r.tests, r.then, r.exception_to) for r in compiled.rules] == \
+            [(r.id, r.clause, r.tests, r.then, r.exception_to) for r in ruled[rid].rules]
+        assert (compiled.params, compiled.fouls, compiled.borrowed) == (ruled[rid].params, ruled[rid].fouls,
+                                                                        ruled[rid].borrowed)
     path = fresh / "rulesets" / "icf.yaml"
     text = path.read_text(encoding="utf-8")
-    assert "fr: Règles internationales (ICF)," in text
-    path.write_text(text.replace("fr: Règles internationales (ICF),", "fr: Édité,", 1), encoding="utf-8")
-    assert Knowledge.load(fresh).ruleset_name("icf", "fr") == "Édité"       # the same process
-    new_process(monkeypatch)
-    assert Knowledge.load(fresh).ruleset_name("icf", "fr") == "Édité"       # the next one
+    assert "fr: Règles internationales (ICF)," in text and "board_cap: {value: 12," in text
+    path.write_text(text.replace("fr: Règles internationales (ICF),", "fr: Édité,", 1)
+                    .replace("board_cap: {value: 12,", "board_cap: {value: 11,", 1), encoding="utf-8")
+    for _ in range(2):   # the same process, then the next one
+        edited = Knowledge.load(fresh)
+        assert edited.ruleset_name("icf", "fr") == "Édité" and edited.compiled("icf").params["board_cap"] == 11
+        new_process(monkeypatch)
+
+
+def test_a_ruleset_that_does_not_compile_is_refused_from_a_warm_cache_too(fresh, monkeypatch):
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.knowledge.root import Knowledge
+
+    path = fresh / "rulesets" / "icf.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("board_cap: {value: 12,", "board_cap: {value: many,", 1),
+                    encoding="utf-8")
+    for _ in range(2):   # the start that fills the cache, then one that finds it
+        knowledge = Knowledge.load(fresh)
+        assert knowledge.compiled("it").ruleset.id == "it"
+        with pytest.raises(KnowledgeError, match="board_cap"):
+            knowledge.compiled("icf")
+        new_process(monkeypatch)
+
+
+def test_the_cache_key_covers_every_module_that_reads_or_makes_what_it_keeps():
+    from support.imports import MODULES, closure, import_graph
+
+    graph = import_graph()
+    makers = ("referee_app.core.knowledge.loader", "referee_app.core.knowledge.rulesets", "referee_app.core.rules.compile")
+    needed = {MODULES[m].resolve() for maker in makers for m in closure(graph, maker)}
+    covered = {cache._code_path(name).resolve() for name in cache._CODE}
+    assert sorted(map(str, needed - covered)) == []
+    assert all(path.is_file() for path in covered)
 
 
 def test_a_knowledge_base_handed_to_the_root_has_its_rulesets_checked_against_it(fresh, monkeypatch):
