@@ -2,11 +2,17 @@
 
 
 class BadInput(ValueError):
-    """Input that the user (or a script) must correct: names the field and what is wrong."""
+    """Input that the user (or a script) must correct: names the field and what is wrong.
 
-    def __init__(self, field: str, problem: str):
+    `problem` is English, for the command line. `code` names the refusal and `values` what it is
+    about (numbers, names, clause ids), so that the window says it in its own language from them
+    rather than from the English; neither changes the text."""
+
+    def __init__(self, field: str, problem: str, code: str | None = None, values: dict | None = None):
         self.field = field
         self.problem = problem
+        self.code = code
+        self.values = dict(values or {})
         super().__init__(f"{field}: {problem}" if field else problem)
 
 

@@ -111,16 +111,17 @@ def bounded(value: int | None, field: str, lo: int, hi: int) -> int | None:
 def name(value, field: str) -> str:
     """A person's name, from a file or an argument: not blank, on one line, at most MAX_NAME characters."""
     if not isinstance(value, str) or not value.strip():
-        raise BadInput(field, "expected a name")
+        raise BadInput(field, "expected a name", "required")
     if any(c in value for c in "\t\r\n\x0b\x0c\x85\u2028\u2029"):
-        raise BadInput(field, "a name cannot hold a tab or a line break")
+        raise BadInput(field, "a name cannot hold a tab or a line break", "name_breaks")
     return text(name_length(value, field), field)
 
 
 def name_length(value: str, field: str) -> str:
     """A name that may be left empty (a header field, a form's player) held to the one limit of names."""
     if len(value) > MAX_NAME:
-        raise BadInput(field, f"a name of {len(value)} characters is too long (at most {MAX_NAME})")
+        raise BadInput(field, f"a name of {len(value)} characters is too long (at most {MAX_NAME})", "too_long",
+                       {"length": len(value), "most": MAX_NAME})
     return value
 
 
@@ -131,19 +132,20 @@ def _a(noun: str) -> str:
 def whole_number(value, field: str, lo: int = 0, hi: int | None = None) -> int:
     """A count typed or read: ASCII digits only (a '²' is not a 2), a handful of them."""
     if isinstance(value, bool) or isinstance(value, (list, dict, float)):
-        raise BadInput(field, "must be a whole number")
+        raise BadInput(field, "must be a whole number", "not_a_number")
     raw = str(value).strip()
     sign = raw[:1] == "-"
     digits = raw[1:] if sign else raw
     if not (digits.isascii() and digits.isdigit()):
-        raise BadInput(field, f"'{shown(raw)}' is not a whole number")
+        raise BadInput(field, f"'{shown(raw)}' is not a whole number", "not_a_number", {"value": shown(raw)})
     if len(digits.lstrip("0")) > MAX_NUMBER_DIGITS:
-        raise BadInput(field, f"a number of {len(digits)} digits is not plausible here")
+        raise BadInput(field, f"a number of {len(digits)} digits is not plausible here", "number_too_long",
+                       {"digits": len(digits)})
     number = -int(digits) if sign else int(digits)
     if number < lo:
-        raise BadInput(field, "cannot be negative" if lo == 0 else f"must be at least {lo}")
+        raise BadInput(field, "cannot be negative" if lo == 0 else f"must be at least {lo}", "too_small", {"least": lo})
     if hi is not None and number > hi:
-        raise BadInput(field, f"must be at most {hi}")
+        raise BadInput(field, f"must be at most {hi}", "too_large", {"most": hi})
     return number
 
 
@@ -151,11 +153,12 @@ def moment(value: datetime, field: str) -> datetime:
     """A date and time a person could have written on a form: a year 0001 or 9999 is a slip."""
     if not FIRST_YEAR <= value.year <= LAST_YEAR:
         raise BadInput(field, f"the year {value.year} is not plausible (give a date between {FIRST_YEAR} "
-                              f"and {LAST_YEAR})")
+                              f"and {LAST_YEAR})", "implausible_year",
+                       {"year": value.year, "first": FIRST_YEAR, "last": LAST_YEAR})
     try:
         local(value)  # an offset that takes it out of range fails here, not in a later sum
     except (OverflowError, ValueError, OSError):
-        raise BadInput(field, "is not a plausible date and time") from None
+        raise BadInput(field, "is not a plausible date and time", "implausible_time") from None
     return value
 
 

@@ -209,7 +209,8 @@ def test_bad_input_shows_a_visible_message(make_page, qtbot):
     assert page.message.isVisible() and "Round" in page.message.text()
     assert page.current.status == "draft"
     i18n.set_language("fr")                                 # worded again in the new language
-    assert page.message.isVisible() and "Tour:" in page.message.text()
+    assert page.message.isVisible() and "« Tour »" in page.message.text()
+    assert "required" not in page.message.text(), "the core's English never reaches a French page"
     i18n.set_language("en")
     clause = page.editors["protest"].fields["clause"]
     type_text(clause.edit, "icf-fr:9.99")

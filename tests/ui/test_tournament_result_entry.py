@@ -72,7 +72,9 @@ def test_the_points_belong_to_the_game_selected_cleared_or_loaded_and_enter_save
         box.selectAll()
         qtbot.keyClicks(box, points)
     qtbot.keyClick(rounds.second_points, Qt.Key.Key_Return)
-    assert desk.message.isVisible() and "ffc-tournament:1.6" in desk.message.text()
+    # the clause as people cite it, never its id
+    assert desk.message.isVisible() and desk.store.knowledge.clause_label("ffc-tournament:1.6", "en") in desk.message.text()
+    assert "ffc-tournament:" not in desk.message.text()
     assert desk.store.round_games(desk.tid, 1)[0]["score_first"] is None
     assert rounds.first_points.value() == 25 and rounds.selected_table() == 1
     rounds.second_points.selectAll()

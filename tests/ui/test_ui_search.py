@@ -199,7 +199,9 @@ def test_a_failing_search_says_so(mini_window, qtbot, fake):
     searcher.search = lambda *a, **k: (_ for _ in ()).throw(OSError("disk full"))
     key(mini_window, "Ctrl+F")
     type_text(focused(), "reine")
-    qtbot.waitUntil(lambda: "disk full" in status(mini_window), timeout=3000)
+    # said in the reader's words; the error's own, for whoever looks after the installation, in the tooltip
+    qtbot.waitUntil(lambda: "The search failed" in status(mini_window), timeout=3000)
+    assert "disk full" in mini_window.rulebook.search.status.toolTip()
 
 
 def test_words_that_match_nothing_are_named_under_the_box(window, qtbot):

@@ -100,10 +100,11 @@ def parse_time(value, field_name: str) -> datetime:
             moment = datetime.fromisoformat(value.strip())
         except ValueError:
             raise BadInput(field_name, f"'{validation.shown(value)}' is not a date and time "
-                                       "(e.g. 2026-05-14T15:42:00+02:00)") from None
+                                       "(e.g. 2026-05-14T15:42:00+02:00)", "not_a_time",
+                           {"value": validation.shown(value)}) from None
     else:
         # YAML reads a bare 15:42 as the number 942 (base 60): refuse rather than guess a date
-        raise BadInput(field_name, "give a date and time, e.g. 2026-05-14T15:42:00+02:00")
+        raise BadInput(field_name, "give a date and time, e.g. 2026-05-14T15:42:00+02:00", "no_time")
     validation.moment(moment, field_name)
     return moment if moment.tzinfo else validation.local(moment)
 
@@ -114,10 +115,11 @@ def iso(moment: datetime | None) -> str | None:
 
 def _text(value, name):
     if isinstance(value, (dict, list)):
-        raise BadInput(name, "must be a text")
+        raise BadInput(name, "must be a text", "not_text")
     text = str(value).strip()
     if len(text) > validation.MAX_TEXT:
-        raise BadInput(name, f"a text of {len(text)} characters is too long (at most {validation.MAX_TEXT})")
+        raise BadInput(name, f"a text of {len(text)} characters is too long (at most {validation.MAX_TEXT})",
+                       "too_long", {"length": len(text), "most": validation.MAX_TEXT})
     validation.text(text, name)
     return text or None
 
@@ -143,7 +145,8 @@ def _label(value, name):
     if text.isascii() and text.isdigit():  # '²' is a digit to Python, not to a referee
         return validation.whole_number(text, name)
     if len(text) > LABEL_MAX:
-        raise BadInput(name, f"a round or table name of {len(text)} characters is not plausible (at most {LABEL_MAX})")
+        raise BadInput(name, f"a round or table name of {len(text)} characters is not plausible (at most {LABEL_MAX})",
+                       "too_long", {"length": len(text), "most": LABEL_MAX})
     return text
 
 
@@ -167,7 +170,7 @@ def _pair(value, name, each):
 def _choice(value, name, choices):
     text = _text(value, name)
     if text is not None and text not in choices:
-        raise BadInput(name, f"'{text}' is not one of {', '.join(choices)}")
+        raise BadInput(name, f"'{text}' is not one of {', '.join(choices)}", "not_a_choice", {"value": text})
     return text
 
 
@@ -230,10 +233,10 @@ def check_complete(knowledge: Knowledge, kind: str, fields: dict, recorded: int 
     """
     for f in FIELDS[check_kind(kind)]:
         if f.required and fields.get(f.name) in (None, "", {}):
-            raise BadInput(f.name, "required field is missing")
+            raise BadInput(f.name, "required field is missing", "required")
         if f.type == "pair" and f.required and set(fields[f.name]) != set(SIDES):
             missing = next(s for s in SIDES if s not in fields[f.name])
-            raise BadInput(f"{f.name}.{missing}", "required field is missing")
+            raise BadInput(f"{f.name}.{missing}", "required field is missing", "required", {"side": missing})
     if kind == "protest":
         _check_protest(knowledge, fields)
     else:
@@ -242,7 +245,8 @@ def check_complete(knowledge: Knowledge, kind: str, fields: dict, recorded: int 
 
 def _check_protest(knowledge: Knowledge, fields: dict) -> None:
     if fields["clause"] not in knowledge.kb.clauses:
-        raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook")
+        raise BadInput("clause", f"no clause '{fields['clause']}' in the rulebook", "no_clause",
+                       {"value": fields["clause"]})
     protest_rules(knowledge, fields)  # the ruleset's rules must resolve
     ended = fields.get("board_ended_at")
     if not ended:
@@ -250,31 +254,35 @@ def _check_protest(knowledge: Knowledge, fields: dict) -> None:
     board = parse_time(ended, "board_ended_at") - parse_time(fields["announced_at"], "announced_at")
     if board < timedelta(0):
         raise BadInput("board_ended_at", "is before the oral announcement, which comes right after the incident, "
-                                         "during the board")
+                                         "during the board", "board_before_announcement")
     if board > BOARD_PLAUSIBLE:
         raise BadInput("board_ended_at", f"is more than {BOARD_PLAUSIBLE.days} day after the oral announcement, "
-                                         "made during the board: a board never lasts that long")
+                                         "made during the board: a board never lasts that long", "board_too_long",
+                       {"days": BOARD_PLAUSIBLE.days})
 
 
 def _check_disqualification(knowledge: Knowledge, fields: dict, recorded: int) -> None:
     rules = disqualification_rules(knowledge, fields)
     ground_id = fields["ground"]
     if ground_id not in knowledge.kb.clauses:
-        raise BadInput("ground", f"no clause '{ground_id}' in the rulebook")
+        raise BadInput("ground", f"no clause '{ground_id}' in the rulebook", "no_clause", {"value": ground_id})
     ground = rules.ground(ground_id)
     if ground is None:
         known = ", ".join(g.clause for g in rules.grounds)
         raise BadInput("ground", f"{ground_id} is not a ground for disqualification under {rules.ruleset} "
-                                 f"(grounds: {known})")
+                                 f"(grounds: {known})", "not_a_ground",
+                       {"clauses": [ground_id], "ruleset": rules.ruleset})
     if not ground.count:
         return
     times = times_of(fields, recorded)
     if times is None:
         raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times: "
-                       f"record the incidents or give times")
+                       f"record the incidents or give times", "times_missing",
+                       {"clauses": [ground_id], "more_than": ground.count.more_than})
     if times <= ground.count.more_than:
         raise BadInput("times", f"{ground_id} needs the offence more than {ground.count.more_than} times, "
-                       f"not {times}")
+                       f"not {times}", "times_too_few",
+                       {"clauses": [ground_id], "more_than": ground.count.more_than, "times": times})
 
 
 def times_of(fields: dict, recorded: int) -> int | None:

@@ -145,7 +145,8 @@ class FormsStore(db.Store):
 
     def _write(self, form: Form, at: str) -> None:
         if "fields" in form.unreadable:
-            raise BadInput("fields", f"form {form.id}: its stored fields cannot be read, so it is kept as it is")
+            raise BadInput("fields", f"form {form.id}: its stored fields cannot be read, so it is kept as it is",
+                           "form_unreadable", {"form": form.id})
         # a stored value that cannot be read is written back as it was, until the field is given anew
         fields = {**{k: v for k, v in form.kept.items() if k not in form.fields}, **form.fields}
         changed = self.write("UPDATE forms SET fields = :fields, status = :status, outcome = :outcome, "
@@ -201,7 +202,8 @@ class FormsStore(db.Store):
         with self.transaction():
             form = self._fresh(form_id, expected_version, {"fields": {name: value}})
             if form.status == "decided":
-                raise BadInput(name, f"form {form.id} is decided: it can no longer change")
+                raise BadInput(name, f"form {form.id} is decided: it can no longer change", "form_decided",
+                               {"form": form.id})
             stored = normalize(self.knowledge, form.kind, name, value)
             old = form.fields.get(name)
             if stored == old and name not in form.kept:
@@ -231,7 +233,8 @@ class FormsStore(db.Store):
         with self.transaction():
             form = self._fresh(form_id, expected_version, {"status": "filed"})
             if form.status != "draft":
-                raise BadInput("status", f"form {form.id} is already {form.status}")
+                raise BadInput("status", f"form {form.id} is already {form.status}", "form_not_draft",
+                               {"form": form.id, "status": form.status})
             before = dict(form.fields)
             form.fields.setdefault("filed_at", at)
             self._prepare_filing(form.kind, form.fields)
@@ -258,9 +261,11 @@ class FormsStore(db.Store):
         with self.transaction():
             form = self._fresh(form_id, expected_version, {"status": "decided", "outcome": outcome})
             if form.status == "draft":
-                raise BadInput("status", f"form {form.id} is a draft: file it before it is decided")
+                raise BadInput("status", f"form {form.id} is a draft: file it before it is decided", "form_draft",
+                               {"form": form.id})
             if form.status == "decided":
-                raise BadInput("status", f"form {form.id} was already decided ({form.outcome}) at {form.decided_at}")
+                raise BadInput("status", f"form {form.id} was already decided ({form.outcome}) at {form.decided_at}",
+                               "form_decided", {"form": form.id, "outcome": form.outcome, "at": form.decided_at})
             if director:
                 name = normalize(self.knowledge, form.kind, "director", director)
                 self._log(form.id, at, "director", form.fields.get("director"), name)
@@ -278,10 +283,12 @@ class FormsStore(db.Store):
             clause = protest_rules(self.knowledge, form.fields).steps["no_withdrawal"]
             raise BadInput("id", f"protest {form.id} was announced at {form.fields['announced_at']}: it can never be "
                            f"withdrawn or deleted ({clause}); the tournament director decides it "
-                           f"(forms decide {form.id} upheld|rejected)")
+                           f"(forms decide {form.id} upheld|rejected)", "protest_announced",
+                           {"form": form.id, "clauses": [clause]})
         if form.status != "draft":
             raise BadInput("id", f"form {form.id} is {form.status}: a filed form is never deleted; "
-                           f"the tournament director decides it (forms decide {form.id} upheld|rejected)")
+                           f"the tournament director decides it (forms decide {form.id} upheld|rejected)",
+                           "form_not_draft", {"form": form.id, "status": form.status})
         with self.transaction():
             self.write("DELETE FROM form_history WHERE form_id = :f", {"f": form.id})
             self.write("DELETE FROM forms WHERE id = :f", {"f": form.id})
@@ -305,7 +312,7 @@ class FormsStore(db.Store):
             raise BadInput("kind", f"unknown incident kind '{row['kind']}' (known: {', '.join(kinds)})")
         for name in ("tournament", "round", "table", "player"):
             if row[name] is None:
-                raise BadInput(name, "required field is missing")
+                raise BadInput(name, "required field is missing", "required")
         row["at"] = row["at"] or self._stamp()
         new_id = self.write('INSERT INTO incidents (tournament, round, "table", player, kind, at, referee, note) '
                             "VALUES (:tournament, :round, :table, :player, :kind, :at, :referee, :note) RETURNING id",

@@ -140,14 +140,16 @@ class InspectionStore(db.Store):
         if result["status"] in ("not_measured", "incomplete"):
             # what was not measured is not a failure: an incomplete inspection is not recorded at all
             raise BadInput("measurements", f"{result['status'].replace('_', ' ')}: not measured yet: "
-                                           f"{', '.join(result['missing'])}")
+                                           f"{', '.join(result['missing'])}", "not_measured",
+                           {"missing": list(result["missing"])})
         if previous_id is None and document.get("previous") is not None:
             previous_id = document.get("previous")
         previous = None
         if previous_id is not None:
             previous = self.get(previous_id)
             if previous.item != result["item"]:
-                raise BadInput("previous", f"inspection {previous.id} is of a {previous.item}, not of a {result['item']}")
+                raise BadInput("previous", f"inspection {previous.id} is of a {previous.item}, not of a {result['item']}",
+                               "other_item", {"number": previous.id})
         inspector = _text(document, "inspector", inspector, required=True)
         label = _text(document, "label", label if label is not None else (previous.label if previous else None),
                       required=True)

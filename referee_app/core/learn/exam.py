@@ -49,7 +49,8 @@ def make_exam(knowledge: Knowledge, scope: Scope, count: int, seed: int, minutes
         raise BadInput("minutes", f"{minutes}: at most {MAX_MINUTES} minutes (a day)")
     questions = generate(knowledge, scope, count, seed)
     if len(questions) < count:
-        raise BadInput("count", f"only {len(questions)} different questions in this selection, {count} asked")
+        raise BadInput("count", f"only {len(questions)} different questions in this selection, {count} asked",
+                       "too_few_questions", {"available": len(questions), "asked": count})
     return Exam(scope, seed, questions, minutes or count, math.ceil(count * pass_percent / 100))
 
 

@@ -19,7 +19,7 @@ class ProgressStore(Store):
     def _learner(name: str) -> str:
         name = (name or "").strip()
         if not name:
-            raise BadInput("learner", "a learner needs a name")
+            raise BadInput("learner", "a learner needs a name", "learner_missing")
         return name
 
     def record(self, learner: str, q: Question, correct: bool) -> datetime:

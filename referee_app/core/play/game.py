@@ -166,9 +166,16 @@ class Game:
         try:
             return rule(self.knowledge, self.situation_doc(stroke), self.ruleset, trace)
         except BadInput as exc:
-            raise BadInput(f"{prefix}{exc.field}", exc.problem) from None
+            # the stroke's own field kept apart from `where`, with what the refusal cites: the
+            # window says it from them (ui/rulings/refusal_words.py)
+            raised = BadInput(f"{prefix}{exc.field}", exc.problem, exc.code, {**exc.values, "field": exc.field})
+            for kept in ("clauses", "assumptions"):
+                if hasattr(exc, kept):
+                    setattr(raised, kept, getattr(exc, kept))
+            raise raised from None
         except (NoRule, Conflict) as exc:
-            raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}") from None
+            raise BadInput(f"{prefix}stroke", f"the rules leave this stroke undecided: {exc}", "undecided",
+                           {"field": "stroke"}) from None
 
     def play(self, stroke: dict, where: str = "") -> dict:
         """Rules one stroke of the side holding the turn and carries the ruling out."""

@@ -63,10 +63,14 @@ class Match:
         if self.over:
             raise BadInput(where or "stroke", f"the match is over ({self.winner} won)")
         n = len(self.strokes) + 1
-        if isinstance(stroke, dict) and "tie_breaker" in stroke:
-            ruling = self._tie_breaker(stroke["tie_breaker"], where or f"stroke {n}")
-        else:
-            ruling = self.game.play(stroke, where or f"stroke {n}")
+        try:
+            if isinstance(stroke, dict) and "tie_breaker" in stroke:
+                ruling = self._tie_breaker(stroke["tie_breaker"], where or f"stroke {n}")
+            else:
+                ruling = self.game.play(stroke, where or f"stroke {n}")
+        except BadInput as exc:
+            exc.values.setdefault("stroke", n)   # which stroke of the sheet, for the window's words
+            raise
         self.strokes.append(stroke)
         self.rulings.append(ruling)
         if self.game.over and not self.over:

@@ -164,7 +164,8 @@ class MatchStore(db.Store):
             stroke, problem = db.stored_json(row["stroke"], None)
             if problem:
                 raise BadInput(f"match {match_id}", f"stroke {row['seq']} as stored cannot be read ({problem}); "
-                                                    "the sheet cannot be replayed past it")
+                                                    "the sheet cannot be replayed past it", "stored_unreadable",
+                               {"at": row["seq"], "detail": problem})
             strokes.append(stroke)
         return strokes
 

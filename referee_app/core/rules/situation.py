@@ -209,7 +209,8 @@ def _checked(fact: Fact, value, fouls: set[str], ruleset: str | None):
         return value
     value = "none" if value is None else value
     if value != "none" and value not in fouls:
-        raise BadInput(fact.field, f"unknown foul {value!r} for ruleset {ruleset} (see `carrom-referee fouls`)")
+        raise BadInput(fact.field, f"unknown foul {value!r} for ruleset {ruleset} (see `carrom-referee fouls`)",
+                       "unknown_foul", {"foul": value, "ruleset": ruleset})
     return value
 
 

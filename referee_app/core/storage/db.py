@@ -182,7 +182,7 @@ class Store:
         suffix = " FOR UPDATE" if lock and self.dialect == "postgresql" else ""
         found = self.first(f"SELECT * FROM {table} WHERE id = :id{suffix}", {"id": key})
         if found is None:
-            raise BadInput(field, f"no {noun} {key}")
+            raise BadInput(field, f"no {noun} {key}", "no_record", {"record": noun, "number": key})
         return found
 
     def close(self) -> None:

@@ -29,30 +29,35 @@ def _shown(path) -> str:
 def check_target(path, field: str = "OUT") -> Path:
     """The path a document may be written to; refuses, naming `field`, what cannot take one."""
     if path is None or not str(path).strip():
-        raise BadInput(field, "no file named")
+        raise BadInput(field, "no file named", "no_file_named")
     validation.text(str(path), field)
     target = Path(path).expanduser()
     real = os.path.realpath(target)
     if any(real == root or real.startswith(root + os.sep) for root in _SYSTEM):
-        raise BadInput(field, f"{_shown(target)} is a system file, not a place for a document")
+        raise BadInput(field, f"{_shown(target)} is a system file, not a place for a document", "system_file",
+                       {"path": _shown(target)})
     try:
         mode = target.stat().st_mode
     except FileNotFoundError:
         mode = None
     except OSError as exc:
-        raise BadInput(field, f"cannot use {_shown(target)}: {exc.strerror or exc}") from None
+        raise BadInput(field, f"cannot use {_shown(target)}: {exc.strerror or exc}", "cannot_use",
+                       {"path": _shown(target), "detail": str(exc.strerror or exc)}) from None
     if mode is not None:
         if stat.S_ISDIR(mode):
-            raise BadInput(field, f"{_shown(target)} is a folder: give a file name in it")
+            raise BadInput(field, f"{_shown(target)} is a folder: give a file name in it", "is_folder",
+                           {"path": _shown(target)})
         if not stat.S_ISREG(mode):
-            raise BadInput(field, f"{_shown(target)} is not a regular file (a device or a pipe)")
+            raise BadInput(field, f"{_shown(target)} is not a regular file (a device or a pipe)", "not_regular",
+                           {"path": _shown(target)})
         if not os.access(target, os.W_OK):
-            raise BadInput(field, f"{_shown(target)} is read-only")
+            raise BadInput(field, f"{_shown(target)} is read-only", "read_only", {"path": _shown(target)})
     folder = target.parent
     if not folder.is_dir():
-        raise BadInput(field, f"the folder {_shown(folder)} does not exist")
+        raise BadInput(field, f"the folder {_shown(folder)} does not exist", "no_folder", {"path": _shown(folder)})
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise BadInput(field, f"the folder {_shown(folder)} cannot be written")
+        raise BadInput(field, f"the folder {_shown(folder)} cannot be written", "folder_unwritable",
+                       {"path": _shown(folder)})
     return target
 
 
@@ -64,7 +69,8 @@ def replacing(path, field: str = "OUT", check: Callable[[Path], None] | None = N
     try:
         fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     except OSError as exc:
-        raise BadInput(field, f"cannot write in {_shown(target.parent)}: {exc.strerror or exc}") from None
+        raise BadInput(field, f"cannot write in {_shown(target.parent)}: {exc.strerror or exc}", "folder_unwritable",
+                       {"path": _shown(target.parent), "detail": str(exc.strerror or exc)}) from None
     os.close(fd)
     tmp = Path(name)
     try:
@@ -84,7 +90,8 @@ def replacing(path, field: str = "OUT", check: Callable[[Path], None] | None = N
         _sync_folder(target.parent)
     except OSError as exc:
         raise BadInput(field, f"cannot write {_shown(target)}: {exc.strerror or exc}; "
-                              "the previous file, if any, is unchanged") from None
+                              "the previous file, if any, is unchanged", "cannot_write",
+                       {"path": _shown(target), "detail": str(exc.strerror or exc)}) from None
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -108,7 +115,8 @@ def write_text(path, text: str, field: str = "OUT") -> Path:
 
     def complete(tmp: Path) -> None:
         if tmp.stat().st_size != len(data):
-            raise BadInput(field, f"{_shown(path)} could not be written completely (is the disk full?)")
+            raise BadInput(field, f"{_shown(path)} could not be written completely (is the disk full?)", "incomplete",
+                           {"path": _shown(path)})
 
     with replacing(path, field, complete) as tmp:
         with open(tmp, "wb") as f:
@@ -126,5 +134,5 @@ def check_pdf(field: str):
             tail = f.read()
         if size < 64 or not head.startswith(b"%PDF-") or b"%%EOF" not in tail:
             raise BadInput(field, "the PDF could not be written completely (is the disk full?); "
-                                  "the previous file, if any, is unchanged")
+                                  "the previous file, if any, is unchanged", "incomplete_pdf")
     return check

@@ -55,10 +55,11 @@ def _reason(reason, what: str) -> str:
     """The reason as the journal keeps it, on one line. One too long is refused rather than cut:
     the journal is what the desk shows a federation afterwards, so it holds what was typed."""
     if not isinstance(reason, str) or not reason.strip():
-        raise BadInput("reason", f"{what} needs its reason")
+        raise BadInput("reason", f"{what} needs its reason", "reason_missing")
     kept = validation.one_line(reason.strip(), len(reason) + 1)
     if len(kept) > MAX_REASON:
-        raise BadInput("reason", f"a reason of {len(kept)} characters is too long (at most {MAX_REASON})")
+        raise BadInput("reason", f"a reason of {len(kept)} characters is too long (at most {MAX_REASON})",
+                       "reason_too_long", {"length": len(kept), "most": MAX_REASON})
     return kept
 
 
@@ -99,7 +100,7 @@ class TournamentStore(db.Store):
         The ruleset is the caller's (its knowledge's `default_ruleset` when the user named none):
         the store knows no ruleset of its own."""
         if not isinstance(name, str) or not name.strip():
-            raise BadInput("name", "a tournament needs a name")
+            raise BadInput("name", "a tournament needs a name", "name_missing")
         self._desk_only("tournament")
         stored = self._choices_json(choices or {}, list(players))
         with self.transaction():
@@ -185,7 +186,7 @@ class TournamentStore(db.Store):
         with self.transaction():
             if self.first("SELECT 1 AS found FROM tournament_entries WHERE tournament_id = :t AND name = :name",
                           {"t": tid, "name": name}):
-                raise BadInput("player", f"'{name}' is already entered")
+                raise BadInput("player", f"'{name}' is already entered", "player_entered", {"name": name})
             seq = self.scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_entries WHERE tournament_id = :t",
                               {"t": tid})
             self.write("INSERT INTO tournament_entries (tournament_id, seq, name, checked_in, first_round) "
@@ -207,7 +208,8 @@ class TournamentStore(db.Store):
         entry = self._entry(tid, name)
         paired = self._rounds_paired(tid)
         if not present and entry["first_round"] is not None and entry["first_round"] <= paired:
-            raise BadInput("player", f"{name} has already been paired; withdraw him instead")
+            raise BadInput("player", f"{name} has already been paired; withdraw him instead", "player_paired",
+                           {"name": name})
         with self.transaction():
             self.write("UPDATE tournament_entries SET checked_in = :present, first_round = :first "
                        "WHERE tournament_id = :t AND name = :name",
@@ -221,9 +223,9 @@ class TournamentStore(db.Store):
         reason = _reason(reason, "withdrawing a player")
         entry = self._entry(tid, name)
         if entry["withdrawn_after"] is not None:
-            raise BadInput("player", f"{name} has already withdrawn")
+            raise BadInput("player", f"{name} has already withdrawn", "player_withdrawn", {"name": name})
         if not entry["checked_in"]:
-            raise BadInput("player", f"{name} is not checked in")
+            raise BadInput("player", f"{name} is not checked in", "player_absent", {"name": name})
         with self.transaction():
             after = self._rounds_paired(tid)
             self.write("UPDATE tournament_entries SET withdrawn_after = :after WHERE tournament_id = :t AND name = :name",
@@ -236,7 +238,7 @@ class TournamentStore(db.Store):
         row = self.first("SELECT * FROM tournament_entries WHERE tournament_id = :t AND name = :name",
                          {"t": tid, "name": name})
         if row is None:
-            raise BadInput("player", f"no entry named '{name}'")
+            raise BadInput("player", f"no entry named '{name}'", "player_unknown", {"name": name})
         return dict(row)
 
     # --- the tournament as data -----------------------------------------------------------
@@ -295,9 +297,11 @@ class TournamentStore(db.Store):
             t = self.load(tid)
             if not reason and (t.rounds or t.final is not None):
                 # set when the tournament is created, no reason is asked; once play began, one is
-                raise BadInput("reason", "a change of the organiser's choices once play has begun needs its reason")
+                raise BadInput("reason", "a change of the organiser's choices once play has begun needs its reason",
+                               "reason_missing")
             if choice == "absent" and (not isinstance(value, tuple) or value[0] not in t.players):
-                raise BadInput("player", f"no player named '{value[0] if isinstance(value, tuple) else value}'")
+                name = value[0] if isinstance(value, tuple) else value
+                raise BadInput("player", f"no player named '{name}'", "player_unknown", {"name": name})
             before = t.choices_doc().get(choice)
             new = changed(t, choice, value)
             after = new.choices_doc().get(choice)
@@ -322,17 +326,19 @@ class TournamentStore(db.Store):
         self._desk_only("move")
         new_table = int(new_table)
         if new_table < 1:
-            raise BadInput("table", "tables are numbered from 1")
+            raise BadInput("table", "tables are numbered from 1", "table_number")
         round_no = round_arg(round_no)
         with self.transaction():
             row = self._game_row(tid, round_no, table, lock=True)
             if row["score_first"] is not None and GHOST not in (row["first"], row["second"]):
-                raise BadInput("table", f"table {table} has its result: its game has been played")
+                raise BadInput("table", f"table {table} has its result: its game has been played", "table_played",
+                               {"table": int(table)})
             other = self.first("SELECT * FROM tournament_games WHERE tournament_id = :t AND final = :final "
                                "AND round = :round AND table_no = :table AND superseded_at IS NULL",
                                {"t": tid, "final": row["final"], "round": row["round"], "table": new_table})
             if other is not None and other["score_first"] is not None and GHOST not in (other["first"], other["second"]):
-                raise BadInput("table", f"table {new_table} has its result: its game has been played")
+                raise BadInput("table", f"table {new_table} has its result: its game has been played", "table_played",
+                               {"table": new_table})
             stamp = self.clock().isoformat()
             moves = ((row, new_table), *(((other, int(table)),) if other is not None else ()))
             for moved, _to in moves:   # both set aside first: one row in force per table at every moment
@@ -401,7 +407,7 @@ class TournamentStore(db.Store):
 
     def _pair_now(self, tid, t: Tournament, seed) -> dict:
         if len(t.players) < 2:
-            raise BadInput("players", "fewer than two players checked in")
+            raise BadInput("players", "fewer than two players checked in", "too_few_players")
         pairing = next_round(t, seed)
         stamp = self.clock().isoformat()
         final = pairing["round"] == FINAL
@@ -433,14 +439,16 @@ class TournamentStore(db.Store):
             t = self._locked(tid)
             last = FINAL if t.final is not None else len(t.rounds)
             if not last:
-                raise BadInput("round", "no round is paired yet")
+                raise BadInput("round", "no round is paired yet", "no_round")
             if _round_key(round_no) != _round_key(last):
-                raise BadInput("round", f"only the last round paired ({_round_key(last)}) may be paired again")
+                raise BadInput("round", f"only the last round paired ({_round_key(last)}) may be paired again",
+                               "repair_not_last", {"round": last})
             rows = self.round_games(tid, round_no)
             table = begun_table(rows)
             if table is not None:
                 raise BadInput("round", f"table {table} has begun or finished its game: the round is being played; "
-                                        "change its results through recorded corrections")
+                                        "change its results through recorded corrections", "round_begun",
+                               {"table": table, "round": round_no})
             stamp = self.clock().isoformat()
             self.write("UPDATE tournament_games SET superseded_at = :at WHERE tournament_id = :t AND superseded_at "
                        "IS NULL AND final = :final" + ("" if round_no == FINAL else " AND round = :round"),
@@ -489,7 +497,8 @@ class TournamentStore(db.Store):
                     raise self._changed_meanwhile(tid, round_no, int(table), row)
                 return self._game_row(tid, round_no, table, lock=True, meanwhile=True)
         if row is None:
-            raise BadInput("table", f"no table {table} in {'the final' if final else f'round {round_no}'}")
+            raise BadInput("table", f"no table {table} in {'the final' if final else f'round {round_no}'}", "no_table",
+                           {"table": table, "round": FINAL if final else round_no})
         return row
 
     def _last_change(self, tid, round_no, table: int) -> dict | None:
@@ -525,7 +534,8 @@ class TournamentStore(db.Store):
             if round_no != FINAL and self._rounds_paired(tid) > int(round_no) or \
                     round_no != FINAL and self._final_paired(tid):
                 raise BadInput("round", f"the round after round {round_no} is already "
-                               "paired: change this result through a recorded correction, with its reason")
+                               "paired: change this result through a recorded correction, with its reason",
+                               "next_round_paired", {"round": round_no})
             before = None if row["score_first"] is None else [row["score_first"], row["score_second"]]
             new = self._write_result(tid, row, score, match_id, expected_version)
             self._note(tid, "result", round_no, int(table), score=list(new), before=before,
@@ -561,7 +571,7 @@ class TournamentStore(db.Store):
 
     def _refuse_after_final(self, tid, field: str) -> None:
         if self._final_paired(tid):
-            raise BadInput(field, "the final is paired: the tournament is over")
+            raise BadInput(field, "the final is paired: the tournament is over", "tournament_over")
 
     @staticmethod
     def _as_game(row) -> dict:
@@ -581,24 +591,29 @@ class TournamentStore(db.Store):
             ghost = (row["score_first"], row["score_second"]) if row["score_first"] is not None else self.ffc.ghost_score
             raise BadInput("table", f"the ghost's game is always {ghost[0]}-{ghost[1]} ({self.ffc.clauses['ghost']}"
                            + ("" if tuple(ghost) == tuple(self.ffc.ghost_score) else ", with the organiser's ghost_points")
-                           + ")")
+                           + ")", "ghost_game", {"score": list(ghost), "clauses": [self.ffc.clauses["ghost"]],
+                                                 "organiser": tuple(ghost) != tuple(self.ffc.ghost_score)})
         if not isinstance(score, (list, tuple)) or len(score) != 2 or \
                 not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score):
-            raise BadInput("score", "expected the two players' points, like 25 15")
+            raise BadInput("score", "expected the two players' points, like 25 15", "score_shape")
         end = self.ffc.final_points if row["final"] else self.ffc.match_points
         if min(score) >= end:
             # the game ends when one side reaches its points: both there is a slip, never a result
             clause = self.ffc.clauses["final" if row["final"] else "points"]
             raise BadInput("score", f"{score[0]}-{score[1]}: no game ends with both sides at {end} points or "
-                                    f"more ({clause})")
+                                    f"more ({clause})", "score_both_at_end",
+                           {"score": list(score), "end": end, "clauses": [clause]})
         top = self._result_most(tid, end)
         if top and max(score) > top.points:
             clause = self.ffc.clauses["final" if row["final"] else "points"]
             raise BadInput("score", f"{score[0]}-{score[1]}: a game played to {end} points ends with {top.points} at "
-                                    f"most, {end - 1} and one board's {top.board} ({clause}, {', '.join(top.clauses)})")
+                                    f"most, {end - 1} and one board's {top.board} ({clause}, {', '.join(top.clauses)})",
+                           "score_above_most", {"score": list(score), "end": end, "most": top.points,
+                                                "board": top.board, "clauses": [clause, *top.clauses]})
         if row["final"] and score[0] == score[1]:
             raise BadInput("score", f"the final is played to {self.ffc.final_points} points, it cannot end level "
-                           f"({self.ffc.clauses['final']})")
+                           f"({self.ffc.clauses['final']})", "final_level",
+                           {"end": self.ffc.final_points, "clauses": [self.ffc.clauses["final"]]})
         mine = {"round": FINAL if row["final"] else row["round"], "table": row["table_no"], "score": list(score)}
         if expected_version is not None and int(expected_version) != row["version"]:
             raise db.VersionConflict(f"the result of table {row['table_no']}", {**mine, "version": int(expected_version)},

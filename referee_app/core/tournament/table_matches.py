@@ -50,11 +50,11 @@ def open_match(tournaments: TournamentStore, matches: MatchStore, tid, round_no,
         if game["match_id"] is not None:
             return game["match_id"]
         if GHOST in (game["first"], game["second"]):
-            raise BadInput("table", "the ghost's game is not played")
+            raise BadInput("table", "the ghost's game is not played", "ghost_not_played")
         if game["score_first"] is not None:
             where = "the final" if round_no == FINAL else f"round {round_no}"
             raise BadInput("table", f"the result of {where}, table {table} is already entered: its game has no "
-                                    "sheet to keep")
+                                    "sheet to keep", "result_entered", {"table": table, "round": round_no})
         meta = tournaments.meta(tid)
         with matches.joined(tournaments):
             match_id = matches.create(meta["ruleset"], first_name=game["first"], second_name=game["second"],
@@ -70,7 +70,7 @@ def collect(tournaments: TournamentStore, matches: MatchStore, tid, round_no, ta
     round_no = round_arg(round_no)
     game = tournaments.game(tid, round_no, table)
     if game["match_id"] is None:
-        raise BadInput("table", f"no score sheet is kept at table {table}")
+        raise BadInput("table", f"no score sheet is kept at table {table}", "no_sheet", {"table": table})
     result = match_result(tournaments.knowledge.ffc, matches.load(game["match_id"]), time_called, final=round_no == FINAL)
     if result is not None:
         tournaments.result(tid, round_no, table, result["score"], match_id=game["match_id"])

@@ -117,7 +117,11 @@ def _start_new_file(exc: StoreError, parent) -> bool:
     try:
         moved = start_anew(exc.path, exc.reason)   # the old file back in place if the new one fails
     except StoreError as failed:
-        QMessageBox.warning(parent, _("Records"), _reason(failed) + "\n\n" + str(failed))
+        from .refusal_words import store_failure
+
+        box = QMessageBox(QMessageBox.Icon.Warning, _("Records"), store_failure(failed), parent=parent)
+        box.setDetailedText(str(failed))   # the system's own words, for whoever looks after the machine
+        box.exec()
         return False
     records_database()
     QMessageBox.information(parent, _("Records"), _("A new records file was started. The old one is kept as "
@@ -125,13 +129,16 @@ def _start_new_file(exc: StoreError, parent) -> bool:
     return True
 
 
-def ask_retry(parent, what: str, problem: str) -> bool:
-    """Says that `what` was not saved and why; True to try again. Tests replace this."""
-    answer = QMessageBox.critical(parent, _("Not saved"),
-                                  _("{what} was not saved: {problem}\nWhat you entered is kept.").format(
-                                      what=what, problem=problem),
-                                  QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel)
-    return answer == QMessageBox.StandardButton.Retry
+def ask_retry(parent, what: str, problem: str, detail: str = "") -> bool:
+    """Says that `what` was not saved and why (`problem`, in the window's language; `detail`, the
+    driver's or the system's own words, under the dialog's details); True to try again. Tests
+    replace this."""
+    box = QMessageBox(QMessageBox.Icon.Critical, _("Not saved"),
+                      "\n".join((_("{what} was not saved.").format(what=what), problem, _("What you entered is kept."))),
+                      QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel, parent)
+    if detail:
+        box.setDetailedText(detail)
+    return box.exec() == QMessageBox.StandardButton.Retry
 
 
 class _GaveUp(Exception):
@@ -152,7 +159,11 @@ def saving(parent, what: str, action, key=None, on_saved=None, on_refused=None) 
             except StoreUnavailable:
                 raise   # not the file's fault: the server state keeps the write waiting
             except (StoreError, OSError) as exc:
-                if not ask_retry(parent, what, str(exc)):
+                from .refusal_words import detail, said
+
+                problem = said(exc) if isinstance(exc, StoreError) else \
+                    _("The file could not be written: check that there is free space on the disk, then try again.")
+                if not ask_retry(parent, what, problem, detail(exc)):
                     raise _GaveUp from None
 
     try:

@@ -61,7 +61,7 @@ def keep_mine(page, form_id: int, mine: dict, theirs: dict, version) -> None:
             form = page.store.set_field(form_id, name, value, expected_version=version)
             version = form.version
     except BadInput as exc:   # a second conflict, a decided form: said, never forced
-        page.field_not_saved(form_id, "", str(exc))
+        page.field_not_saved(form_id, "", page._problem(exc))
         return
     page.show_form(form or page.store.get(form_id))
     page.refresh_list()

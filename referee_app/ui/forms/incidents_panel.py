@@ -58,14 +58,23 @@ class IncidentsPanel(QWidget):
             self.store.record_incident(fields)
         except BadInput as exc:
             self.message.setStyleSheet("color: #b00020; font-weight: bold;")
-            self._show(lambda e=exc: f"{self.labels[e.field].text() if e.field in self.labels else e.field}: "
-                                     f"{e.problem}")
+            self._show(lambda e=exc: self._refusal(e))
             return
         self.message.setStyleSheet("")
         self._show(lambda: _("Incident recorded."))
         self.inputs["note"].clear()
         self.refresh()
         self.recorded.emit()
+
+    def _refusal(self, exc: BadInput) -> str:
+        """The refusal in the window's language, the field named by its label (the colon of the
+        label left out)."""
+        from referee_app.ui.common.refusal_words import knows, said
+
+        label = self.labels[exc.field].text().rstrip(": \u00a0") if exc.field in self.labels else None
+        if knows(exc):
+            return said(exc, self.store.knowledge, label)
+        return f"{label or exc.field}: {exc.problem}"
 
     def _show(self, message: Callable[[], str]) -> None:
         self._message = message

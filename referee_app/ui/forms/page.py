@@ -218,7 +218,7 @@ class FormsPage(QWidget):
         try:
             self.show_form(self.store.get(form_id))
         except BadInput as exc:
-            self.show_message(str(exc))
+            self.show_message(lambda e=exc: self._problem(e))
 
     def show_form(self, form) -> None:
         self.current = form
@@ -374,13 +374,20 @@ class FormsPage(QWidget):
         return False
 
     def _problem(self, exc) -> str:
+        """A refusal in the page's language: from its code, naming the field by its label."""
+        from referee_app.ui.common.refusal_words import knows, said
+
         if isinstance(exc, StoreUnavailable):
             return _("the records server cannot be reached; nothing was changed. Try again once it answers.")
+        label = None
         if isinstance(exc, BadInput) and exc.field:
             name = exc.field.split(".")[0]
             kind = self.current.kind if self.current else "protest"
-            label = field_label(self.knowledge, kind, name) if name in self.editors[kind].fields else exc.field
-            return f"{label}: {exc.problem}"
+            label = field_label(self.knowledge, kind, name) if name in self.editors[kind].fields else None
+        if knows(exc):
+            return said(exc, self.knowledge, label)
+        if isinstance(exc, BadInput) and exc.field:
+            return f"{label or exc.field}: {exc.problem}"
         return str(exc)
 
     def show_message(self, text: str | Callable[[], str]) -> None:
@@ -417,7 +424,7 @@ class FormsPage(QWidget):
             self.store.delete(self.current.id)
         except BadInput as exc:
             server_state().noticed(exc)
-            self.show_message(self._problem(exc) if isinstance(exc, StoreUnavailable) else str(exc.problem))
+            self.show_message(lambda e=exc: self._problem(e))
             return
         self.current = None
         self.refresh_list()
@@ -441,7 +448,7 @@ class FormsPage(QWidget):
             html, title = form_document(self.store, form, None, i18n.current_language())
             return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
-            self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))
+            self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=self._problem(e)))
             return None
 
     def print_blank(self, kind: str, path: str | None = None) -> Path | None:
@@ -457,7 +464,7 @@ class FormsPage(QWidget):
             html, title = blank_document(self.knowledge, kind, i18n.current_language(), ruleset)
             return write_pdf(html, path, title)
         except (BadInput, KnowledgeError, OSError) as exc:
-            self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=e))
+            self.show_message(lambda e=exc: _("The PDF was not written: {problem}").format(problem=self._problem(e)))
             return None
 
     def _incident_recorded(self) -> None:

@@ -49,7 +49,9 @@ class ProtestCountdown(QLabel):
         try:
             t = form.timing(self.clock())
         except (BadInput, KnowledgeError) as exc:
-            self.setText(str(exc))
+            from referee_app.ui.common.refusal_words import knows, said
+
+            self.setText(said(exc) if knows(exc) else str(exc))   # a broken knowledge base: as its check says it
             return
         style = ""
         if t["deadline"] is None:

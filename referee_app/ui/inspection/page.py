@@ -220,7 +220,7 @@ class InspectionPage(QWidget):
                          "fail")
             return
         except BadInput as exc:
-            show_verdict(self.overall, "⚠ " + refusal(exc, i18n.current_language()), "fail")
+            show_verdict(self.overall, "⚠ " + self._refusal(exc), "fail")
             return
         lang = i18n.current_language()
         item = self.current_item()
@@ -250,6 +250,7 @@ class InspectionPage(QWidget):
 
     def _say(self, text: str, state: str = "muted") -> None:
         show_verdict(self.status, text, state)
+        self.status.setToolTip("")   # a failure's own words, set after it by whoever had them
 
     def new_inspection(self) -> None:
         """Empties the form for the next item (inspector and tournament stay: same person, same day)."""
@@ -296,9 +297,18 @@ class InspectionPage(QWidget):
 
     def _refused(self, exc) -> None:
         if isinstance(exc, StoreError):  # the readings stay in the form, to save again
-            self._say("⚠ " + _("Not saved: {problem}").format(problem=exc), "fail")
+            self._say("⚠ " + _("Not saved: {problem}").format(problem=self._refusal(exc)), "fail")
         else:
-            self._say("⚠ " + refusal(exc, i18n.current_language()), "fail")
+            self._say("⚠ " + self._refusal(exc), "fail")
+
+    def _refusal(self, exc) -> str:
+        """A refusal in the inspector's language: a reading's as core/inspection/entry.py words it,
+        any other from its code (ui/common/refusal_words.py)."""
+        from referee_app.ui.common.refusal_words import knows, said
+
+        if isinstance(exc, (EntryError, ReadingRefused)) or not knows(exc):
+            return refusal(exc, i18n.current_language())
+        return said(exc, self.knowledge)
 
     def _saved(self, record) -> int:
         """Once the inspection is committed: its number and verdict shown, the history updated."""
@@ -323,7 +333,12 @@ class InspectionPage(QWidget):
             else:
                 records = list(reversed(self.store.list()))
         except Exception as exc:  # a locked or unreadable database: say so, keep the form usable
-            self._say("⚠ " + _("The records cannot be read: {problem}").format(problem=exc), "fail")
+            from referee_app.ui.common.refusal_words import detail, knows, said
+
+            # what happened and what to do in the inspector's words; the driver's own in the tooltip
+            self._say("⚠ " + (said(exc) if knows(exc) else _("The records cannot be read: try again in a moment; "
+                                                              "if it goes on, check the records database.")), "fail")
+            self.status.setToolTip(detail(exc))
             records = []
         self.past.show_records(records, select)
         self._update_buttons()
@@ -359,7 +374,7 @@ class InspectionPage(QWidget):
         try:
             rec = self.store.get(record_id)
         except BadInput as exc:
-            self._say("⚠ " + str(exc), "fail")
+            self._say("⚠ " + self._refusal(exc), "fail")
             return
         if rec.readings.get("item") not in self.form_of:  # stored unreadably: said, the form stays
             self._say("⚠ " + _("Inspection no. {number}: its stored readings cannot be shown.").format(number=rec.id),
@@ -421,7 +436,9 @@ class InspectionPage(QWidget):
             lang = i18n.current_language()
             written = write_pdf(certificate_html(record, lang, self.specs, self.knowledge.kb), path, title=certificate_title(record, lang))
         except (OSError, BadInput) as exc:
-            self._say("⚠ " + _("The certificate could not be written: {problem}").format(problem=exc), "fail")
+            self._say("⚠ " + _("The certificate could not be written: {problem}").format(
+                problem=self._refusal(exc) if isinstance(exc, BadInput) else
+                _("check that there is free space on the disk, then try again.")), "fail")
             return None
         self._say(_("Certificate written to {path}").format(path=written), "ok")
         return written

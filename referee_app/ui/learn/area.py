@@ -252,7 +252,7 @@ class LearnArea(QWidget):
             else:
                 questions = generate(self.knowledge, self._selection(), count, seed)
         except BadInput as exc:
-            self._message(str(exc))
+            self._message(self._problem(exc))
             return
         finally:
             QApplication.restoreOverrideCursor()
@@ -270,6 +270,17 @@ class LearnArea(QWidget):
             self._timer.start()
         self._show()
         self.panel.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _problem(self, exc: Exception) -> str:
+        """A refusal or a failure in the learner's language (ui/common/refusal_words.py); a file the
+        system would not write, said with what to do."""
+        from referee_app.ui.common.refusal_words import knows, said
+
+        if knows(exc):
+            return said(exc, self.knowledge)
+        if isinstance(exc, OSError):
+            return _("the file could not be written: check the folder and the free space on the disk.")
+        return str(exc)
 
     def _selection(self) -> Scope:
         choice = self.scope.currentData() or ALL
@@ -294,7 +305,7 @@ class LearnArea(QWidget):
             write_pdf(exam_html(self.knowledge, exam, i18n.current_language(), diagrams), path,
                       title=_("Referee examination"), images=diagrams)
         except (BadInput, OSError) as exc:
-            self._message(_("The exam could not be printed: {problem}").format(problem=exc))
+            self._message(_("The exam could not be printed: {problem}").format(problem=self._problem(exc)))
             return None
         self._message(_("Exam paper saved: {path}").format(path=path))
         return path
@@ -315,7 +326,7 @@ class LearnArea(QWidget):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(self.board.svg)
         except OSError as exc:
-            self._message(_("The diagram could not be saved: {problem}").format(problem=exc))
+            self._message(_("The diagram could not be saved: {problem}").format(problem=self._problem(exc)))
             return None
         return path
 
@@ -332,7 +343,7 @@ class LearnArea(QWidget):
             try:
                 self.store().record(self.learner_name(), q, choice == q.answer)
             except (BadInput, OSError) as exc:
-                self._message(_("The answer could not be saved: {problem}").format(problem=exc))
+                self._message(_("The answer could not be saved: {problem}").format(problem=self._problem(exc)))
         if self.exam and len(self.answers) == len(self.questions):
             self._finish_exam()
             return

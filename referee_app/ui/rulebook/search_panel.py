@@ -140,13 +140,19 @@ class SearchPanel(QWidget):
             "building": _("Building the search index (first search only)…"),
             "results": i18n.ngettext("{n} result", "{n} results", n).format(n=n),
             "none": "" if self._unmatched else _("No clause matches these words."),
-            "failed": _("The search failed: {message}").format(message=message),
+            # what failed, and what to do, in the reader's words; the error's own words (a library's,
+            # in English) only in the tooltip, for whoever looks after the installation
+            "failed_index": _("The search index could not be built, so no clause can be found yet. Check that "
+                              "there is free space on the disk, then search again."),
+            "failed": _("The search failed, so no clause is shown. Search again; if it fails again, restart "
+                        "carrom-referee."),
             "recent": _("Recent searches") if n else "",
         }[kind]
         if kind in ("results", "none") and self._unmatched:
             missing = _("No match for: {words}").format(words=", ".join(self._unmatched))
             text = f"{missing} — {text}" if text else missing
         self.status.setText(text)
+        self.status.setToolTip(message if kind in ("failed", "failed_index") else "")
         self.status.setVisible(bool(text))
 
     def _set_status(self, kind: str, n: int = 0, message: str = "") -> None:
@@ -207,7 +213,7 @@ class SearchPanel(QWidget):
         try:
             found = engine.search_detailed(self.query(), reader=lang, limit=LIMIT, **self.filters())
         except Exception as exc:  # as the worker does: said in the panel, never a crash
-            self._failed(self._generation, f"{type(exc).__name__}: {exc}")
+            self._failed(self._generation, "search", f"{type(exc).__name__}: {exc}")
             return
         self._got_unmatched(self._generation, found["unmatched"])
         self._finished(self._generation, found["hits"])
@@ -216,10 +222,10 @@ class SearchPanel(QWidget):
         if generation == self._generation:
             self._set_status("building")
 
-    def _failed(self, generation: int, message: str) -> None:
+    def _failed(self, generation: int, what: str, detail: str) -> None:
         if generation == self._generation:
             self.results.clear()
-            self._set_status("failed", message=message)
+            self._set_status("failed_index" if what == "index" else "failed", message=detail)
 
     def _got_unmatched(self, generation: int, words: list) -> None:
         if generation == self._generation:

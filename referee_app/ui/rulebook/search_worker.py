@@ -99,7 +99,7 @@ class SearchSignals(QObject):
     building = Signal(int)          # generation: the index is being built for this search
     finished = Signal(int, object)  # generation, list of result dicts
     unmatched = Signal(int, object) # generation, the words that matched nothing (before finished)
-    failed = Signal(int, str)       # generation, message
+    failed = Signal(int, str, str)  # generation, what failed ("index" or "search"), the error's own words
 
 
 class SearchJob(QRunnable):
@@ -116,7 +116,9 @@ class SearchJob(QRunnable):
                 self._emit("building", self.generation)
             found = self.engine.search_detailed(self.query, reader=self.reader, limit=self.limit, **self.filters)
         except Exception as exc:  # shown in the panel; a search must never take the app down
-            self._emit("failed", self.generation, f"{type(exc).__name__}: {exc}")
+            # still no searcher: opening (or building) the index is what failed, not this search
+            what = "search" if self.engine.ready else "index"
+            self._emit("failed", self.generation, what, f"{type(exc).__name__}: {exc}")
             return
         self._emit("unmatched", self.generation, found["unmatched"])
         self._emit("finished", self.generation, found["hits"])

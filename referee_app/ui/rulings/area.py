@@ -25,7 +25,7 @@ from referee_app.ui.retranslate import follow_language
 from . import match_dialogs, match_tools
 from .area_layout import build, make_actions, retranslate_texts, show_board, what_if_board
 from .board_status import open_colour_names, status_text
-from .refusal_words import refusal_text
+from .refusal_words import match_refusal, refusal_text
 
 
 def _open_records(knowledge):
@@ -140,7 +140,7 @@ class RulingsArea(QWidget):
         try:
             self.session.change_ruleset(ruleset)
         except BadInput as exc:
-            QMessageBox.warning(self, _("Ruleset not changed"), str(exc))
+            QMessageBox.warning(self, _("Ruleset not changed"), self.refusal(exc))
             return False
         self._correction_ended(was_correcting)
         self._apply_ruleset_parameters()
@@ -195,12 +195,16 @@ class RulingsArea(QWidget):
         self.match_clock.reset()
         self._match_shown(was_correcting)
 
+    def refusal(self, exc: Exception) -> str:
+        """A refusal of the match's records or sheet, in the referee's language."""
+        return match_refusal(self.knowledge, exc, self.match.ruleset)
+
     def open_match(self, match_id: int) -> None:
         was_correcting = self.correcting
         try:
             meta = self.session.open(match_id)
         except BadInput as exc:  # a match stored unreadably: said, and the match on screen stays
-            QMessageBox.warning(self, _("Open a match"), str(exc))
+            QMessageBox.warning(self, _("Open a match"), self.refusal(exc))
             return
         self.doubles.blockSignals(True)
         self.doubles.setChecked(self.match.doubles)
@@ -280,7 +284,7 @@ class RulingsArea(QWidget):
             match_id = self.session.pairing_sheet(pairing["tournament"], pairing["round"], pairing["table"])
         except BadInput as exc:   # the result entered meanwhile, the server away: said, nothing changes
             if not server_state().noticed(exc):
-                QMessageBox.warning(self, _("Open a match"), str(exc))
+                QMessageBox.warning(self, _("Open a match"), self.refusal(exc))
             return
         self.open_match(match_id)
 
@@ -360,7 +364,7 @@ class RulingsArea(QWidget):
             self.session.correct(self.correcting, stroke)
         except BadInput as exc:   # a correction refused; or not made, the server out of reach (the banner)
             if not server_state().noticed(exc):
-                QMessageBox.warning(self, _("Not recorded"), str(exc))
+                QMessageBox.warning(self, _("Not recorded"), self.refusal(exc))
             return
         self.cancel_button.hide()  # the correction is done: nothing left to cancel
         self._stroke_done()
@@ -397,7 +401,7 @@ class RulingsArea(QWidget):
             self.session.record_deciding_strokes(attempts)
         except BadInput as exc:
             if not server_state().noticed(exc):
-                QMessageBox.warning(self, _("Not recorded"), str(exc))
+                QMessageBox.warning(self, _("Not recorded"), self.refusal(exc))
             return
         self.refresh()
 

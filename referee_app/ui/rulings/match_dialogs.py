@@ -57,7 +57,9 @@ def confirm_correction(parent, session, n: int, stroke: dict, names: tuple[str, 
     try:
         changes = session.correction_changes(n, stroke)
     except BadInput as exc:
-        QMessageBox.warning(parent, _("Correction refused"), str(exc))
+        from .refusal_words import match_refusal
+
+        QMessageBox.warning(parent, _("Correction refused"), match_refusal(session.knowledge, exc, session.match.ruleset))
         return False
     lines = []
     before_sides, after_sides = _striking_sides(session, n, stroke, names)

@@ -16,7 +16,9 @@ def compare(area) -> None:
     try:
         doc = area.situation_doc()
     except BadInput as exc:
-        QMessageBox.warning(area, _("Compare rulesets"), str(exc))
+        from .refusal_words import refusal_text
+
+        QMessageBox.warning(area, _("Compare rulesets"), refusal_text(area.knowledge, exc, area.what_if_ruleset()))
         return
     from .compare_view import CompareDialog
 
@@ -49,4 +51,4 @@ def print_sheet(area) -> None:
         try:
             area.sheet.save_pdf(path, area.session.sheet_meta())
         except BadInput as exc:
-            QMessageBox.warning(area, _("Save the score sheet as PDF"), str(exc))
+            QMessageBox.warning(area, _("Save the score sheet as PDF"), area.refusal(exc))

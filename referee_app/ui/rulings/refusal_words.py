@@ -27,6 +27,11 @@ def refusal_text(knowledge, exc: Exception, ruleset: str, foul: str | None = Non
         return _("The striker cannot both be pocketed and leave the board.")
     if field == "stroke.touched_coin":
         return _("Coins were pocketed or knocked off, so the striker touched a coin: tick it.")
+    if field == "stroke.foul" and getattr(exc, "code", None) == "unknown_foul":
+        values = exc.values
+        return _("“{foul}” is not a foul under {ruleset}.").format(
+            foul=knowledge.foul_name(ruleset, str(values.get("foul")), current_language()),
+            ruleset=knowledge.ruleset_name(values.get("ruleset") or ruleset, current_language()))
     if field == "stroke.foul" and foul:
         name = knowledge.foul_name(ruleset, foul, current_language())
         return _("“{foul}” cannot be called on this stroke as ticked: a foul outside the stroke, or one that "
@@ -62,3 +67,20 @@ def _unreachable_board(knowledge, exc: BadInput, field: str) -> str | None:
     else:
         return None
     return f"{text} {assumed}".strip()
+
+
+def match_refusal(knowledge, exc: Exception, ruleset: str) -> str:
+    """A refusal of the match's records or of its sheet as a whole (a correction, a change of ruleset,
+    a stroke the records refuse, a table's sheet), in the referee's language: a stroke the sheet
+    cannot hold any more is said by its number and, as above, from its field; the others as the
+    window says any refusal of the core (ui/common/refusal_words.py)."""
+    from referee_app.ui.common.refusal_words import said
+
+    values = getattr(exc, "values", None) or {}
+    if isinstance(exc, BadInput) and "stroke" in values and "field" in values:
+        inner = BadInput(values["field"], exc.problem, exc.code, values)
+        for kept in ("clauses", "assumptions"):
+            if hasattr(exc, kept):
+                setattr(inner, kept, getattr(exc, kept))
+        return _("Stroke {n}: {why}").format(n=values["stroke"], why=refusal_text(knowledge, inner, ruleset))
+    return said(exc, knowledge)

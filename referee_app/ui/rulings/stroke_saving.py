@@ -40,7 +40,7 @@ def save_stroke(area, pending) -> None:
 
     def refused(exc) -> None:
         area.waiting.hide()
-        QMessageBox.warning(area, _("Not recorded"), str(exc))
+        QMessageBox.warning(area, _("Not recorded"), area.refusal(exc))
 
     if server_state().unreachable and pending.can_keep():
         # a server known lost is not waited on again for each stroke: kept at once

@@ -17,8 +17,6 @@ from referee_app.core.errors import BadInput
 from referee_app.core.storage.change_marks import tournament_mark
 from referee_app.core.storage.errors import VersionConflict
 from referee_app import i18n
-from referee_app.core.storage.refusals import said
-from referee_app.i18n import current_language
 from referee_app.i18n import gettext as _
 from referee_app.ui.common.poller import ChangePoller
 from referee_app.ui.retranslate import follow_language
@@ -162,13 +160,24 @@ class TournamentArea(QWidget):
         except VersionConflict:
             raise
         except BadInput as exc:
-            self.show_message(said(exc, current_language()))
+            from referee_app.ui.common.refusal_words import detail
+
+            self.show_message(self.refusal(exc))
+            self.message.setToolTip(detail(exc))   # a server's own words, for whoever runs it
             return None
         self.message.hide()
         return result
 
+    def refusal(self, exc: BaseException) -> str:
+        """A refusal of the records in the desk's language, its clauses as people cite them."""
+        from referee_app.ui.common.refusal_words import said
+
+        fields = {"player": _("Player's name"), "name": _("Name of a new tournament"), "reason": _("Reason")}
+        return said(exc, self.store.knowledge, fields.get(getattr(exc, "field", "")))
+
     def show_message(self, text: str) -> None:
         self.message.setText(text)
+        self.message.setToolTip("")
         self.message.show()
 
     def changeEvent(self, event):

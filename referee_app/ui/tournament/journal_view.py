@@ -32,7 +32,7 @@ class JournalView(QWidget):
         try:
             entries = self.desk.store.log(self.desk.tid)
         except BadInput as exc:   # the server out of reach: said above the tabs, the list stays empty
-            self.desk.show_message(str(exc))
+            self.desk.show_message(self.desk.refusal(exc))
             return
         lang = current_language()
         self.list.addItems([entry_text(e, lang) for e in entries])

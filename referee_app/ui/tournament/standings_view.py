@@ -102,7 +102,7 @@ class StandingsView(QWidget):
                 self.rows = [r.to_doc() for r in current(t)] if t.players else []
                 self.opponents = self.desk.store.opponents_now(self.desk.tid)
             except BadInput as exc:
-                self.desk.show_message(str(exc))
+                self.desk.show_message(self.desk.refusal(exc))
         fill(self.table, self.rows, self.opponents, self.desk.store.ffc)
         self._texts(t)
         if self.screen_view is not None:
