@@ -245,9 +245,17 @@ def _read_glossary(root: Path, clauses, langs, problems: list[Problem], digest) 
     except YamlError as exc:
         problems.append(Problem("glossary.yaml", exc.line, exc.problem))
         return []
+    data = data or {}   # an empty file: no term
+    entries = data.get("terms", []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        problems.append(Problem("glossary.yaml", line_of(data, 1), "needs a 'terms' list"))
+        return []
     terms, seen = [], set()
-    for raw in (data or {}).get("terms", []):
-        line = line_of(raw)
+    for raw in entries:
+        line = line_of(raw, line_of(data, 1))
+        if not isinstance(raw, dict):
+            problems.append(Problem("glossary.yaml", line, f"a term is a mapping (id and its words), not {raw!r:.40}"))
+            continue
         tid = raw.get("id")
         if not tid:
             problems.append(Problem("glossary.yaml", line, "term without an id"))

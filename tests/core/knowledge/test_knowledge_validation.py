@@ -120,6 +120,15 @@ def test_a_glossary_citing_nothing_is_refused(tmp_path):
     assert "glossary.yaml:2: term queen: defined_in icf-fr:9.9 points nowhere" in problems_of(root)
 
 
+@pytest.mark.parametrize("glossary, expected", [
+    ("terms: not a list\n", "glossary.yaml:1: needs a 'terms' list"),
+    ("- queen\n", "glossary.yaml:1: needs a 'terms' list"),
+    ("terms:\n  - queen\n", "glossary.yaml:1: a term is a mapping (id and its words), not 'queen'"),
+])
+def test_a_glossary_of_the_wrong_shape_is_a_problem_not_a_crash(tmp_path, glossary, expected):
+    assert expected in problems_of(make_kb(tmp_path, glossary=glossary))
+
+
 def test_strict_loading_raises_with_every_problem(tmp_path):
     root = make_kb(tmp_path, fr=GOOD_FR.replace("[it:68]", "[it:99]"))
     with pytest.raises(KnowledgeError) as err:
