@@ -14,11 +14,12 @@ from referee_app.core.knowledge.root import Knowledge
 
 
 def load_knowledge(root=None) -> tuple[Knowledge, list]:
-    """The knowledge root the whole window works with, its knowledge base and rulesets read now;
-    a broken base is still shown, with its problems listed, because a referee mid-match is better
-    served by the readable rules than by no window."""
-    try:
-        knowledge = Knowledge.load(root).read("kb")
+    """The knowledge root the whole window works with, its rulesets read now (its knowledge base
+    when first used, after the first paint, unless it is broken); a broken base is still shown,
+    with its problems listed, because a referee mid-match is better served by the readable rules
+    than by no window."""
+    try:   # the knowledge base itself is read after the first paint, when first used (root._open)
+        knowledge = Knowledge.load(root).read("rulesets")
     except KnowledgeError:
         knowledge = Knowledge.load(root, strict=False).read("kb")
     return knowledge.read("rulesets"), knowledge.problems

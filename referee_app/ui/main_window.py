@@ -76,7 +76,6 @@ class MainWindow(QMainWindow):
         if knowledge is None:
             knowledge, problems = load_knowledge()
         self.knowledge = knowledge
-        self.kb = knowledge.kb
         self.rulesets = knowledge.rulesets
         self.kb_problems = problems
 
@@ -159,6 +158,11 @@ class MainWindow(QMainWindow):
         if last in self.kb.clauses:
             rulebook.open_clause(last)
         return rulebook
+
+    @property
+    def kb(self):
+        """The knowledge base: read when first used, after the first paint (core/knowledge/root.py)."""
+        return self.knowledge.kb
 
     @property
     def learn(self):
@@ -276,7 +280,7 @@ class MainWindow(QMainWindow):
         self.bookmarks_menu = bar.addMenu("")
         self.rulebook_actions = RulebookActions(self, lambda: self.rulebook)
         last = settings.get_str(settings.LAST_CLAUSE)
-        self.rulebook_actions.before_the_area(last in self.kb.clauses, last in settings.get_list(settings.BOOKMARKS))
+        self.rulebook_actions.before_the_area(self.knowledge.has_clause(last), last in settings.get_list(settings.BOOKMARKS))
         groups = self.rulebook_actions.for_menus()
         for menu, key in ((self.go_menu, "go"), (self.bookmarks_menu, "bookmarks")):
             for a in groups[key]:
@@ -588,8 +592,9 @@ class MainWindow(QMainWindow):
         self.language_combo.blockSignals(False)
         for i, rs in enumerate(self.rulesets.values()):
             self.ruleset_combo.setItemText(i, self.knowledge.ruleset_name(rs.id, lang))
-            self.ruleset_combo.setItemData(i, ", ".join(self.kb.sources[s].title for s in rs.all_sources(self.rulesets)
-                                                        if s in self.kb.sources), Qt.ItemDataRole.ToolTipRole)
+            sources = self.knowledge.sources   # without reading the clauses for the first paint
+            self.ruleset_combo.setItemData(i, ", ".join(sources[s].title for s in rs.all_sources(self.rulesets)
+                                                        if s in sources), Qt.ItemDataRole.ToolTipRole)
         self.ruleset_label.setText(_("Ruleset:"))
         self.language_label.setText(_("Language:"))
         self.ruleset_combo.setToolTip(_("The rules the match is played under (Ctrl+R)"))

@@ -158,6 +158,23 @@ def test_the_window_loads_its_knowledge_and_core_before_it_imports_qt(tmp_path):
     assert out.stdout.split() == ["True", "True", "True", "True", "False"]
 
 
+def test_a_warm_window_paints_before_it_reads_the_knowledge_base(tmp_path):
+    """The first paint needs the rulesets (compiled) and the sources' titles, which the knowledge
+    cache keeps apart from the clauses: reading the clauses (5 ms) waits until the first ruling,
+    just after the first paint (core/knowledge/root.py, `_open`)."""
+    probe = PROBE.replace("area.ruling_view.headline.text()", "window.knowledge.kb_read")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_DATA_HOME=str(tmp_path / "data"),
+               CARROM_REFEREE_DATABASE=str(tmp_path / "records.sqlite3"))
+    cold, warm = (subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=env)
+                  for _ in range(2))
+    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+    assert cold.stdout.split("\n")[0].endswith(" True")    # the first start reads everything, to keep it
+    shown, ready = warm.stdout.split("\n")[:2]
+    assert shown == "shown False True False False"
+    assert ready == "ready True True True True"
+
+
 def test_a_broken_knowledge_base_loaded_before_the_window_is_said_in_it(qtbot, gui_env, tmp_path, monkeypatch):
     from support.gui import write_mini_kb
 

@@ -54,6 +54,8 @@ _CODE = ("yamlio.py", "files.py", "model.py", "loader.py", "cache.py", "cache_en
          "../errors.py", "../validation.py", "../rules/compile.py", "../rules/conditions.py", "../rules/engine.py",
          "../rules/parameters.py", "../rules/situation.py")
 _LOADED = "knowledge base"  # the loader's (KnowledgeBase, problems), as `_stored` keeps them
+_PROBLEMS = "problems"      # its problems alone: a start learns them without reading the knowledge base
+_OUTLINE = "outline"        # its sources and its clauses' ids, for the same reason
 RULESETS = "rulesets"       # rulesets.load_rulesets's rulesets, read and checked
 _DIGESTS = "file digests"   # the entry mapping each file's path from the folder to its parse's entry
 _SAFE_CLASSES = {("referee_app.core.knowledge.yamlio", "LineDict"), ("datetime", "date"),
@@ -373,7 +375,33 @@ def cached_knowledge(root: Path) -> tuple[Any, str]:
 def store_knowledge(root: Path, key: str, loaded) -> None:
     """Keeps `loaded` (the loader's KnowledgeBase and problems) for the folder whose key was `key`
     when the loader began reading it; nothing is kept if the folder has changed since."""
-    keep(root, key, {_LOADED: _stored(loaded)})
+    kb, problems = loaded
+    keep(root, key, {_LOADED: _stored(loaded), _PROBLEMS: list(problems),
+                     _OUTLINE: (dict(kb.sources), tuple(kb.clauses))})
+
+
+def cached_problems(root: Path) -> tuple[list | None, str]:
+    """The problems of the knowledge base `store_knowledge` kept for the folder as its files are
+    now (None when it kept none), and the folder's key, without reading the knowledge base."""
+    root = Path(root).resolve()
+    if not (root / "sources.yaml").is_file():
+        return None, ""
+    folder = _current(root)
+    found = folder.kept(_PROBLEMS)
+    return (found if isinstance(found, list) else None), folder.key
+
+
+def kept_outline(root: Path, key: str) -> tuple[dict, tuple] | None:
+    """The sources and the clauses' ids of the knowledge base kept for the folder when its key was
+    `key` (or None)."""
+    found = kept(root, key, _OUTLINE)
+    return found if isinstance(found, tuple) and len(found) == 2 else None
+
+
+def kept_knowledge(root: Path, key: str):
+    """What `store_knowledge` kept for the folder when its key was `key` (or None)."""
+    found = kept(root, key, _LOADED)
+    return None if found is None else _restored(found)
 
 
 def compiled_entry(ruleset_id: str) -> str:

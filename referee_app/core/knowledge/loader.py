@@ -138,13 +138,16 @@ def load(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, 
     return kb, problems
 
 
-def load_keyed(root: Path | None = None, strict: bool = True) -> tuple[KnowledgeBase, list[Problem], str]:
+def load_keyed(root: Path | None = None, strict: bool = True, key: str = "") -> tuple[KnowledgeBase, list[Problem], str]:
     """`load`, and the knowledge cache's key of the folder as it was read ("" for no folder): what
-    else the cache keeps of the folder (the rulesets) is then taken from the same files."""
+    else the cache keeps of the folder (the rulesets) is then taken from the same files. `key`:
+    the folder's key as the caller first found it, to read the files as they were then."""
     from . import cache
 
     root = Path(root) if root else knowledge_root()
-    loaded, key = cache.cached_knowledge(root)
+    loaded = cache.kept_knowledge(root, key) if key else None
+    if loaded is None:
+        loaded, key = cache.cached_knowledge(root)
     if loaded is None:
         loaded = _read(root)
         cache.store_knowledge(root, key, loaded)

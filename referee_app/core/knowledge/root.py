@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee_app.core.errors import BadInput
+from referee_app.core.errors import BadInput, KnowledgeError
 
 if TYPE_CHECKING:
     from referee_app.core.forms.clauses import FormsData
     from referee_app.core.inspection.spec import Specs
     from referee_app.core.rules.engine import CompiledRuleset
     from referee_app.core.tournament.ffc import FfcRules
-    from .model import KnowledgeBase
+    from .model import KnowledgeBase, Source
     from .model import Ruleset
 
 
@@ -34,7 +34,9 @@ class Knowledge:
         if kb is None and root is None:
             raise ValueError("a knowledge root needs its knowledge base or its folder")
         self._kb = kb
-        self._folder_key = ""   # the knowledge cache's key of the folder, once `kb` has read it there
+        self._from_folder = kb is None   # read from its folder, not handed over (maybe edited in memory)
+        self._folder_key = ""   # the knowledge cache's key of the folder as this root reads it (_open)
+        self._opened = False
         self.root = Path(kb.root) if kb is not None else Path(root)  # type: ignore[arg-type]
         self._strict = strict
         self.problems: list = []
@@ -71,8 +73,48 @@ class Knowledge:
         if self._kb is None:
             from .loader import load_keyed
 
-            self._kb, self.problems, self._folder_key = load_keyed(self.root, strict=self._strict)
+            self._kb, self.problems, self._folder_key = load_keyed(self.root, strict=self._strict,
+                                                                   key=self._folder_key)
+            self._opened = True
         return self._kb
+
+    @property
+    def sources(self) -> dict[str, Source]:
+        """The knowledge base's sources, by id: read from the cache without its clauses while the
+        knowledge base itself is unread (the window's first paint names them)."""
+        return self._outline()[0]
+
+    def has_clause(self, clause_id) -> bool:
+        """Whether the knowledge base has a clause of that id (read as `sources` is)."""
+        return clause_id in self._outline()[1]
+
+    def _outline(self) -> tuple[dict[str, Source], frozenset | dict]:
+        if self._kb is None and "outline" not in self._parts:
+            from .cache import kept_outline
+
+            key = self._open()
+            found = kept_outline(self.root, key) if key else None
+            if found is not None:
+                self._parts["outline"] = (found[0], frozenset(found[1]))
+        if self._kb is None and "outline" in self._parts:
+            return self._parts["outline"]
+        return self.kb.sources, self.kb.clauses
+
+    def _open(self) -> str:
+        """The knowledge cache's key of the folder, found with the knowledge base's problems as the
+        cache kept them, the knowledge base itself left unread: what the root reads from the cache
+        (the rulesets, a ruleset compiled) needs only the key, and the window paints before it
+        reads the knowledge base (5 ms). "" for a knowledge base handed over, or not in the cache."""
+        if not self._opened and self._from_folder:
+            from . import cache
+
+            problems, key = cache.cached_problems(self.root)
+            if problems is not None:
+                if problems and self._strict:
+                    raise KnowledgeError(problems)   # as reading the knowledge base would
+                self.problems, self._folder_key = list(problems), key
+            self._opened = True
+        return self._folder_key
 
     # --- rulesets -----------------------------------------------------------------------------
     @property
@@ -88,13 +130,14 @@ class Knowledge:
         the root, maybe edited in memory, has its rulesets read and checked against it)."""
         from . import cache
 
-        kb, key = self.kb, self._folder_key
+        key = self._open()
         kept = cache.kept(self.root, key, cache.RULESETS) if key else None
         if isinstance(kept, dict):
             return kept
         from .rulesets import load_rulesets
 
-        found = load_rulesets(kb)
+        found = load_rulesets(self.kb)
+        key = self._folder_key
         if key:   # kept with every ruleset compiled, in one write: a later start rules without compiling
             cache.keep(self.root, key, {cache.RULESETS: found, **self._compile_all(found)})
         return found
@@ -148,12 +191,13 @@ class Knowledge:
         return found
 
     def _kept_compiled(self, rid: str) -> CompiledRuleset | None:
-        if not self._folder_key:
+        key = self._open()
+        if not key:
             return None
         from referee_app.core.rules.engine import CompiledRuleset
         from .cache import compiled_entry, kept
 
-        found = kept(self.root, self._folder_key, compiled_entry(rid))
+        found = kept(self.root, key, compiled_entry(rid))
         if not isinstance(found, CompiledRuleset):
             return None
         found.ruleset = self.rulesets[rid]   # one object for a ruleset, as compiling it here gives

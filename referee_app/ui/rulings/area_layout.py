@@ -37,7 +37,7 @@ def build(area) -> None:
     area.status.setWordWrap(True)
 
     area.form = StrokeForm()
-    area.ruling_view = RulingView(area.knowledge.kb)
+    area.ruling_view = RulingView(area.knowledge)
     area.record_button = QPushButton(objectName="record_stroke")
     area.undo_button = QPushButton(objectName="undo_stroke")
     area.cancel_button = QPushButton(objectName="cancel_correction")

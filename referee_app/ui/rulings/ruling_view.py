@@ -27,10 +27,10 @@ def _note_heading(note: dict) -> str:
 class RulingView(QWidget):
     open_clause = Signal(str)
 
-    def __init__(self, kb, parent=None):
-        """`kb`: the knowledge base whose clauses the rulings cite."""
+    def __init__(self, knowledge, parent=None):
+        """`knowledge`: the knowledge root whose clauses the rulings cite."""
         super().__init__(parent)
-        self.kb = kb
+        self.knowledge = knowledge
         self.setObjectName("ruling_view")
         self.recorded = QLabel(objectName="ruling_recorded")   # "Stroke 12 recorded": whose ruling this is
         self.recorded.hide()
@@ -89,6 +89,10 @@ class RulingView(QWidget):
         self._clause: str | None = None
         self._answer = False
         self._why_not: dict[str, str] = {}
+
+    @property
+    def kb(self):
+        return self.knowledge.kb   # read when a ruling is first shown, after the window's first paint
 
     def sizeHint(self) -> QSize:
         """As tall as the ruling it shows: the board diagram under it takes only the room left

@@ -68,7 +68,7 @@ class FoulField(QLineEdit):
         super().__init__(parent)
         self.setObjectName("foul")
         self._fouls: list[dict] = []
-        self._kb = None   # the knowledge base whose paragraphs the fouls cite (set_fouls)
+        self._knowledge = None   # the knowledge root whose paragraphs the fouls cite (set_fouls)
         # The completer's list cites each foul's paragraphs, which reads the citation styles: it
         # is filled when the referee first comes to the field, not for the window's first paint.
         self._listed = False
@@ -92,7 +92,7 @@ class FoulField(QLineEdit):
         from referee_app.languages import LANGUAGES
 
         current = self.foul_id()
-        self._kb = knowledge.kb
+        self._knowledge = knowledge   # its knowledge base read when the fouls are first listed
         self._fouls = [{"id": f["id"], "names": {lang: knowledge.foul_name(ruleset, f["id"], lang) for lang in LANGUAGES},
                         "clauses": f.get("clauses", []), "timing": foul_timing(f)}
                        for f in knowledge.compiled(ruleset).fouls.values()]
@@ -103,7 +103,7 @@ class FoulField(QLineEdit):
     def label_of(self, foul: dict) -> str:
         from referee_app.ui.rulings.citation import human_citation
 
-        cited = ", ".join(human_citation(self._kb, c) for c in foul.get("clauses", []))
+        cited = ", ".join(human_citation(self._knowledge.kb, c) for c in foul.get("clauses", []))
         return f"{foul['names'].get(current_language()) or foul['id']} ({cited})"
 
     def labels(self) -> list[str]:
@@ -145,7 +145,7 @@ class FoulField(QLineEdit):
         self._mark()
 
     def _matches(self) -> list[str]:
-        return foul_matches(self.text(), self._fouls, self._kb) if self._kb is not None else []
+        return foul_matches(self.text(), self._fouls, self._knowledge.kb) if self._knowledge is not None else []
 
     def foul_id(self) -> str | None:
         """The foul named, or None when the field is empty or names no single foul (see `problem`)."""

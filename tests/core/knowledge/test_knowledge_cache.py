@@ -340,3 +340,31 @@ def test_a_knowledge_base_handed_to_the_root_has_its_rulesets_checked_against_it
     del kb.sources["icf-fr"]          # edited in memory: the cached rulesets do not fit it
     with pytest.raises(KnowledgeError, match="unknown source 'icf-fr'"):
         Knowledge(kb).read("rulesets")
+
+
+def test_a_warm_root_rules_and_names_its_sources_without_reading_the_knowledge_base(fresh, monkeypatch):
+    from referee_app.core.knowledge.root import Knowledge
+
+    first = Knowledge.load(fresh)
+    sources, ids = dict(first.kb.sources), set(first.kb.clauses)
+    first.read("rulesets")
+    new_process(monkeypatch)
+    monkeypatch.setattr(loader, "_read", lambda root: pytest.fail("read the YAML again"))
+    warm = Knowledge.load(fresh)
+    assert "icf" in warm.rulesets and warm.compiled("icf").params["board_cap"] == 12
+    assert warm.sources == sources and warm.has_clause("icf-fr:3.12.a") and not warm.has_clause("icf-fr:99")
+    assert not warm.kb_read and warm.problems == []
+    assert set(warm.kb.clauses) == ids and warm.kb_read   # read when first used, from the same files
+
+
+def test_a_broken_knowledge_base_is_refused_from_a_warm_cache_as_from_its_files(fresh, monkeypatch):
+    from referee_app.core.errors import KnowledgeError
+    from referee_app.core.knowledge.root import Knowledge
+
+    (fresh / "glossary.yaml").write_text("terms: not a list\n", encoding="utf-8")
+    for _ in range(2):   # the start that reads the files, then one that finds them in the cache
+        with pytest.raises(KnowledgeError) as caught:
+            Knowledge.load(fresh).read("rulesets")
+        lenient = Knowledge.load(fresh, strict=False).read("rulesets")
+        assert lenient.problems == caught.value.problems != []
+        new_process(monkeypatch)
