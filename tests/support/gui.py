@@ -2,11 +2,12 @@
 Their fixtures are in tests/ui/conftest.py."""
 from __future__ import annotations
 
+import contextlib
 import textwrap
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -168,3 +169,27 @@ def spin(seconds: float) -> None:
     while time.monotonic() < end:
         QApplication.processEvents()
         time.sleep(0.005)
+
+
+DESK_PLAYERS = ("Anne", "Bruno", "Chloé", "David")
+
+
+@contextlib.contextmanager
+def a_desk_with_a_round(qtbot, records: Path, monkeypatch, name: str = "Open de Cannes"):
+    """The Tournament area of a window on the records file `records`: a tournament `name` of four
+    players checked in, its first round paired and shown; the window closed and deleted after."""
+    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(records))
+    window = make_window(qtbot)
+    key(window, "Ctrl+5")
+    area = window.tournament.area
+    tid = area.store.create(name, [], "icf")
+    for player in DESK_PLAYERS:
+        area.store.add_player(tid, player, checked_in=True)
+    area.store.pair(tid, seed=1)
+    area.fill_tournaments(select=tid)
+    area.tabs.setCurrentWidget(area.rounds)
+    yield area
+    window.close()
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()

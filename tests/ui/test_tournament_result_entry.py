@@ -5,33 +5,20 @@ the standings say their unit, keep their titles whole, and are exported and prin
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QFileDialog
 
 from referee_app import i18n
 from referee_app.core.tournament import export
-from support.gui import key, make_window
+from support.gui import DESK_PLAYERS, a_desk_with_a_round
 
-PLAYERS = ("Anne", "Bruno", "Chloé", "David")
 
 
 @pytest.fixture
 def desk(qtbot, gui_env, tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
-    window = make_window(qtbot)
-    key(window, "Ctrl+5")
-    area = window.tournament.area
-    tid = area.store.create("Open de Cannes et de la Côte d'Azur, édition d'automne", [], "icf")
-    for name in PLAYERS:
-        area.store.add_player(tid, name, checked_in=True)
-    area.store.pair(tid, seed=1)
-    area.fill_tournaments(select=tid)
-    area.tabs.setCurrentWidget(area.rounds)
-    yield area
-    window.close()
-    window.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    QApplication.processEvents()
+    name = "Open de Cannes et de la Côte d'Azur, édition d'automne"
+    with a_desk_with_a_round(qtbot, tmp_path / "records.sqlite3", monkeypatch, name) as area:
+        yield area
 
 
 def click_row(qtbot, table, row: int) -> None:
@@ -128,4 +115,4 @@ def test_the_standings_are_exported_and_printed_from_the_window(desk, qtbot, tmp
     from test_tournament_ui import pdf_text
 
     text = pdf_text(pdf)
-    assert all(p in text for p in PLAYERS) and "Wins (points)" in text and "ffc-tournament:1.9" in text
+    assert all(p in text for p in DESK_PLAYERS) and "Wins (points)" in text and "ffc-tournament:1.9" in text

@@ -4,38 +4,24 @@ carries (its code and values, the clauses it cites by their labels), never the E
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from referee_app import i18n
 from referee_app.core.tournament.store import TournamentStore
 from referee_app.ui.rulebook import search_worker
 from referee_app.ui.rulings import match_dialogs, match_tools
-from support.gui import focused, key, make_window, type_text
+from support.gui import a_desk_with_a_round, focused, key, make_window, type_text
 from support.kbcopy import installed
 
-PLAYERS = ("Anne", "Bruno", "Chloé", "David")
 ENGLISH = ("no game ends", "is not a result", "round 1", "has begun", "ffc-tournament:", "records",
            "its game", "The search failed", "Error")
 
 
 @pytest.fixture
 def desk(qtbot, gui_env, tmp_path, monkeypatch):
-    monkeypatch.setenv("CARROM_REFEREE_DATABASE", str(tmp_path / "records.sqlite3"))
-    window = make_window(qtbot)
-    key(window, "Ctrl+5")
-    area = window.tournament.area
-    tid = area.store.create("Open de Cannes", [], "icf")
-    for name in PLAYERS:
-        area.store.add_player(tid, name, checked_in=True)
-    area.store.pair(tid, seed=1)
-    area.fill_tournaments(select=tid)
-    area.tabs.setCurrentWidget(area.rounds)
-    yield area
-    window.close()
-    window.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    QApplication.processEvents()
+    with a_desk_with_a_round(qtbot, tmp_path / "records.sqlite3", monkeypatch, 'Open de Cannes') as area:
+        yield area
 
 
 def type_points(qtbot, desk, first: str, second: str) -> None:
