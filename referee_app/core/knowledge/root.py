@@ -19,8 +19,7 @@ if TYPE_CHECKING:
     from referee_app.core.inspection.spec import Specs
     from referee_app.core.rules.engine import CompiledRuleset
     from referee_app.core.tournament.ffc import FfcRules
-    from .model import KnowledgeBase, Source
-    from .model import Ruleset
+    from .model import KnowledgeBase, Ruleset, Source
 
 
 class Knowledge:
@@ -145,7 +144,6 @@ class Knowledge:
     def _compile_all(self, rulesets: dict[str, Ruleset]) -> dict[str, CompiledRuleset]:
         """Every ruleset that compiles, by the name of its cache entry (one that does not is
         compiled again, and refused, when it is asked for)."""
-        from referee_app.core.errors import KnowledgeError
         from referee_app.core.rules.compile import compile_ruleset
         from .cache import compiled_entry
 
@@ -191,6 +189,7 @@ class Knowledge:
         return found
 
     def _kept_compiled(self, rid: str) -> CompiledRuleset | None:
+        """The ruleset compiled as the cache kept it for the folder's files (None if it did not)."""
         key = self._open()
         if not key:
             return None
