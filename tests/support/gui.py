@@ -193,3 +193,16 @@ def a_desk_with_a_round(qtbot, records: Path, monkeypatch, name: str = "Open de 
     window.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     QApplication.processEvents()
+
+
+def a_table_with_a_paired_tournament(qtbot):
+    """A window whose Rulings area is a table, and on its records a tournament of four players,
+    its first round paired: (the area, the tournament store, the tournament's id)."""
+    from referee_app.core.tournament.store import TournamentStore
+    from support.kbcopy import installed
+
+    area = make_window(qtbot).rulings_area
+    tournaments = TournamentStore(installed(), area.store.database)
+    tid = tournaments.create("Open de Cannes", ["Anna", "Bela", "Carl", "Dora"], "icf")
+    tournaments.pair(tid, seed=1)
+    return area, tournaments, tid

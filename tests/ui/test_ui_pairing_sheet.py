@@ -5,17 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QInputDialog
 
-from referee_app.core.tournament.store import TournamentStore
-from support.gui import make_window
-from support.kbcopy import installed
+from support.gui import a_table_with_a_paired_tournament
 
 
 def test_the_rulings_area_opens_the_sheet_of_a_chosen_pairing(gui_env, qtbot, monkeypatch):
-    window = make_window(qtbot)
-    area = window.rulings_area
-    tournaments = TournamentStore(installed(), area.store.database)
-    tid = tournaments.create("Open de Cannes", ["Anna", "Bela", "Carl", "Dora"], "icf")
-    tournaments.pair(tid, seed=1)
+    area, tournaments, tid = a_table_with_a_paired_tournament(qtbot)
     game = tournaments.game(tid, 1, 2)
     offered = []
 

@@ -8,10 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from referee_app import i18n
-from referee_app.core.tournament.store import TournamentStore
 from referee_app.ui.rulebook import search_worker
 from referee_app.ui.rulings import match_dialogs, match_tools
-from support.gui import a_desk_with_a_round, focused, key, make_window, type_text
+from support.gui import a_desk_with_a_round, a_table_with_a_paired_tournament, focused, key, make_window, type_text
 from support.kbcopy import installed
 
 ENGLISH = ("no game ends", "is not a result", "round 1", "has begun", "ffc-tournament:", "records",
@@ -190,11 +189,7 @@ def test_a_correction_that_leaves_a_later_stroke_impossible_is_refused_in_french
 
 
 def test_the_sheet_of_a_game_whose_result_the_desk_entered_is_refused_in_italian(gui_env, qtbot, boxes):
-    window = make_window(qtbot)
-    area = window.rulings_area
-    tournaments = TournamentStore(installed(), area.store.database)
-    tid = tournaments.create("Open de Cannes", ["Anna", "Bela", "Carl", "Dora"], "icf")
-    tournaments.pair(tid, seed=1)
+    area, tournaments, tid = a_table_with_a_paired_tournament(qtbot)
     tournaments.result(tid, 1, 1, [25, 3])       # the desk enters it before the table opened its sheet
     i18n.set_language("it")
     area.open_pairing({"tournament": tid, "round": 1, "table": 1})
